@@ -1,0 +1,142 @@
+// The forward operator aclnnUpsampleTrilinear3d, in the style of the seed's sample.
+//
+// self is (1, 1, 2, 2, 2) NCDHW holding x[d][h][w] = 1 + 4d + 2h + w (the values 1..8); out is
+// (1, 1, 3, 3, 3) with alignCorners true, so out[od][oh][ow] samples x at (od/2, oh/2, ow/2).
+// Trilinear interpolation of a linear function is exact: out = 1 + 2*od + oh + ow/2, e.g.
+// result[0] = 1, result[13] = 4.5 (the centre), result[26] = 8. The program prints every value
+// and checks it against that formula.
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_upsample_trilinear_3d.h"
+
+#define CHECK_RET(cond, return_expr) \
+  do {                               \
+    if (!(cond)) {                   \
+      return_expr;                   \
+    }                                \
+  } while (0)
+
+#define LOG_PRINT(message, ...)     \
+  do {                              \
+    printf(message, ##__VA_ARGS__); \
+  } while (0)
+
+int64_t GetShapeSize(const std::vector<int64_t> &shape) {
+  int64_t shapeSize = 1;
+  for (auto dim : shape) {
+    shapeSize *= dim;
+  }
+  return shapeSize;
+}
+
+int Init(int32_t deviceId, aclrtStream *stream) {
+  auto ret = aclInit(nullptr);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclInit failed. ERROR: %d\n", ret); return ret);
+  ret = aclrtSetDevice(deviceId);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtSetDevice failed. ERROR: %d\n", ret); return ret);
+  ret = aclrtCreateStream(stream);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtCreateStream failed. ERROR: %d\n", ret); return ret);
+  return 0;
+}
+
+template <typename T>
+int CreateAclTensor(const std::vector<T> &hostData, const std::vector<int64_t> &shape, void **deviceAddr,
+                    aclDataType dataType, aclTensor **tensor) {
+  auto size = GetShapeSize(shape) * sizeof(T);
+  auto ret = aclrtMalloc(deviceAddr, size, ACL_MEM_MALLOC_HUGE_FIRST);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtMalloc failed. ERROR: %d\n", ret); return ret);
+  ret = aclrtMemcpy(*deviceAddr, size, hostData.data(), size, ACL_MEMCPY_HOST_TO_DEVICE);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtMemcpy failed. ERROR: %d\n", ret); return ret);
+  // Strides of a contiguous tensor.
+  std::vector<int64_t> strides(shape.size(), 1);
+  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; i--) {
+    strides[i] = shape[i + 1] * strides[i + 1];
+  }
+  *tensor = aclCreateTensor(shape.data(), shape.size(), dataType, strides.data(), 0,
+                            aclFormat::ACL_FORMAT_NCDHW, shape.data(), shape.size(), *deviceAddr);
+  CHECK_RET(*tensor != nullptr, LOG_PRINT("aclCreateTensor failed: %s\n", aclGetRecentErrMsg());
+            return ACL_ERROR_INTERNAL_ERROR);
+  return 0;
+}
+
+int main() {
+  // 1. Device and stream.
+  int32_t deviceId = 0;
+  aclrtStream stream;
+  auto ret = Init(deviceId, &stream);
+  CHECK_RET(ret == 0, LOG_PRINT("Init acl failed. ERROR: %d\n", ret); return ret);
+
+  // 2. Inputs and outputs.
+  std::vector<int64_t> selfShape = {1, 1, 2, 2, 2};
+  std::vector<int64_t> outShape = {1, 1, 3, 3, 3};
+  std::vector<float> selfHostData = {1, 2, 3, 4, 5, 6, 7, 8};
+  std::vector<float> outHostData(GetShapeSize(outShape), 0);
+  std::vector<int64_t> outputSizeData = {3, 3, 3};
+  bool alignCorners = true;
+  double scalesD = 0.0;
+  double scalesH = 0.0;
+  double scalesW = 0.0;
+  void *selfDeviceAddr = nullptr;
+  void *outDeviceAddr = nullptr;
+  aclTensor *self = nullptr;
+  aclTensor *out = nullptr;
+  ret = CreateAclTensor(selfHostData, selfShape, &selfDeviceAddr, aclDataType::ACL_FLOAT, &self);
+  CHECK_RET(ret == ACL_SUCCESS, return ret);
+  ret = CreateAclTensor(outHostData, outShape, &outDeviceAddr, aclDataType::ACL_FLOAT, &out);
+  CHECK_RET(ret == ACL_SUCCESS, return ret);
+  aclIntArray *outputSize = aclCreateIntArray(outputSizeData.data(), outputSizeData.size());
+  CHECK_RET(outputSize != nullptr, return ACL_ERROR_INTERNAL_ERROR);
+
+  // 3. The two-phase call: plan (workspace size and executor), then enqueue on the stream.
+  uint64_t workspaceSize = 0;
+  aclOpExecutor *executor = nullptr;
+  ret = aclnnUpsampleTrilinear3dGetWorkspaceSize(self, outputSize, alignCorners, scalesD, scalesH, scalesW,
+                                                 out, &workspaceSize, &executor);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclnnUpsampleTrilinear3dGetWorkspaceSize failed. ERROR: %d (%s)\n",
+                                          ret, aclGetRecentErrMsg());
+            return ret);
+  void *workspaceAddr = nullptr;
+  if (workspaceSize > 0) {
+    ret = aclrtMalloc(&workspaceAddr, workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST);
+    CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("allocate workspace failed. ERROR: %d\n", ret); return ret);
+  }
+  ret = aclnnUpsampleTrilinear3d(workspaceAddr, workspaceSize, executor, stream);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclnnUpsampleTrilinear3d failed. ERROR: %d\n", ret); return ret);
+
+  // 4. Wait for the stream.
+  ret = aclrtSynchronizeStream(stream);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtSynchronizeStream failed. ERROR: %d\n", ret); return ret);
+
+  // 5. Copy the result back, print it and check it.
+  auto size = GetShapeSize(outShape);
+  std::vector<float> resultData(size, 0);
+  ret = aclrtMemcpy(resultData.data(), resultData.size() * sizeof(resultData[0]), outDeviceAddr,
+                    size * sizeof(float), ACL_MEMCPY_DEVICE_TO_HOST);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("copy result from device to host failed. ERROR: %d\n", ret);
+            return ret);
+  bool ok = true;
+  for (int64_t i = 0; i < size; i++) {
+    int64_t od = i / 9, oh = i / 3 % 3, ow = i % 3;
+    double expected = 1.0 + 2.0 * od + oh + 0.5 * ow;
+    if (!(std::fabs(resultData[i] - expected) <= 1e-6)) ok = false;
+    LOG_PRINT("result[%ld] is: %f\n", i, resultData[i]);
+  }
+  LOG_PRINT("checked %ld values against 1 + 2*od + oh + ow/2: %s\n", size, ok ? "PASS" : "FAIL");
+
+  // 6. Release tensors, arrays and memory.
+  aclDestroyTensor(self);
+  aclDestroyTensor(out);
+  aclDestroyIntArray(outputSize);
+  aclrtFree(selfDeviceAddr);
+  aclrtFree(outDeviceAddr);
+  if (workspaceSize > 0) {
+    aclrtFree(workspaceAddr);
+  }
+  aclrtDestroyStream(stream);
+  aclrtResetDevice(deviceId);
+  aclFinalize();
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,113 @@
+// The whole index / weight math of trilinear resampling (SPEC section 2), in double.
+// Shared by op_host tiling, the kernels' plans and the tests' float64 reference:
+// nothing else re-derives scale, source index, i0 / i1 or the lambdas.
+#ifndef TRILINEAR3D_COMMON_TRILINEAR_MATH_H_
+#define TRILINEAR3D_COMMON_TRILINEAR_MATH_H_
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace trilinear3d::math {
+
+// CANN's aclnn rule: the user scales count only when all three are > 0.
+inline bool UseUserScales(double scaleD, double scaleH, double scaleW) {
+  return scaleD > 0.0 && scaleH > 0.0 && scaleW > 0.0;
+}
+
+// Source step per output index. userScale is the user's scale factor for this axis when
+// UseUserScales() holds, otherwise 0 (ignored).
+inline double AxisScale(int64_t in, int64_t out, bool alignCorners, double userScale) {
+  if (in == out) return 1.0;  // identity axis: an exact copy, whatever the user scale says
+  if (alignCorners) return out > 1 ? static_cast<double>(in - 1) / static_cast<double>(out - 1) : 0.0;
+  if (userScale > 0.0) return 1.0 / userScale;
+  return static_cast<double>(in) / static_cast<double>(out);
+}
+
+inline double SourceIndex(double scale, int64_t o, bool alignCorners) {
+  if (alignCorners) return scale * static_cast<double>(o);
+  const double src = scale * (static_cast<double>(o) + 0.5) - 0.5;
+  return src < 0.0 ? 0.0 : src;
+}
+
+// The two taps of output index o on an axis of `in` source points.
+struct Tap {
+  int64_t i0;
+  int64_t i1;
+  double l0;  // weight of i0
+  double l1;  // weight of i1
+};
+
+inline Tap ComputeTap(int64_t in, double scale, bool alignCorners, int64_t o) {
+  const double src = SourceIndex(scale, o, alignCorners);
+  const int64_t i0 = std::min(static_cast<int64_t>(std::floor(src)), in - 1);
+  const int64_t i1 = std::min(i0 + 1, in - 1);
+  const double l1 = std::clamp(src - static_cast<double>(i0), 0.0, 1.0);
+  return Tap{i0, i1, 1.0 - l1, l1};
+}
+
+// One resized axis: sizes, mode and the effective scale.
+struct AxisSpec {
+  int64_t in = 1;   // source size (forward input, gradInput)
+  int64_t out = 1;  // destination size (forward output, gradOut)
+  bool alignCorners = false;
+  double scale = 1.0;  // AxisScale(...)
+
+  bool NeedResize() const { return in != out; }
+  Tap TapOf(int64_t o) const { return ComputeTap(in, scale, alignCorners, o); }
+};
+
+inline AxisSpec MakeAxis(int64_t in, int64_t out, bool alignCorners, double userScale) {
+  return AxisSpec{in, out, alignCorners, AxisScale(in, out, alignCorners, userScale)};
+}
+
+// All taps of an axis, indexed by output position: the forward weight table.
+inline std::vector<Tap> ForwardTaps(const AxisSpec &axis) {
+  std::vector<Tap> taps(static_cast<size_t>(axis.out));
+  for (int64_t o = 0; o < axis.out; ++o) taps[static_cast<size_t>(o)] = axis.TapOf(o);
+  return taps;
+}
+
+// The backward (transposed) weight table: for every source index i, the list of
+// (output index, weight) pairs that feed it, in increasing output order; a tap whose two
+// corners coincide (i0 == i1) gives two entries (l0 first, then l1). Zero weights are kept:
+// SPEC section 2 adds every corner term, so 0 * inf must still give NaN.
+struct GatherEntry {
+  int64_t o;
+  double w;
+};
+
+struct GatherTable {
+  std::vector<int64_t> begin;  // size in + 1: entries of i are [begin[i], begin[i+1])
+  std::vector<GatherEntry> entries;
+
+  int64_t Count(int64_t i) const { return begin[static_cast<size_t>(i) + 1] - begin[static_cast<size_t>(i)]; }
+  const GatherEntry *Of(int64_t i) const { return entries.data() + begin[static_cast<size_t>(i)]; }
+};
+
+inline GatherTable BackwardTable(const AxisSpec &axis) {
+  const std::vector<Tap> taps = ForwardTaps(axis);
+  GatherTable table;
+  table.begin.assign(static_cast<size_t>(axis.in) + 1, 0);
+  for (const Tap &t : taps) {
+    ++table.begin[static_cast<size_t>(t.i0) + 1];
+    ++table.begin[static_cast<size_t>(t.i1) + 1];
+  }
+  for (size_t i = 1; i < table.begin.size(); ++i) table.begin[i] += table.begin[i - 1];
+  table.entries.resize(static_cast<size_t>(table.begin.back()));
+  std::vector<int64_t> fill(table.begin.begin(), table.begin.end() - 1);
+  for (int64_t o = 0; o < axis.out; ++o) {  // increasing o keeps every list sorted
+    const Tap &t = taps[static_cast<size_t>(o)];
+    table.entries[static_cast<size_t>(fill[static_cast<size_t>(t.i0)]++)] = GatherEntry{o, t.l0};
+    table.entries[static_cast<size_t>(fill[static_cast<size_t>(t.i1)]++)] = GatherEntry{o, t.l1};
+  }
+  return table;
+}
+
+// The most terms one source point can receive on this axis (SPEC section 5's m = ceil(out/in) + 2).
+inline int64_t MaxTermsPerSource(const AxisSpec &axis) { return (axis.out + axis.in - 1) / axis.in + 2; }
+
+}  // namespace trilinear3d::math
+
+#endif  // TRILINEAR3D_COMMON_TRILINEAR_MATH_H_

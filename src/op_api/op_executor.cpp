@@ -1,0 +1,58 @@
+#include "op_api/op_executor.h"
+
+#include <cinttypes>
+
+#include "runtime/error.h"
+#include "runtime/executor_registry.h"
+#include "runtime/stream.h"
+
+namespace trilinear3d::op_api {
+
+aclOpExecutor *Publish(aclOpExecutor *executor) {
+  runtime::RegisterExecutor(executor);
+  return executor;
+}
+
+aclnnStatus RunExecutor(const char *api, void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                        aclrtStream stream) {
+  if (executor == nullptr) {
+    runtime::ReportError("%s: executor is null", api);
+    return ACLNN_ERR_PARAM_NULLPTR;
+  }
+  // Claiming the executor (removing it from the registry) before touching it makes a concurrent
+  // second run of the same executor see an unknown one.
+  if (!runtime::UnregisterExecutor(executor)) {
+    runtime::ReportError("%s: executor %p is unknown or was already run (an executor runs once)", api,
+                         static_cast<void *>(executor));
+    return ACLNN_ERR_PARAM_INVALID;
+  }
+  const uint64_t needed = executor->WorkspaceSize();
+  aclnnStatus status = ACLNN_SUCCESS;
+  if (needed > 0 && workspace == nullptr) {
+    runtime::ReportError("%s: workspace is null but workspaceSize %" PRIu64 " bytes are needed", api, needed);
+    status = ACLNN_ERR_PARAM_NULLPTR;
+  } else if (workspaceSize < needed) {
+    runtime::ReportError("%s: workspaceSize %" PRIu64 " is smaller than the %" PRIu64 " bytes needed", api,
+                         workspaceSize, needed);
+    status = ACLNN_ERR_PARAM_INVALID;
+  } else if (!runtime::IsValidStream(stream)) {
+    runtime::ReportError("%s: stream %p is not a live stream", api, stream);
+    status = ACLNN_ERR_PARAM_INVALID;
+  }
+  if (status != ACLNN_SUCCESS) {
+    runtime::RegisterExecutor(executor);  // usable for a corrected retry
+    return status;
+  }
+  const aclError queued = runtime::Enqueue(stream, [executor, workspace] {
+    executor->Execute(workspace);
+    delete executor;
+  });
+  if (queued != ACL_SUCCESS) {
+    runtime::RegisterExecutor(executor);
+    runtime::ReportError("%s: could not enqueue on stream %p (error %d)", api, stream, queued);
+    return ACLNN_ERR_RUNTIME_ERROR;
+  }
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace trilinear3d::op_api

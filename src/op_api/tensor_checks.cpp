@@ -1,0 +1,108 @@
+#include "op_api/tensor_checks.h"
+
+#include <sstream>
+
+#include "aclnn/aclnn_base.h"
+#include "runtime/error.h"
+
+namespace trilinear3d::op_api {
+
+std::string ShapeString(const std::vector<int64_t> &dims) {
+  std::ostringstream s;
+  s << '[';
+  for (size_t i = 0; i < dims.size(); ++i) s << (i ? "," : "") << dims[i];
+  s << ']';
+  return s.str();
+}
+
+const char *FormatName(aclFormat format) {
+  switch (format) {
+    case ACL_FORMAT_ND: return "ND";
+    case ACL_FORMAT_NCDHW: return "NCDHW";
+    case ACL_FORMAT_NDHWC: return "NDHWC";
+    case ACL_FORMAT_NCHW: return "NCHW";
+    case ACL_FORMAT_NHWC: return "NHWC";
+    default: return "other";
+  }
+}
+
+void LogicalNcdhw(const aclTensor &t, int64_t dims[5], int64_t strides[5]) {
+  static const int kNcdhwFromNdhwc[5] = {0, 4, 1, 2, 3};
+  for (int i = 0; i < 5; ++i) {
+    const int v = t.format == ACL_FORMAT_NDHWC ? kNcdhwFromNdhwc[i] : i;
+    dims[i] = t.viewDims[static_cast<size_t>(v)];
+    strides[i] = t.strides[static_cast<size_t>(v)];
+  }
+}
+
+bool CheckedProduct(const std::vector<int64_t> &dims, int64_t *product) {
+  int64_t p = 1;
+  for (int64_t d : dims) {
+    if (d < 0 || __builtin_mul_overflow(p, d, &p)) return false;
+  }
+  *product = p;
+  return true;
+}
+
+int32_t CheckTensorMemory(const char *api, const char *name, const aclTensor &t) {
+  for (size_t i = 0; i < t.viewDims.size(); ++i) {
+    if (t.viewDims[i] > kMaxDimSize) {
+      runtime::ReportError("%s: %s dim %zu is %lld, above the limit 2^20 (shape %s)", api, name, i,
+                           static_cast<long long>(t.viewDims[i]), ShapeString(t.viewDims).c_str());
+      return ACLNN_ERR_PARAM_INVALID;
+    }
+  }
+  int64_t count = 0;
+  if (!CheckedProduct(t.viewDims, &count)) {
+    runtime::ReportError("%s: %s element count of shape %s overflows int64", api, name,
+                         ShapeString(t.viewDims).c_str());
+    return ACLNN_ERR_PARAM_INVALID;
+  }
+  for (size_t i = 0; i < t.strides.size(); ++i) {
+    if (t.strides[i] < 0) {
+      runtime::ReportError("%s: %s stride %zu is %lld; negative strides are not supported (strides %s)", api, name,
+                           i, static_cast<long long>(t.strides[i]), ShapeString(t.strides).c_str());
+      return ACLNN_ERR_PARAM_INVALID;
+    }
+  }
+  if (t.offset < 0) {
+    runtime::ReportError("%s: %s offset %lld is negative", api, name, static_cast<long long>(t.offset));
+    return ACLNN_ERR_PARAM_INVALID;
+  }
+  if (count == 0) return ACLNN_SUCCESS;  // an empty view touches no memory
+  int64_t extent = t.offset;
+  for (size_t i = 0; i < t.viewDims.size(); ++i) {
+    int64_t span = 0;
+    if (__builtin_mul_overflow(t.viewDims[i] - 1, t.strides[i], &span) ||
+        __builtin_add_overflow(extent, span, &extent)) {
+      runtime::ReportError("%s: %s view (shape %s, strides %s, offset %lld) overflows int64", api, name,
+                           ShapeString(t.viewDims).c_str(), ShapeString(t.strides).c_str(),
+                           static_cast<long long>(t.offset));
+      return ACLNN_ERR_PARAM_INVALID;
+    }
+  }
+  int64_t storage = 0;
+  if (!CheckedProduct(t.storageDims, &storage) || extent >= storage) {
+    runtime::ReportError("%s: %s view (shape %s, strides %s, offset %lld) reaches element %lld, outside its "
+                         "storage %s",
+                         api, name, ShapeString(t.viewDims).c_str(), ShapeString(t.strides).c_str(),
+                         static_cast<long long>(t.offset), static_cast<long long>(extent),
+                         ShapeString(t.storageDims).c_str());
+    return ACLNN_ERR_PARAM_INVALID;
+  }
+  if (t.data == nullptr) {
+    runtime::ReportError("%s: %s data is null for a non-empty tensor of shape %s", api, name,
+                         ShapeString(t.viewDims).c_str());
+    return ACLNN_ERR_PARAM_NULLPTR;
+  }
+  return ACLNN_SUCCESS;
+}
+
+kernel::TensorView5d KernelView(const aclTensor &t, int64_t elementSize) {
+  kernel::TensorView5d v;
+  v.data = t.data == nullptr ? nullptr : static_cast<char *>(t.data) + t.offset * elementSize;
+  LogicalNcdhw(t, v.dims, v.strides);
+  return v;
+}
+
+}  // namespace trilinear3d::op_api

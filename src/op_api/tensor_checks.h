@@ -1,0 +1,37 @@
+// Tensor-level checks shared by the ops' validation: formats, logical NCDHW views, limits,
+// storage extents. Every failure reports a message naming the parameter and its values.
+#ifndef TRILINEAR3D_OP_API_TENSOR_CHECKS_H_
+#define TRILINEAR3D_OP_API_TENSOR_CHECKS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "op_kernel/kernel_args.h"
+#include "runtime/meta_objects.h"
+
+namespace trilinear3d::op_api {
+
+constexpr int64_t kMaxDimSize = int64_t{1} << 20;  // CANN: every dim <= 2^20
+
+std::string ShapeString(const std::vector<int64_t> &dims);
+const char *FormatName(aclFormat format);
+
+// The tensor's view as logical (N, C, D, H, W) dims and strides; NDHWC views are (N, D, H, W, C).
+// The tensor must be 5-D.
+void LogicalNcdhw(const aclTensor &t, int64_t dims[5], int64_t strides[5]);
+
+// Product of dims, false on int64 overflow (dims must be >= 0).
+bool CheckedProduct(const std::vector<int64_t> &dims, int64_t *product);
+
+// Step 5 for one tensor: every dim <= 2^20, element count within int64, strides >= 0, offset >= 0,
+// the view's extent inside storageDims' element count, and data non-null when not empty.
+// Returns ACLNN_SUCCESS or the code (message already reported).
+int32_t CheckTensorMemory(const char *api, const char *name, const aclTensor &t);
+
+// The kernel's view: data advanced by the offset, logical NCDHW dims and strides.
+kernel::TensorView5d KernelView(const aclTensor &t, int64_t elementSize);
+
+}  // namespace trilinear3d::op_api
+
+#endif  // TRILINEAR3D_OP_API_TENSOR_CHECKS_H_

@@ -1,0 +1,44 @@
+// The executor of both ops: tiling and weight tables planned once at GetWorkspaceSize, the
+// tensors' views copied, and a launch of the chosen ISA's kernel over blockDim worker cores.
+#ifndef TRILINEAR3D_OP_API_UPSAMPLE_EXECUTOR_H_
+#define TRILINEAR3D_OP_API_UPSAMPLE_EXECUTOR_H_
+
+#include <memory>
+#include <string>
+
+#include "op_api/op_executor.h"
+#include "op_host/upsample_trilinear3d_tiling.h"
+#include "op_kernel/kernel_args.h"
+#include "op_kernel/kernel_plan.h"
+
+namespace trilinear3d::op_api {
+
+class UpsampleExecutor final : public aclOpExecutor {
+ public:
+  // Plans the op; on failure returns null with *error set (an inner error: inputs were validated).
+  static std::unique_ptr<UpsampleExecutor> Plan(const tiling::TilingInput &input, const kernel::TensorView5d &src,
+                                                const kernel::TensorView5d &dst, std::string *error);
+
+  uint64_t WorkspaceSize() const override { return tiling_.workspaceSize; }
+  void Execute(void *workspace) override;
+  const tiling::TilingData &Tiling() const { return tiling_; }
+
+ private:
+  UpsampleExecutor() = default;
+
+  tiling::TilingData tiling_;
+  std::unique_ptr<kernel::PlanTables<float>> tablesF32_;
+  std::unique_ptr<kernel::PlanTables<double>> tablesF64_;
+  kernel::TensorView5d src_;
+  kernel::TensorView5d dst_;
+  const kernel::IsaKernels *kernels_ = nullptr;
+};
+
+// Plans and publishes an executor, reporting an inner error on failure; the shared tail of both
+// ops' GetWorkspaceSize.
+int32_t PlanAndPublish(const char *api, const tiling::TilingInput &input, const kernel::TensorView5d &src,
+                       const kernel::TensorView5d &dst, uint64_t *workspaceSize, aclOpExecutor **executor);
+
+}  // namespace trilinear3d::op_api
+
+#endif  // TRILINEAR3D_OP_API_UPSAMPLE_EXECUTOR_H_

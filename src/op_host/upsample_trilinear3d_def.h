@@ -1,0 +1,41 @@
+// Op definitions (the seed's upsample_trilinear3d_backward_def.cpp): inputs, outputs, attrs with
+// their defaults, and dtypes, as a small registry the op_api consults.
+#ifndef TRILINEAR3D_OP_HOST_UPSAMPLE_TRILINEAR3D_DEF_H_
+#define TRILINEAR3D_OP_HOST_UPSAMPLE_TRILINEAR3D_DEF_H_
+
+#include <string>
+#include <vector>
+
+#include "acl/acl_base.h"
+
+namespace trilinear3d::op_host {
+
+enum class AttrKind { kListInt, kBool, kFloat };
+
+struct AttrDef {
+  std::string name;
+  AttrKind kind;
+  bool required;
+  std::string defaultValue;  // as text; empty for required attrs and empty lists
+};
+
+struct OpDef {
+  std::string type;  // the graph op type (CANN: UpsampleTrilinear3dGrad / UpsampleTrilinear3d)
+  std::vector<std::string> inputs;
+  std::vector<std::string> outputs;
+  std::vector<AttrDef> attrs;
+  std::vector<aclDataType> dataTypes;  // supported for every input and output (all the same)
+  std::vector<aclFormat> formats;
+};
+
+const OpDef &UpsampleTrilinear3dGradDef();
+const OpDef &UpsampleTrilinear3dDef();
+// The registered op of that type, or null.
+const OpDef *FindOpDef(const std::string &type);
+
+bool SupportsDataType(const OpDef &def, aclDataType dataType);
+bool SupportsFormat(const OpDef &def, aclFormat format);
+
+}  // namespace trilinear3d::op_host
+
+#endif  // TRILINEAR3D_OP_HOST_UPSAMPLE_TRILINEAR3D_DEF_H_

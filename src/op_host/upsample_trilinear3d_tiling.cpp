@@ -1,0 +1,156 @@
+// Tiling for UpsampleTrilinear3d(Backward) on the CPU. See the header for the contract.
+#include "op_host/upsample_trilinear3d_tiling.h"
+
+#include <algorithm>
+
+namespace trilinear3d::tiling {
+namespace {
+
+int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t RoundUp64Bytes(int64_t elems, int64_t elemBytes) { return CeilDiv(elems * elemBytes, 64) * 64; }
+
+AxisTiling MakeAxisTiling(const math::AxisSpec &axis) {
+  AxisTiling t;
+  t.inSize = axis.in;
+  t.outSize = axis.out;
+  t.scale = axis.scale;
+  t.needResize = axis.NeedResize();
+  t.belowMinScale = t.needResize && axis.scale < kMinSupportScale;
+  t.slideCount = CeilDiv(axis.in, kSlideSize);
+  for (const auto &[first, last] : SlideWindows(axis)) t.singleCoreK = std::max(t.singleCoreK, last - first + 1);
+  return t;
+}
+
+// Backward: the most destination planes (source-side indices) whose gather lists are open at
+// once while the gradOut indices are walked in increasing order.
+int64_t MaxOpenDestinations(const math::AxisSpec &axis) {
+  const math::GatherTable table = math::BackwardTable(axis);
+  std::vector<int64_t> delta(static_cast<size_t>(axis.out) + 1, 0);
+  for (int64_t i = 0; i < axis.in; ++i) {
+    if (table.Count(i) == 0) continue;
+    ++delta[static_cast<size_t>(table.Of(i)[0].o)];
+    --delta[static_cast<size_t>(table.Of(i)[table.Count(i) - 1].o) + 1];
+  }
+  int64_t open = 0;
+  int64_t most = 1;
+  for (int64_t v : delta) {
+    open += v;
+    most = std::max(most, open);
+  }
+  return most;
+}
+
+// Forward: the most source H rows the taps of one chunk of hChunk output rows reach.
+int64_t MaxSourceRowsPerChunk(const math::AxisSpec &axis, int64_t hChunk) {
+  int64_t most = 1;
+  for (int64_t start = 0; start < axis.out; start += hChunk) {
+    const int64_t last = std::min(start + hChunk, axis.out) - 1;
+    most = std::max(most, axis.TapOf(last).i1 - axis.TapOf(start).i0 + 1);
+  }
+  return most;
+}
+
+}  // namespace
+
+std::vector<std::pair<int64_t, int64_t>> SlideWindows(const math::AxisSpec &axis) {
+  const math::GatherTable table = math::BackwardTable(axis);
+  std::vector<std::pair<int64_t, int64_t>> windows;
+  for (int64_t start = 0; start < axis.in; start += kSlideSize) {
+    int64_t first = axis.out;
+    int64_t last = -1;
+    for (int64_t i = start; i < std::min(start + kSlideSize, axis.in); ++i) {
+      if (table.Count(i) == 0) continue;
+      first = std::min(first, table.Of(i)[0].o);
+      last = std::max(last, table.Of(i)[table.Count(i) - 1].o);
+    }
+    windows.emplace_back(last < 0 ? 0 : first, last);
+  }
+  return windows;
+}
+
+bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error) {
+  for (int i = 0; i < 3; ++i) {
+    if (input.inSize[i] <= 0 || input.outSize[i] <= 0) {
+      *error = "tiling: spatial sizes must be positive";
+      return false;
+    }
+  }
+  if (input.n < 0 || input.c < 0 || input.cores <= 0) {
+    *error = "tiling: N, C must be >= 0 and cores > 0";
+    return false;
+  }
+  TilingData t;
+  t.direction = input.direction;
+  t.dataType = input.dataType;
+  t.n = input.n;
+  t.c = input.c;
+  t.batch = input.n * input.c;
+  t.alignCorners = input.alignCorners;
+  const bool userScales = math::UseUserScales(input.userScales[0], input.userScales[1], input.userScales[2]);
+  math::AxisSpec axes[3];
+  for (int i = 0; i < 3; ++i) {
+    axes[i] = math::MakeAxis(input.inSize[i], input.outSize[i], input.alignCorners,
+                             userScales ? input.userScales[i] : 0.0);
+  }
+  t.d = MakeAxisTiling(axes[0]);
+  t.h = MakeAxisTiling(axes[1]);
+  t.w = MakeAxisTiling(axes[2]);
+
+  const bool backward = input.direction == Direction::kBackward;
+  t.layout = input.channelsContiguous && input.c >= kMinChannelsInner ? RowLayout::kCInner : RowLayout::kWInner;
+  const int64_t rowWidth = t.layout == RowLayout::kCInner ? input.c : 1;
+  t.planeCount = t.layout == RowLayout::kCInner ? input.n : t.batch;
+  // Destination: gradInput (in-side sizes) backward, out (out-side sizes) forward.
+  const int64_t dstD = backward ? input.inSize[0] : input.outSize[0];
+  const int64_t dstH = backward ? input.inSize[1] : input.outSize[1];
+  const int64_t dstW = backward ? input.inSize[2] : input.outSize[2];
+  const int64_t srcW = backward ? input.outSize[2] : input.inSize[2];
+  t.rowElems = dstW * rowWidth;
+  const int64_t srcRowElems = srcW * rowWidth;
+  const int64_t accBytes = AccElementSize(input.dataType);
+
+  // H chunk: keep the per-core working set within the cache budget.
+  t.ringPlanes = backward ? MaxOpenDestinations(axes[0]) : 0;
+  const int64_t planesPerChunkRow = backward ? 1 + t.ringPlanes : 0;
+  const int64_t rowBytes = std::max<int64_t>(1, (backward ? t.rowElems : srcRowElems) * accBytes);
+  int64_t hChunk = kCacheBudgetBytes / (std::max<int64_t>(planesPerChunkRow, 1) * rowBytes);
+  hChunk = std::clamp<int64_t>(hChunk, 1, dstH);
+  int64_t dChunk = dstD;
+
+  // Enough items for the cores to balance (dynamic scheduling), splitting H first (its chunk
+  // boundaries cost the least re-reading), then D.
+  const int64_t targetItems = input.cores > 1 ? 4 * input.cores : 1;
+  const int64_t planes = std::max<int64_t>(t.planeCount, 1);
+  if (planes * CeilDiv(dstH, hChunk) < targetItems) {
+    const int64_t wantedHChunks = std::min(dstH, CeilDiv(targetItems, planes));
+    hChunk = std::min(hChunk, CeilDiv(dstH, wantedHChunks));
+  }
+  if (planes * CeilDiv(dstH, hChunk) * CeilDiv(dstD, dChunk) < targetItems) {
+    const int64_t wantedDChunks = std::min(dstD, CeilDiv(targetItems, planes * CeilDiv(dstH, hChunk)));
+    dChunk = CeilDiv(dstD, wantedDChunks);
+  }
+  t.hChunk = hChunk;
+  t.dChunk = dChunk;
+  t.hChunkCount = CeilDiv(dstH, hChunk);
+  t.dChunkCount = CeilDiv(dstD, dChunk);
+  t.itemCount = t.planeCount * t.dChunkCount * t.hChunkCount;
+  t.blockDim = t.itemCount == 0 ? 0 : std::min<int64_t>(input.cores, t.itemCount);
+
+  // Per-core scratch, each buffer 64-byte aligned:
+  //  backward: kRowBatch source rows (converted / packed) | kRowBatch W-pass rows | H-pass chunk | D ring
+  //  forward:  two converted source rows | H-pass row | destination row | D-pass rows one chunk needs
+  int64_t scratchBytes = 0;
+  if (backward) {
+    scratchBytes = (RoundUp64Bytes(srcRowElems, accBytes) + RoundUp64Bytes(t.rowElems, accBytes)) * kRowBatch +
+                   RoundUp64Bytes(hChunk * t.rowElems, accBytes) * (1 + t.ringPlanes);
+  } else {
+    const int64_t srcRowsPerChunk = MaxSourceRowsPerChunk(axes[1], hChunk);
+    scratchBytes = RoundUp64Bytes(srcRowElems, accBytes) * (3 + srcRowsPerChunk) + RoundUp64Bytes(t.rowElems, accBytes);
+  }
+  t.scratchElemsPerCore = scratchBytes / accBytes;
+  t.workspaceSize = t.itemCount == 0 ? 0 : static_cast<uint64_t>(scratchBytes) * static_cast<uint64_t>(t.blockDim);
+  *out = t;
+  return true;
+}
+
+}  // namespace trilinear3d::tiling

@@ -1,0 +1,94 @@
+// Tiling: a pure function from (shapes, attrs, dtype, layout, core count) to TilingData, the
+// plain struct the kernels consume. The CPU counterpart of the seed's
+// upsample_trilinear3d_backward_tiling_func.cpp (SLIDE_SIZE, real scales, needResize per axis,
+// per-direction core split, singleCoreK windows, workspace plan).
+#ifndef TRILINEAR3D_OP_HOST_UPSAMPLE_TRILINEAR3D_TILING_H_
+#define TRILINEAR3D_OP_HOST_UPSAMPLE_TRILINEAR3D_TILING_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/data_type.h"
+#include "common/trilinear_math.h"
+
+namespace trilinear3d::tiling {
+
+constexpr int64_t kSlideSize = 16;          // seed: SLIDE_SIZE, source points per slide
+constexpr double kMinSupportScale = 0.02;   // seed: below this the NPU falls back to AICPU
+constexpr int64_t kCacheBudgetBytes = 512 * 1024;  // per-core working set aimed at (L2)
+constexpr int64_t kMinChannelsInner = 8;    // vectorise along C only when C is at least this
+constexpr int64_t kRowBatch = 4;            // backward: gradOut rows W-resampled together
+
+enum class Direction { kBackward, kForward };
+
+// Which axis is innermost in the kernel's rows: W (NCDHW-like memory) or C (channels-last memory).
+enum class RowLayout { kWInner, kCInner };
+
+struct AxisTiling {
+  int64_t inSize = 1;   // gradInput / forward-input size
+  int64_t outSize = 1;  // gradOut / forward-output size
+  double scale = 1.0;   // the real scale (math::AxisScale)
+  bool needResize = false;
+  bool belowMinScale = false;  // scale < kMinSupportScale: the NPU's AICPU path; one kernel here
+  int64_t slideCount = 0;      // ceil(inSize / kSlideSize)
+  int64_t singleCoreK = 0;     // largest window of outSize indices one slide touches
+};
+
+struct TilingInput {
+  Direction direction = Direction::kBackward;
+  DataType dataType = DataType::kFloat32;
+  int64_t n = 0;
+  int64_t c = 0;
+  int64_t inSize[3] = {1, 1, 1};   // D, H, W of gradInput (backward) / self (forward)
+  int64_t outSize[3] = {1, 1, 1};  // D, H, W of gradOut (backward) / out (forward)
+  bool alignCorners = false;
+  double userScales[3] = {0.0, 0.0, 0.0};  // as passed; used only when all three are > 0
+  bool channelsContiguous = false;         // the big tensor's C stride is 1 (channels-last memory)
+  int64_t cores = 1;
+};
+
+struct TilingData {
+  Direction direction = Direction::kBackward;
+  DataType dataType = DataType::kFloat32;
+  int64_t n = 0;
+  int64_t c = 0;
+  int64_t batch = 0;  // n * c
+  bool alignCorners = false;
+  AxisTiling d, h, w;
+  RowLayout layout = RowLayout::kWInner;
+
+  // Work split. The destination tensor (gradInput backward, out forward) is cut into items
+  // (plane, D chunk, H chunk); one core owns each item, so no two cores write one element and
+  // every element's summation order is independent of the split: results are bitwise identical
+  // for every core count.
+  int64_t planeCount = 0;   // n * c (W inner) or n (C inner)
+  int64_t rowElems = 0;     // elements of one destination row: dstW (W inner) or dstW * c (C inner)
+  int64_t dChunk = 0;       // destination D indices per item
+  int64_t hChunk = 0;       // destination H indices per item
+  int64_t dChunkCount = 0;
+  int64_t hChunkCount = 0;
+  int64_t itemCount = 0;    // planeCount * dChunkCount * hChunkCount
+  int64_t blockDim = 0;     // worker cores launched: min(cores, itemCount)
+
+  // Per-core scratch (in elements of the accumulation type) and the workspace.
+  int64_t ringPlanes = 0;        // backward: destination D planes accumulating at once
+  int64_t scratchElemsPerCore = 0;
+  uint64_t workspaceSize = 0;    // bytes: blockDim * scratch, each rounded to 64 bytes
+};
+
+// The math's view of a tiled axis (same sizes and scale): what the kernels' tables are built from.
+inline math::AxisSpec AxisSpecOf(const AxisTiling &axis, bool alignCorners) {
+  return math::AxisSpec{axis.inSize, axis.outSize, alignCorners, axis.scale};
+}
+
+// Returns false and sets *error when the input cannot be tiled (sizes must already be valid).
+bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error);
+
+// For each slide of kSlideSize source indices, the [first, last] window of destination-side
+// indices (gradOut for backward) whose taps reach it; empty windows are {0, -1}.
+std::vector<std::pair<int64_t, int64_t>> SlideWindows(const math::AxisSpec &axis);
+
+}  // namespace trilinear3d::tiling
+
+#endif  // TRILINEAR3D_OP_HOST_UPSAMPLE_TRILINEAR3D_TILING_H_

@@ -1,0 +1,20 @@
+// This ISA's kernel table (the file is compiled once per ISA; see CMakeLists.txt).
+#include "op_kernel/kernel_args.h"
+#include "op_kernel/simd_row_ops.h"
+
+namespace trilinear3d::kernel::TRILINEAR3D_ISA {
+
+void RunBackward(const KernelArgs &args, int blockIdx);
+void RunForward(const KernelArgs &args, int blockIdx);
+
+const IsaKernels &Kernels() {
+#define TRILINEAR3D_STR2(x) #x
+#define TRILINEAR3D_STR(x) TRILINEAR3D_STR2(x)
+  static const IsaKernels kernels{TRILINEAR3D_STR(TRILINEAR3D_ISA), GatherLanes<float>(), GatherLanes<double>(),
+                                  &RunBackward, &RunForward};
+#undef TRILINEAR3D_STR
+#undef TRILINEAR3D_STR2
+  return kernels;
+}
+
+}  // namespace trilinear3d::kernel::TRILINEAR3D_ISA

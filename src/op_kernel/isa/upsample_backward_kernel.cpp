@@ -1,0 +1,213 @@
+// UpsampleTrilinear3dBackward kernel: the separable W -> H -> D scheme, fused per item so that
+// gradOut is read once and gradInput written once, with per-core scratch only.
+//
+// An item is (plane, D chunk, H chunk) of gradInput. For every gradOut D index od that reaches
+// the chunk, each gradOut row (od, oh) is W-resampled (banded gather, vector steps), scattered
+// into the H-pass rows of its two taps, and the finished H-pass plane is scattered into the
+// D-pass accumulators of od's two taps. An accumulator is complete after its last od and is
+// stored (converted to the dtype) straight into gradInput through its strides.
+// Summation order per element: increasing od, then increasing oh, then the W list order; it does
+// not depend on the item split, so every core count gives the same bits.
+#include <algorithm>
+#include <cstring>
+
+#include "op_kernel/kernel_args.h"
+#include "op_kernel/simd_row_ops.h"
+
+namespace trilinear3d::kernel::TRILINEAR3D_ISA {
+namespace {
+
+using tiling::RowLayout;
+using tiling::TilingData;
+
+int64_t Align64(int64_t elems, int64_t elemBytes) { return (elems * elemBytes + 63) / 64 * 64 / elemBytes; }
+
+template <typename T>
+class BackwardItemRunner {
+ public:
+  using A = Acc<T>;
+
+  BackwardItemRunner(const KernelArgs &args, A *scratch)
+      : t_(*args.tiling), p_(*static_cast<const PlanTables<A> *>(args.tables)), src_(args.src), dst_(args.dst) {
+    const bool cInner = t_.layout == RowLayout::kCInner;
+    rowWidth_ = cInner ? t_.c : 1;
+    srcRowElems_ = t_.w.outSize * rowWidth_;
+    const int64_t bytes = static_cast<int64_t>(sizeof(A));
+    srcRowStride_ = Align64(srcRowElems_, bytes);
+    wRowStride_ = Align64(t_.rowElems, bytes);
+    srcRow_ = scratch;
+    wRow_ = srcRow_ + tiling::kRowBatch * srcRowStride_;
+    hPlane_ = wRow_ + tiling::kRowBatch * wRowStride_;
+    chunkElems_ = Align64(t_.hChunk * t_.rowElems, bytes);
+    ring_ = hPlane_ + chunkElems_;
+  }
+
+  void Run(int64_t item) {
+    const int64_t hc = item % t_.hChunkCount;
+    const int64_t dc = (item / t_.hChunkCount) % t_.dChunkCount;
+    const int64_t plane = item / (t_.hChunkCount * t_.dChunkCount);
+    d0_ = dc * t_.dChunk;
+    d1_ = std::min(d0_ + t_.dChunk, t_.d.inSize);
+    h0_ = hc * t_.hChunk;
+    h1_ = std::min(h0_ + t_.hChunk, t_.h.inSize);
+    const int64_t rows = h1_ - h0_;
+    if (t_.layout == RowLayout::kCInner) {
+      srcBase_ = static_cast<const T *>(src_.data) + plane * src_.strides[0];
+      dstBase_ = static_cast<T *>(dst_.data) + plane * dst_.strides[0];
+    } else {
+      const int64_t n = plane / t_.c;
+      const int64_t c = plane % t_.c;
+      srcBase_ = static_cast<const T *>(src_.data) + n * src_.strides[0] + c * src_.strides[1];
+      dstBase_ = static_cast<T *>(dst_.data) + n * dst_.strides[0] + c * dst_.strides[1];
+    }
+
+    // Destinations no tap reaches are zero (a forward that skips input points).
+    std::fill(hPlane_, hPlane_ + rows * t_.rowElems, A(0));
+    bool anyD = false;
+    int64_t odFirst = t_.d.outSize, odLast = -1;
+    for (int64_t id = d0_; id < d1_; ++id) {
+      if (p_.d.firstO[id] < 0) {
+        StorePlane(id, hPlane_);  // zeros
+        continue;
+      }
+      anyD = true;
+      odFirst = std::min(odFirst, p_.d.firstO[id]);
+      odLast = std::max(odLast, p_.d.lastO[id]);
+    }
+    if (!anyD) return;
+    ohFirst_ = t_.h.outSize;
+    ohLast_ = -1;
+    for (int64_t ih = h0_; ih < h1_; ++ih) {
+      if (p_.h.firstO[ih] < 0) continue;
+      ohFirst_ = std::min(ohFirst_, p_.h.firstO[ih]);
+      ohLast_ = std::max(ohLast_, p_.h.lastO[ih]);
+    }
+
+    const int64_t planeElems = rows * t_.rowElems;
+    for (int64_t od = odFirst; od <= odLast; ++od) {
+      ResampleWH(od);
+      const int64_t i0 = p_.d.i0[od], i1 = p_.d.i1[od];
+      if (i0 >= d0_ && i0 < d1_) AxpyRow(RingPlane(i0), hPlane_, p_.d.l0[od], planeElems, p_.d.firstO[i0] == od);
+      if (i1 >= d0_ && i1 < d1_) {
+        AxpyRow(RingPlane(i1), hPlane_, p_.d.l1[od], planeElems, i1 != i0 && p_.d.firstO[i1] == od);
+      }
+      if (i0 >= d0_ && i0 < d1_ && p_.d.lastO[i0] == od) StorePlane(i0, RingPlane(i0));
+      if (i1 != i0 && i1 >= d0_ && i1 < d1_ && p_.d.lastO[i1] == od) StorePlane(i1, RingPlane(i1));
+    }
+  }
+
+ private:
+  A *RingPlane(int64_t id) { return ring_ + (id % t_.ringPlanes) * chunkElems_; }
+
+  // W then H pass of gradOut plane od into hPlane_ (rows h0_..h1_ of the chunk), kRowBatch
+  // gradOut rows at a time; the H scatter still visits oh in increasing order.
+  void ResampleWH(int64_t od) {
+    constexpr int kBatch = static_cast<int>(tiling::kRowBatch);
+    for (int64_t oh = ohFirst_; oh <= ohLast_; oh += kBatch) {
+      const int count = static_cast<int>(std::min<int64_t>(kBatch, ohLast_ - oh + 1));
+      const A *rows[kBatch];
+      A *wRows[kBatch];
+      for (int k = 0; k < count; ++k) {
+        rows[k] = SourceRow(od, oh + k, srcRow_ + k * srcRowStride_);
+        wRows[k] = wRow_ + k * wRowStride_;
+      }
+      if (t_.layout == RowLayout::kWInner && count == kBatch) {
+        GatherRows<kBatch>(p_.rowW, rows, wRows);
+      } else {
+        for (int k = 0; k < count; ++k) ResampleW(rows[k], wRows[k]);
+      }
+      for (int k = 0; k < count; ++k) ScatterH(oh + k, wRows[k]);
+    }
+  }
+
+  void ScatterH(int64_t oh, const A *wRow) {
+    const int64_t i0 = p_.h.i0[oh], i1 = p_.h.i1[oh];
+    if (i0 >= h0_ && i0 < h1_) {
+      AxpyRow(hPlane_ + (i0 - h0_) * t_.rowElems, wRow, p_.h.l0[oh], t_.rowElems, p_.h.firstO[i0] == oh);
+    }
+    if (i1 >= h0_ && i1 < h1_) {
+      AxpyRow(hPlane_ + (i1 - h0_) * t_.rowElems, wRow, p_.h.l1[oh], t_.rowElems, i1 != i0 && p_.h.firstO[i1] == oh);
+    }
+  }
+
+  // gradOut row (od, oh) as contiguous accumulation-type elements: in place when it already is.
+  const A *SourceRow(int64_t od, int64_t oh, A *buffer) {
+    const T *row = srcBase_ + od * src_.strides[2] + oh * src_.strides[3];
+    const int64_t sW = src_.strides[4];
+    if (t_.layout == RowLayout::kWInner) {
+      if constexpr (std::is_same_v<T, A>) {
+        if (sW == 1) return row;
+      }
+      LoadRow(row, sW, buffer, t_.w.outSize);
+      return buffer;
+    }
+    // C inner: element (ow, c) at ow * sW + c * sC.
+    const int64_t sC = src_.strides[1];
+    if constexpr (std::is_same_v<T, A>) {
+      if (sC == 1 && sW == t_.c) return row;
+    }
+    for (int64_t ow = 0; ow < t_.w.outSize; ++ow) LoadRow(row + ow * sW, sC, buffer + ow * t_.c, t_.c);
+    return buffer;
+  }
+
+  void ResampleW(const A *row, A *wRow) {
+    const RowGather<A> &g = p_.rowW;
+    if (t_.layout == RowLayout::kWInner) {
+      GatherRow(g, row, wRow);
+      return;
+    }
+    GatherChannels(g, row, wRow, t_.c);
+  }
+
+  // Stores chunk rows of accumulator plane `acc` as gradInput[plane, id, h0_..h1_).
+  void StorePlane(int64_t id, const A *acc) {
+    for (int64_t ih = h0_; ih < h1_; ++ih) {
+      const A *row = acc + (ih - h0_) * t_.rowElems;
+      T *out = dstBase_ + id * dst_.strides[2] + ih * dst_.strides[3];
+      if (t_.layout == RowLayout::kWInner) {
+        StoreRow<T>(row, out, dst_.strides[4], t_.w.inSize);
+      } else if (dst_.strides[1] == 1 && dst_.strides[4] == t_.c) {
+        StoreRow<T>(row, out, 1, t_.rowElems);
+      } else {
+        for (int64_t iw = 0; iw < t_.w.inSize; ++iw) {
+          StoreRow<T>(row + iw * t_.c, out + iw * dst_.strides[4], dst_.strides[1], t_.c);
+        }
+      }
+    }
+  }
+
+  const TilingData &t_;
+  const PlanTables<A> &p_;
+  const TensorView5d &src_;
+  const TensorView5d &dst_;
+  int64_t rowWidth_ = 1, srcRowElems_ = 0, srcRowStride_ = 0, wRowStride_ = 0, chunkElems_ = 0;
+  A *srcRow_ = nullptr, *wRow_ = nullptr, *hPlane_ = nullptr, *ring_ = nullptr;
+  const T *srcBase_ = nullptr;
+  T *dstBase_ = nullptr;
+  int64_t d0_ = 0, d1_ = 0, h0_ = 0, h1_ = 0, ohFirst_ = 0, ohLast_ = -1;
+};
+
+template <typename T>
+void RunBackwardTyped(const KernelArgs &args, int blockIdx) {
+  const TilingData &t = *args.tiling;
+  auto *scratch = reinterpret_cast<Acc<T> *>(static_cast<char *>(args.workspace) +
+                                             static_cast<int64_t>(blockIdx) * t.scratchElemsPerCore *
+                                                 static_cast<int64_t>(sizeof(Acc<T>)));
+  BackwardItemRunner<T> runner(args, scratch);
+  for (int64_t item = args.nextItem->fetch_add(1); item < t.itemCount; item = args.nextItem->fetch_add(1)) {
+    runner.Run(item);
+  }
+}
+
+}  // namespace
+
+void RunBackward(const KernelArgs &args, int blockIdx) {
+  switch (args.tiling->dataType) {
+    case DataType::kFloat32: RunBackwardTyped<float>(args, blockIdx); break;
+    case DataType::kFloat64: RunBackwardTyped<double>(args, blockIdx); break;
+    case DataType::kFloat16: RunBackwardTyped<Fp16>(args, blockIdx); break;
+    case DataType::kBFloat16: RunBackwardTyped<Bf16>(args, blockIdx); break;
+  }
+}
+
+}  // namespace trilinear3d::kernel::TRILINEAR3D_ISA

@@ -1,0 +1,147 @@
+// UpsampleTrilinear3d (forward) kernel: the adjoint of the backward's scheme, D -> H -> W, fused
+// per item (plane, D chunk, H chunk of out) so that out is written once and self is read from
+// cache. Per out D index: blend the two self planes (only the H rows the chunk needs), then per
+// out row blend two of those rows and W-resample it (banded gather, vector steps) into out.
+#include <algorithm>
+
+#include "op_kernel/kernel_args.h"
+#include "op_kernel/simd_row_ops.h"
+
+namespace trilinear3d::kernel::TRILINEAR3D_ISA {
+namespace {
+
+using tiling::RowLayout;
+using tiling::TilingData;
+
+int64_t Align64(int64_t elems, int64_t elemBytes) { return (elems * elemBytes + 63) / 64 * 64 / elemBytes; }
+
+template <typename T>
+class ForwardItemRunner {
+ public:
+  using A = Acc<T>;
+
+  ForwardItemRunner(const KernelArgs &args, A *scratch)
+      : t_(*args.tiling), p_(*static_cast<const PlanTables<A> *>(args.tables)), src_(args.src), dst_(args.dst) {
+    rowWidth_ = t_.layout == RowLayout::kCInner ? t_.c : 1;
+    srcRowElems_ = t_.w.inSize * rowWidth_;
+    const int64_t bytes = static_cast<int64_t>(sizeof(A));
+    const int64_t srcRowStride = Align64(srcRowElems_, bytes);
+    rowA_ = scratch;
+    rowB_ = rowA_ + srcRowStride;
+    hRow_ = rowB_ + srcRowStride;
+    dstRow_ = hRow_ + srcRowStride;
+    dPlane_ = dstRow_ + Align64(t_.rowElems, bytes);
+    srcRowStride_ = srcRowStride;
+  }
+
+  void Run(int64_t item) {
+    const int64_t hc = item % t_.hChunkCount;
+    const int64_t dc = (item / t_.hChunkCount) % t_.dChunkCount;
+    const int64_t plane = item / (t_.hChunkCount * t_.dChunkCount);
+    const int64_t od0 = dc * t_.dChunk, od1 = std::min(od0 + t_.dChunk, t_.d.outSize);
+    const int64_t oh0 = hc * t_.hChunk, oh1 = std::min(oh0 + t_.hChunk, t_.h.outSize);
+    if (t_.layout == RowLayout::kCInner) {
+      srcBase_ = static_cast<const T *>(src_.data) + plane * src_.strides[0];
+      dstBase_ = static_cast<T *>(dst_.data) + plane * dst_.strides[0];
+    } else {
+      const int64_t n = plane / t_.c, c = plane % t_.c;
+      srcBase_ = static_cast<const T *>(src_.data) + n * src_.strides[0] + c * src_.strides[1];
+      dstBase_ = static_cast<T *>(dst_.data) + n * dst_.strides[0] + c * dst_.strides[1];
+    }
+    const int64_t ihFirst = p_.h.i0[oh0];
+    const int64_t ihLast = p_.h.i1[oh1 - 1];
+    for (int64_t od = od0; od < od1; ++od) {
+      // D pass over the H rows this chunk needs.
+      for (int64_t ih = ihFirst; ih <= ihLast; ++ih) {
+        const A *a = SourceRow(p_.d.i0[od], ih, rowA_);
+        const A *b = SourceRow(p_.d.i1[od], ih, rowB_);
+        BlendRows(dPlane_ + (ih - ihFirst) * srcRowStride_, a, p_.d.l0[od], b, p_.d.l1[od], srcRowElems_);
+      }
+      for (int64_t oh = oh0; oh < oh1; ++oh) {
+        BlendRows(hRow_, dPlane_ + (p_.h.i0[oh] - ihFirst) * srcRowStride_, p_.h.l0[oh],
+                  dPlane_ + (p_.h.i1[oh] - ihFirst) * srcRowStride_, p_.h.l1[oh], srcRowElems_);
+        ResampleW();
+        StoreOutRow(od, oh);
+      }
+    }
+  }
+
+ private:
+  const A *SourceRow(int64_t id, int64_t ih, A *buffer) {
+    const T *row = srcBase_ + id * src_.strides[2] + ih * src_.strides[3];
+    const int64_t sW = src_.strides[4];
+    if (t_.layout == RowLayout::kWInner) {
+      if constexpr (std::is_same_v<T, A>) {
+        if (sW == 1) return row;
+      }
+      LoadRow(row, sW, buffer, t_.w.inSize);
+      return buffer;
+    }
+    const int64_t sC = src_.strides[1];
+    if constexpr (std::is_same_v<T, A>) {
+      if (sC == 1 && sW == t_.c) return row;
+    }
+    for (int64_t iw = 0; iw < t_.w.inSize; ++iw) LoadRow(row + iw * sW, sC, buffer + iw * t_.c, t_.c);
+    return buffer;
+  }
+
+  void ResampleW() {
+    const RowGather<A> &g = p_.rowW;
+    if (t_.layout == RowLayout::kWInner) {
+      GatherRow(g, hRow_, dstRow_);
+      return;
+    }
+    const int64_t c = t_.c;
+    for (int64_t ow = 0; ow < g.dstLen; ++ow) {
+      const int64_t e = g.begin[ow];  // exactly two entries: (i0, l0), (i1, l1)
+      BlendRows(dstRow_ + ow * c, hRow_ + g.src[e] * c, g.w[e], hRow_ + g.src[e + 1] * c, g.w[e + 1], c);
+    }
+  }
+
+  void StoreOutRow(int64_t od, int64_t oh) {
+    T *out = dstBase_ + od * dst_.strides[2] + oh * dst_.strides[3];
+    if (t_.layout == RowLayout::kWInner) {
+      StoreRow<T>(dstRow_, out, dst_.strides[4], t_.w.outSize);
+    } else if (dst_.strides[1] == 1 && dst_.strides[4] == t_.c) {
+      StoreRow<T>(dstRow_, out, 1, t_.rowElems);
+    } else {
+      for (int64_t ow = 0; ow < t_.w.outSize; ++ow) {
+        StoreRow<T>(dstRow_ + ow * t_.c, out + ow * dst_.strides[4], dst_.strides[1], t_.c);
+      }
+    }
+  }
+
+  const TilingData &t_;
+  const PlanTables<A> &p_;
+  const TensorView5d &src_;
+  const TensorView5d &dst_;
+  int64_t rowWidth_ = 1, srcRowElems_ = 0, srcRowStride_ = 0;
+  A *rowA_ = nullptr, *rowB_ = nullptr, *hRow_ = nullptr, *dstRow_ = nullptr, *dPlane_ = nullptr;
+  const T *srcBase_ = nullptr;
+  T *dstBase_ = nullptr;
+};
+
+template <typename T>
+void RunForwardTyped(const KernelArgs &args, int blockIdx) {
+  const TilingData &t = *args.tiling;
+  auto *scratch = reinterpret_cast<Acc<T> *>(static_cast<char *>(args.workspace) +
+                                             static_cast<int64_t>(blockIdx) * t.scratchElemsPerCore *
+                                                 static_cast<int64_t>(sizeof(Acc<T>)));
+  ForwardItemRunner<T> runner(args, scratch);
+  for (int64_t item = args.nextItem->fetch_add(1); item < t.itemCount; item = args.nextItem->fetch_add(1)) {
+    runner.Run(item);
+  }
+}
+
+}  // namespace
+
+void RunForward(const KernelArgs &args, int blockIdx) {
+  switch (args.tiling->dataType) {
+    case DataType::kFloat32: RunForwardTyped<float>(args, blockIdx); break;
+    case DataType::kFloat64: RunForwardTyped<double>(args, blockIdx); break;
+    case DataType::kFloat16: RunForwardTyped<Fp16>(args, blockIdx); break;
+    case DataType::kBFloat16: RunForwardTyped<Bf16>(args, blockIdx); break;
+  }
+}
+
+}  // namespace trilinear3d::kernel::TRILINEAR3D_ISA

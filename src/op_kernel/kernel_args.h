@@ -1,0 +1,45 @@
+// What an executor hands a kernel launch, and the per-ISA kernel table.
+#ifndef TRILINEAR3D_OP_KERNEL_KERNEL_ARGS_H_
+#define TRILINEAR3D_OP_KERNEL_KERNEL_ARGS_H_
+
+#include <atomic>
+#include <cstdint>
+
+#include "op_host/upsample_trilinear3d_tiling.h"
+
+namespace trilinear3d::kernel {
+
+// A 5-D view in logical (N, C, D, H, W) order; data points at element (0,0,0,0,0) and
+// strides are in elements (any non-negative values).
+struct TensorView5d {
+  void *data = nullptr;
+  int64_t dims[5] = {0, 0, 0, 0, 0};
+  int64_t strides[5] = {0, 0, 0, 0, 0};
+};
+
+struct KernelArgs {
+  const tiling::TilingData *tiling = nullptr;
+  const void *tables = nullptr;  // PlanTables<float> or PlanTables<double> by the dtype's Acc
+  TensorView5d src;              // gradOut (backward) / self (forward)
+  TensorView5d dst;              // gradInput (backward) / out (forward)
+  void *workspace = nullptr;     // tiling->blockDim * scratch per core
+  std::atomic<int64_t> *nextItem = nullptr;  // shared work counter for dynamic item scheduling
+};
+
+using KernelFn = void (*)(const KernelArgs &args, int blockIdx);
+
+struct IsaKernels {
+  const char *name;
+  int lanesF32;  // vector steps width for the W pass (0: scalar lists)
+  int lanesF64;
+  KernelFn backward;
+  KernelFn forward;
+};
+
+// The best kernels this CPU runs, chosen once (TRILINEAR3D_ISA=avx512|avx2|baseline overrides,
+// falling back to the best supported one when the requested ISA is not available).
+const IsaKernels &SelectedKernels();
+
+}  // namespace trilinear3d::kernel
+
+#endif  // TRILINEAR3D_OP_KERNEL_KERNEL_ARGS_H_

@@ -1,0 +1,337 @@
+// Row primitives of the kernels, compiled once per ISA (included only from src/op_kernel/isa/*.cpp,
+// which are built with that ISA's flags). Stateless; plain loops the compiler vectorises, plus
+// intrinsics where it cannot (the W pass's lane permutes, fp16 / bf16 conversion).
+#ifndef TRILINEAR3D_OP_KERNEL_SIMD_ROW_OPS_H_
+#define TRILINEAR3D_OP_KERNEL_SIMD_ROW_OPS_H_
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#if defined(__AVX2__) || defined(__AVX512F__)
+#include <immintrin.h>
+#endif
+
+#include "op_kernel/element_types.h"
+#include "op_kernel/kernel_plan.h"
+
+namespace trilinear3d::kernel::TRILINEAR3D_ISA {
+
+// dst = w * src (assign) or dst += w * src, n elements.
+template <typename A>
+inline void AxpyRow(A *__restrict dst, const A *__restrict src, A w, int64_t n, bool assign) {
+  if (assign) {
+    for (int64_t i = 0; i < n; ++i) dst[i] = w * src[i];
+  } else {
+    for (int64_t i = 0; i < n; ++i) dst[i] += w * src[i];
+  }
+}
+
+// dst = w0 * a + w1 * b: the forward's two-tap blend of rows.
+template <typename A>
+inline void BlendRows(A *__restrict dst, const A *__restrict a, A w0, const A *__restrict b, A w1, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) dst[i] = w0 * a[i] + w1 * b[i];
+}
+
+// Converts n elements at src (stride in elements) to the accumulation type.
+template <typename T>
+inline void LoadRow(const T *src, int64_t stride, Acc<T> *__restrict dst, int64_t n) {
+  int64_t i = 0;
+  if (stride == 1) {
+#if defined(__AVX512F__)
+    if constexpr (std::is_same_v<T, Bf16>) {
+      for (; i + 16 <= n; i += 16) {
+        const __m256i h = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + i));
+        _mm512_storeu_ps(dst + i, _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16)));
+      }
+    } else if constexpr (std::is_same_v<T, Fp16>) {
+      for (; i + 16 <= n; i += 16) {
+        _mm512_storeu_ps(dst + i, _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + i))));
+      }
+    }
+#elif defined(__AVX2__)
+    if constexpr (std::is_same_v<T, Bf16>) {
+      for (; i + 8 <= n; i += 8) {
+        const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i));
+        _mm256_storeu_ps(dst + i, _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16)));
+      }
+    } else if constexpr (std::is_same_v<T, Fp16>) {
+      for (; i + 8 <= n; i += 8) {
+        _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i))));
+      }
+    }
+#endif
+  }
+  for (; i < n; ++i) dst[i] = ToAcc(src[i * stride]);
+}
+
+#if defined(__AVX512F__)
+// Round-to-nearest-even fp32 -> bf16 of 16 lanes, NaN kept quiet (as FloatToBf16).
+inline __m256i FloatToBf16x16(__m512 v) {
+  const __m512i u = _mm512_castps_si512(v);
+  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
+  __m512i r = _mm512_add_epi32(u, _mm512_add_epi32(lsb, _mm512_set1_epi32(0x7fff)));
+  const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+  r = _mm512_mask_mov_epi32(r, nan, _mm512_or_si512(u, _mm512_set1_epi32(0x400000)));
+  return _mm512_cvtepi32_epi16(_mm512_srli_epi32(r, 16));
+}
+#endif
+
+// Converts n accumulation-type elements to T at dst (stride in elements).
+template <typename T>
+inline void StoreRow(const Acc<T> *__restrict src, T *dst, int64_t stride, int64_t n) {
+  int64_t i = 0;
+  if (stride == 1) {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      std::memcpy(dst, src, static_cast<size_t>(n) * sizeof(T));
+      return;
+    }
+#if defined(__AVX512F__)
+    if constexpr (std::is_same_v<T, Bf16>) {
+      for (; i + 16 <= n; i += 16) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i *>(dst + i), FloatToBf16x16(_mm512_loadu_ps(src + i)));
+      }
+    } else if constexpr (std::is_same_v<T, Fp16>) {
+      for (; i + 16 <= n; i += 16) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i *>(dst + i),
+                            _mm512_cvtps_ph(_mm512_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+      }
+    }
+#elif defined(__AVX2__)
+    if constexpr (std::is_same_v<T, Fp16>) {
+      for (; i + 8 <= n; i += 8) {
+        _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + i),
+                         _mm256_cvtps_ph(_mm256_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+      }
+    }
+#endif
+  }
+  for (; i < n; ++i) dst[i * stride] = FromAcc<T>(src[i]);
+}
+
+// Scalar W pass over the CSR lists: dst[j] = sum of w * src[s] in list order.
+template <typename A>
+inline void GatherRowScalar(const RowGather<A> &g, const A *__restrict src, A *__restrict dst) {
+  for (int64_t j = 0; j < g.dstLen; ++j) {
+    A acc = A(0);
+    for (int64_t e = g.begin[static_cast<size_t>(j)]; e < g.begin[static_cast<size_t>(j) + 1]; ++e) {
+      acc += g.w[static_cast<size_t>(e)] * src[g.src[static_cast<size_t>(e)]];
+    }
+    dst[j] = acc;
+  }
+}
+
+#if defined(__AVX512F__)
+template <typename A>
+struct Avx512Types;
+template <>
+struct Avx512Types<float> {
+  using Vec = __m512;
+  using Mask = __mmask16;
+};
+template <>
+struct Avx512Types<double> {
+  using Vec = __m512d;
+  using Mask = __mmask8;
+};
+#endif
+
+// W pass of kRows rows at once through the vector steps (RowGather::lanes must match this
+// ISA's width, else the scalar lists are used). The rows share every step's indices, weights and
+// masks, and their independent accumulators hide the FMA latency.
+template <int kRows, typename A>
+inline void GatherRows(const RowGather<A> &g, const A *const *src, A *const *dst) {
+#if defined(__AVX512F__)
+  if (g.lanes == 64 / static_cast<int>(sizeof(A))) {
+    constexpr int kLanes = 64 / sizeof(A);
+    using Vec = typename Avx512Types<A>::Vec;
+    using Mask = typename Avx512Types<A>::Mask;
+    const int64_t *__restrict stepBegin = g.blockStepBegin.data();
+    const int64_t *__restrict stepBase = g.stepBase.data();
+    const uint32_t *__restrict stepMask = g.stepMask.data();
+    const int32_t *__restrict stepIdx = g.stepIdx.data();
+    const A *__restrict stepW = g.stepW.data();
+    const int64_t blocks = static_cast<int64_t>(g.blockStepBegin.size()) - 1;
+    const int64_t srcLen = g.srcLen;
+    const int64_t dstLen = g.dstLen;
+    const A *rows[kRows];
+    for (int r = 0; r < kRows; ++r) rows[r] = src[r];
+    for (int64_t b = 0; b < blocks; ++b) {
+      Vec acc[kRows];
+      for (int r = 0; r < kRows; ++r) {
+        if constexpr (std::is_same_v<A, float>) {
+          acc[r] = _mm512_setzero_ps();
+        } else {
+          acc[r] = _mm512_setzero_pd();
+        }
+      }
+      const int64_t sEnd = stepBegin[b + 1];
+      for (int64_t s = stepBegin[b]; s < sEnd; ++s) {
+        const int64_t base = stepBase[s];
+        const int64_t avail = srcLen - base;
+        const Mask m = static_cast<Mask>(stepMask[s]);
+        // Near the row end the window is loaded with masks: nothing past the row is read.
+        const bool full = avail >= 2 * kLanes;
+        const Mask mlo = full || avail >= kLanes ? Mask(~Mask(0)) : Mask((1u << avail) - 1);
+        const Mask mhi = full ? Mask(~Mask(0)) : (avail > kLanes ? Mask((1u << (avail - kLanes)) - 1) : Mask(0));
+        if constexpr (std::is_same_v<A, float>) {
+          const __m512i idx = _mm512_loadu_si512(stepIdx + s * kLanes);
+          const __m512 w = _mm512_loadu_ps(stepW + s * kLanes);
+#pragma GCC unroll 8
+          for (int r = 0; r < kRows; ++r) {
+            const __m512 lo = full ? _mm512_loadu_ps(rows[r] + base) : _mm512_maskz_loadu_ps(mlo, rows[r] + base);
+            const __m512 hi =
+                full ? _mm512_loadu_ps(rows[r] + base + kLanes) : _mm512_maskz_loadu_ps(mhi, rows[r] + base + kLanes);
+            acc[r] = _mm512_mask3_fmadd_ps(_mm512_permutex2var_ps(lo, idx, hi), w, acc[r], m);
+          }
+        } else {
+          const __m512i idx =
+              _mm512_cvtepi32_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(stepIdx + s * kLanes)));
+          const __m512d w = _mm512_loadu_pd(stepW + s * kLanes);
+#pragma GCC unroll 8
+          for (int r = 0; r < kRows; ++r) {
+            const __m512d lo = full ? _mm512_loadu_pd(rows[r] + base) : _mm512_maskz_loadu_pd(mlo, rows[r] + base);
+            const __m512d hi =
+                full ? _mm512_loadu_pd(rows[r] + base + kLanes) : _mm512_maskz_loadu_pd(mhi, rows[r] + base + kLanes);
+            acc[r] = _mm512_mask3_fmadd_pd(_mm512_permutex2var_pd(lo, idx, hi), w, acc[r], m);
+          }
+        }
+      }
+      const int64_t j0 = b * kLanes;
+      const int64_t left = dstLen - j0;
+      const Mask keep = left >= kLanes ? Mask(~Mask(0)) : Mask((1u << left) - 1);
+      for (int r = 0; r < kRows; ++r) {
+        if constexpr (std::is_same_v<A, float>) {
+          _mm512_mask_storeu_ps(dst[r] + j0, keep, acc[r]);
+        } else {
+          _mm512_mask_storeu_pd(dst[r] + j0, keep, acc[r]);
+        }
+      }
+    }
+    return;
+  }
+#elif defined(__AVX2__)
+  if (g.lanes == 32 / static_cast<int>(sizeof(A))) {
+    constexpr int kLanes = 32 / sizeof(A);
+    const int64_t blocks = static_cast<int64_t>(g.blockStepBegin.size()) - 1;
+    for (int r = 0; r < kRows; ++r) {
+      for (int64_t b = 0; b < blocks; ++b) {
+        const int64_t j0 = b * kLanes;
+        const int64_t left = g.dstLen - j0 < kLanes ? g.dstLen - j0 : kLanes;
+        alignas(32) A out[kLanes];
+        if constexpr (std::is_same_v<A, float>) {
+          __m256 acc = _mm256_setzero_ps();
+          for (int64_t s = g.blockStepBegin[b]; s < g.blockStepBegin[b + 1]; ++s) {
+            const __m256i idx = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(g.stepIdx.data() + s * kLanes));
+            const __m256i bits = _mm256_set_epi32(128, 64, 32, 16, 8, 4, 2, 1);
+            const __m256i lanesOn = _mm256_cmpeq_epi32(
+                _mm256_and_si256(_mm256_set1_epi32(static_cast<int>(g.stepMask[s])), bits), bits);
+            // Masked-off lanes are not read, so a window past the row end is never touched.
+            const __m256 x = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), src[r] + g.stepBase[s], idx,
+                                                      _mm256_castsi256_ps(lanesOn), 4);
+            const __m256 prod = _mm256_fmadd_ps(x, _mm256_loadu_ps(g.stepW.data() + s * kLanes), acc);
+            acc = _mm256_blendv_ps(acc, prod, _mm256_castsi256_ps(lanesOn));
+          }
+          _mm256_store_ps(out, acc);
+        } else {
+          __m256d acc = _mm256_setzero_pd();
+          for (int64_t s = g.blockStepBegin[b]; s < g.blockStepBegin[b + 1]; ++s) {
+            const __m128i idx = _mm_loadu_si128(reinterpret_cast<const __m128i *>(g.stepIdx.data() + s * kLanes));
+            const __m256i bits = _mm256_set_epi64x(8, 4, 2, 1);
+            const __m256i lanesOn = _mm256_cmpeq_epi64(
+                _mm256_and_si256(_mm256_set1_epi64x(static_cast<int64_t>(g.stepMask[s])), bits), bits);
+            const __m256d x = _mm256_mask_i32gather_pd(_mm256_setzero_pd(), src[r] + g.stepBase[s], idx,
+                                                       _mm256_castsi256_pd(lanesOn), 8);
+            const __m256d prod = _mm256_fmadd_pd(x, _mm256_loadu_pd(g.stepW.data() + s * kLanes), acc);
+            acc = _mm256_blendv_pd(acc, prod, _mm256_castsi256_pd(lanesOn));
+          }
+          _mm256_store_pd(out, acc);
+        }
+        for (int64_t j = 0; j < left; ++j) dst[r][j0 + j] = out[j];
+      }
+    }
+    return;
+  }
+#endif
+  for (int r = 0; r < kRows; ++r) GatherRowScalar(g, src[r], dst[r]);
+}
+
+// W pass of a channels-inner row: dst[j * c + k] = sum over j's list of w * src[s * c + k]. The
+// channel vectors of one j are accumulated in registers across its list, then stored once.
+template <typename A>
+inline void GatherChannels(const RowGather<A> &g, const A *__restrict src, A *__restrict dst, int64_t c) {
+  constexpr int kLanes = 64 / static_cast<int>(sizeof(A));  // one 64-byte vector of A
+  constexpr int kChunk = 4 * kLanes;                         // channels accumulated at once
+  const int64_t *__restrict begin = g.begin.data();
+  const int32_t *__restrict srcIdx = g.src.data();
+  const A *__restrict weights = g.w.data();
+  for (int64_t j = 0; j < g.dstLen; ++j) {
+    A *out = dst + j * c;
+    const int64_t e0 = begin[j], e1 = begin[j + 1];
+    for (int64_t k0 = 0; k0 < c; k0 += kChunk) {
+      const int64_t width = c - k0 < kChunk ? c - k0 : kChunk;
+      if (width == kChunk) {
+#if defined(__AVX512F__)
+        if constexpr (std::is_same_v<A, float>) {
+          __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+          for (int64_t e = e0; e < e1; ++e) {
+            const __m512 w = _mm512_set1_ps(weights[e]);
+            const float *x = src + static_cast<int64_t>(srcIdx[e]) * c + k0;
+            a0 = _mm512_fmadd_ps(w, _mm512_loadu_ps(x), a0);
+            a1 = _mm512_fmadd_ps(w, _mm512_loadu_ps(x + 16), a1);
+            a2 = _mm512_fmadd_ps(w, _mm512_loadu_ps(x + 32), a2);
+            a3 = _mm512_fmadd_ps(w, _mm512_loadu_ps(x + 48), a3);
+          }
+          _mm512_storeu_ps(out + k0, a0);
+          _mm512_storeu_ps(out + k0 + 16, a1);
+          _mm512_storeu_ps(out + k0 + 32, a2);
+          _mm512_storeu_ps(out + k0 + 48, a3);
+        } else {
+          __m512d a0 = _mm512_setzero_pd(), a1 = a0, a2 = a0, a3 = a0;
+          for (int64_t e = e0; e < e1; ++e) {
+            const __m512d w = _mm512_set1_pd(weights[e]);
+            const double *x = src + static_cast<int64_t>(srcIdx[e]) * c + k0;
+            a0 = _mm512_fmadd_pd(w, _mm512_loadu_pd(x), a0);
+            a1 = _mm512_fmadd_pd(w, _mm512_loadu_pd(x + 8), a1);
+            a2 = _mm512_fmadd_pd(w, _mm512_loadu_pd(x + 16), a2);
+            a3 = _mm512_fmadd_pd(w, _mm512_loadu_pd(x + 24), a3);
+          }
+          _mm512_storeu_pd(out + k0, a0);
+          _mm512_storeu_pd(out + k0 + 8, a1);
+          _mm512_storeu_pd(out + k0 + 16, a2);
+          _mm512_storeu_pd(out + k0 + 24, a3);
+        }
+        continue;
+#endif
+      }
+      A acc[kChunk] = {};
+      for (int64_t e = e0; e < e1; ++e) {
+        const A w = weights[e];
+        const A *x = src + static_cast<int64_t>(srcIdx[e]) * c + k0;
+        for (int64_t k = 0; k < width; ++k) acc[k] += w * x[k];
+      }
+      for (int64_t k = 0; k < width; ++k) out[k0 + k] = acc[k];
+    }
+  }
+}
+
+template <typename A>
+inline void GatherRow(const RowGather<A> &g, const A *src, A *dst) {
+  GatherRows<1>(g, &src, &dst);
+}
+
+// The vector width (elements of A) this ISA's GatherRow uses; 0 means scalar lists.
+template <typename A>
+constexpr int GatherLanes() {
+#if defined(__AVX512F__)
+  return 64 / sizeof(A);
+#elif defined(__AVX2__)
+  return 32 / sizeof(A);
+#else
+  return 0;
+#endif
+}
+
+}  // namespace trilinear3d::kernel::TRILINEAR3D_ISA
+
+#endif  // TRILINEAR3D_OP_KERNEL_SIMD_ROW_OPS_H_

@@ -1,0 +1,161 @@
+// "Device" and pinned-host memory: both are host memory owned by the runtime.
+//
+// Every live allocation is recorded so that freeing an unknown (or already freed) pointer is a
+// reported error instead of heap corruption. aclrtMemcpy / aclrtMemset are synchronous and, as in
+// CANN, do not wait for streams: the caller synchronizes before touching memory a stream still uses.
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <new>
+#include <unordered_map>
+
+#include "acl/acl_rt.h"
+#include "runtime/error.h"
+
+namespace trilinear3d::runtime {
+namespace {
+
+// Cache-line alignment, and enough for any vector load the kernels use (AVX-512: 64 bytes).
+constexpr size_t kAlignment = 64;
+
+enum class AllocationKind { kDevice, kHost };
+
+const char *AllocatorName(AllocationKind kind) {
+  return kind == AllocationKind::kDevice ? "aclrtMalloc" : "aclrtMallocHost";
+}
+const char *DeallocatorName(AllocationKind kind) {
+  return kind == AllocationKind::kDevice ? "aclrtFree" : "aclrtFreeHost";
+}
+
+struct AllocationTable {
+  std::mutex mutex;
+  std::unordered_map<void *, AllocationKind> live;  // guarded by mutex
+};
+
+// Never destroyed: user code may free memory from its own static destructors, which can run after
+// ours would have.
+AllocationTable &Allocations() {
+  static AllocationTable *table = new AllocationTable;
+  return *table;
+}
+
+aclError Allocate(void **ptr, size_t size, AllocationKind kind) {
+  const char *function = AllocatorName(kind);
+  if (ptr == nullptr) {
+    ReportError("%s: the output pointer is null", function);
+    return ACL_ERROR_INVALID_PARAM;
+  }
+  *ptr = nullptr;
+  if (size == 0) {
+    ReportError("%s: size is 0", function);
+    return ACL_ERROR_INVALID_PARAM;
+  }
+  // No object may exceed PTRDIFF_MAX bytes; refusing here also keeps sanitizer builds, whose
+  // allocators abort on absurd sizes, returning the error code.
+  if (size > static_cast<size_t>(PTRDIFF_MAX)) {
+    ReportError("%s: cannot allocate %zu bytes (larger than any object can be)", function, size);
+    return ACL_ERROR_BAD_ALLOC;
+  }
+  void *memory = nullptr;
+  // posix_memalign (unlike aligned_alloc) accepts a size that is not a multiple of the alignment.
+  if (posix_memalign(&memory, kAlignment, size) != 0 || memory == nullptr) {
+    ReportError("%s: cannot allocate %zu bytes", function, size);
+    return ACL_ERROR_BAD_ALLOC;
+  }
+  try {
+    AllocationTable &table = Allocations();
+    std::lock_guard<std::mutex> lock(table.mutex);
+    table.live.emplace(memory, kind);
+  } catch (const std::bad_alloc &) {
+    std::free(memory);
+    ReportError("%s: out of memory while recording an allocation of %zu bytes", function, size);
+    return ACL_ERROR_BAD_ALLOC;
+  }
+  *ptr = memory;
+  return ACL_SUCCESS;
+}
+
+aclError Deallocate(void *ptr, AllocationKind kind) {
+  const char *function = DeallocatorName(kind);
+  if (ptr == nullptr) {
+    ReportError("%s: the pointer is null", function);
+    return ACL_ERROR_INVALID_PARAM;
+  }
+  {
+    AllocationTable &table = Allocations();
+    std::lock_guard<std::mutex> lock(table.mutex);
+    const auto it = table.live.find(ptr);
+    if (it == table.live.end()) {
+      ReportError("%s: %p was not allocated by the runtime, or was already freed", function, ptr);
+      return ACL_ERROR_INVALID_PARAM;
+    }
+    // Like CANN, device and host memory are not interchangeable: name the right function.
+    if (it->second != kind) {
+      ReportError("%s: %p was allocated by %s; free it with %s", function, ptr, AllocatorName(it->second),
+                  DeallocatorName(it->second));
+      return ACL_ERROR_INVALID_PARAM;
+    }
+    table.live.erase(it);
+  }
+  std::free(ptr);
+  return ACL_SUCCESS;
+}
+
+}  // namespace
+}  // namespace trilinear3d::runtime
+
+using trilinear3d::runtime::AllocationKind;
+using trilinear3d::runtime::ReportError;
+
+// The policy is accepted and ignored: host memory has no huge-page / P2P distinction here.
+aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy /*policy*/) {
+  return trilinear3d::runtime::Allocate(devPtr, size, AllocationKind::kDevice);
+}
+
+aclError aclrtFree(void *devPtr) { return trilinear3d::runtime::Deallocate(devPtr, AllocationKind::kDevice); }
+
+aclError aclrtMallocHost(void **hostPtr, size_t size) {
+  return trilinear3d::runtime::Allocate(hostPtr, size, AllocationKind::kHost);
+}
+
+aclError aclrtFreeHost(void *hostPtr) {
+  return trilinear3d::runtime::Deallocate(hostPtr, AllocationKind::kHost);
+}
+
+// All four kinds are the same host-to-host copy. memmove, not memcpy: overlapping ranges within one
+// allocation are then well defined.
+aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind) {
+  // Compared as int: a C caller may pass any value, and an enum outside its range is not usable.
+  const int kindValue = static_cast<int>(kind);
+  if (kindValue < ACL_MEMCPY_HOST_TO_HOST || kindValue > ACL_MEMCPY_DEVICE_TO_DEVICE) {
+    ReportError("aclrtMemcpy: invalid kind %d (expected 0..3)", kindValue);
+    return ACL_ERROR_INVALID_PARAM;
+  }
+  if (count > destMax) {
+    ReportError("aclrtMemcpy: count %zu exceeds destMax %zu", count, destMax);
+    return ACL_ERROR_INVALID_PARAM;
+  }
+  if (count == 0) return ACL_SUCCESS;
+  if (dst == nullptr || src == nullptr) {
+    ReportError("aclrtMemcpy: %s is null (count %zu)", dst == nullptr ? "dst" : "src", count);
+    return ACL_ERROR_INVALID_PARAM;
+  }
+  std::memmove(dst, src, count);
+  return ACL_SUCCESS;
+}
+
+// As in CANN, only the low byte of value is used (memset semantics).
+aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count) {
+  if (count > maxCount) {
+    ReportError("aclrtMemset: count %zu exceeds maxCount %zu", count, maxCount);
+    return ACL_ERROR_INVALID_PARAM;
+  }
+  if (count == 0) return ACL_SUCCESS;
+  if (devPtr == nullptr) {
+    ReportError("aclrtMemset: devPtr is null (count %zu)", count);
+    return ACL_ERROR_INVALID_PARAM;
+  }
+  std::memset(devPtr, static_cast<unsigned char>(value), count);
+  return ACL_SUCCESS;
+}

@@ -1,0 +1,28 @@
+// Definitions of the opaque aclnn meta objects. Internal: the public headers only declare them.
+#ifndef TRILINEAR3D_RUNTIME_META_OBJECTS_H_
+#define TRILINEAR3D_RUNTIME_META_OBJECTS_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "aclnn/acl_meta.h"
+
+struct aclTensor {
+  std::vector<int64_t> viewDims;
+  std::vector<int64_t> strides;  // in elements, one per view dim
+  int64_t offset = 0;            // in elements
+  std::vector<int64_t> storageDims;
+  aclDataType dataType = ACL_DT_UNDEFINED;
+  aclFormat format = ACL_FORMAT_ND;
+  void *data = nullptr;
+};
+
+struct aclIntArray {
+  std::vector<int64_t> values;
+};
+
+struct aclFloatArray {
+  std::vector<float> values;
+};
+
+#endif  // TRILINEAR3D_RUNTIME_META_OBJECTS_H_

@@ -1,0 +1,400 @@
+// The kernels' plan tables (op_kernel/kernel_plan.h) against brute force over math::ComputeTap:
+// BuildTapTable, the backward row gather as the transpose of the forward taps, the forward row
+// gather, and BuildRowSteps replayed by a scalar emulation of the step semantics (window
+// [base, base + 2V), idx, mask, weights) for lane widths 4, 8 and 16.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "brute_force.h"
+#include "op_kernel/kernel_plan.h"
+
+namespace trilinear3d::kernel {
+namespace {
+
+using test::BruteAxis;
+using test::MakeBruteAxis;
+
+struct AxisCase {
+  int64_t in;
+  int64_t out;
+  bool alignCorners;
+  double userScale;
+};
+
+std::string Name(const AxisCase &c) {
+  return "in " + std::to_string(c.in) + " out " + std::to_string(c.out) + (c.alignCorners ? " ac" : "") +
+         (c.userScale > 0.0 ? " s " + std::to_string(c.userScale) : "");
+}
+
+math::AxisSpec Spec(const BruteAxis &a) { return math::AxisSpec{a.in, a.out, a.alignCorners, a.scale}; }
+
+// Ratios from 1/64 to 64, tails (sizes that are no multiple of the lane width), identity, size 1,
+// both align modes, a user scale.
+std::vector<AxisCase> Axes() {
+  std::vector<AxisCase> cases = {
+      {1, 64, false, 0.0},  {1, 64, true, 0.0},   {64, 1, false, 0.0},  {64, 1, true, 0.0},   {3, 192, false, 0.0},
+      {192, 3, false, 0.0}, {5, 320, true, 0.0},  {320, 5, false, 0.0}, {17, 37, false, 0.0}, {37, 17, false, 0.0},
+      {37, 17, true, 0.0},  {19, 38, false, 0.0}, {38, 19, false, 0.0}, {100, 100, false, 0.0}, {1, 1, false, 0.0},
+      {2, 1, false, 0.0},   {1, 2, false, 0.0},   {16, 16, true, 0.0},  {33, 99, false, 0.0}, {99, 33, true, 0.0},
+      {23, 41, false, 0.0}, {41, 23, false, 0.0}, {9, 200, false, 0.0}, {200, 9, true, 0.0},  {12, 31, false, 2.6},
+      {31, 12, false, 0.4}, {7, 8, false, 0.0},   {8, 7, false, 0.0},   {129, 37, false, 0.0}, {37, 129, true, 0.0},
+  };
+  return cases;
+}
+
+// ---------------------------------------------------------------------------------------------
+// BuildTapTable.
+
+template <typename Acc>
+void CheckTapTable(const AxisCase &c) {
+  SCOPED_TRACE(Name(c));
+  const BruteAxis a = MakeBruteAxis(c.in, c.out, c.alignCorners, c.userScale);
+  const TapTable<Acc> t = BuildTapTable<Acc>(Spec(a));
+  ASSERT_EQ(t.i0.size(), static_cast<size_t>(c.out));
+  ASSERT_EQ(t.i1.size(), static_cast<size_t>(c.out));
+  ASSERT_EQ(t.l0.size(), static_cast<size_t>(c.out));
+  ASSERT_EQ(t.l1.size(), static_cast<size_t>(c.out));
+  ASSERT_EQ(t.firstO.size(), static_cast<size_t>(c.in));
+  ASSERT_EQ(t.lastO.size(), static_cast<size_t>(c.in));
+  for (int64_t o = 0; o < c.out; ++o) {
+    const math::Tap tap = a.Tap(o);
+    const size_t k = static_cast<size_t>(o);
+    EXPECT_EQ(t.i0[k], tap.i0) << "o " << o;
+    EXPECT_EQ(t.i1[k], tap.i1) << "o " << o;
+    EXPECT_EQ(t.l0[k], static_cast<Acc>(tap.l0)) << "o " << o;
+    EXPECT_EQ(t.l1[k], static_cast<Acc>(tap.l1)) << "o " << o;
+  }
+  for (int64_t i = 0; i < c.in; ++i) {
+    int64_t first = -1;
+    int64_t last = -1;
+    for (int64_t o = 0; o < c.out; ++o) {
+      if (!a.Reaches(o, i)) continue;
+      if (first < 0) first = o;
+      last = o;
+    }
+    EXPECT_EQ(t.firstO[static_cast<size_t>(i)], first) << "i " << i;
+    EXPECT_EQ(t.lastO[static_cast<size_t>(i)], last) << "i " << i;
+  }
+}
+
+TEST(TapTable, MatchesBruteForceFloat) {
+  for (const AxisCase &c : Axes()) CheckTapTable<float>(c);
+}
+
+TEST(TapTable, MatchesBruteForceDouble) {
+  for (const AxisCase &c : Axes()) CheckTapTable<double>(c);
+}
+
+TEST(TapTable, HandWorkedDownsampleSkipsSources) {
+  // 8 -> 2, scale 4: src(0) = 1.5 -> (1, 2); src(1) = 5.5 -> (5, 6). Sources 0, 3, 4, 7 unreached.
+  const TapTable<float> t = BuildTapTable<float>(math::AxisSpec{8, 2, false, 4.0});
+  EXPECT_EQ(t.i0, std::vector<int64_t>({1, 5}));
+  EXPECT_EQ(t.i1, std::vector<int64_t>({2, 6}));
+  EXPECT_EQ(t.l0, std::vector<float>({0.5f, 0.5f}));
+  EXPECT_EQ(t.l1, std::vector<float>({0.5f, 0.5f}));
+  EXPECT_EQ(t.firstO, std::vector<int64_t>({-1, 0, 0, -1, -1, 1, 1, -1}));
+  EXPECT_EQ(t.lastO, std::vector<int64_t>({-1, 0, 0, -1, -1, 1, 1, -1}));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Row gathers.
+
+template <typename Acc>
+struct Entry {
+  int64_t src;
+  Acc w;
+  bool operator==(const Entry &o) const { return src == o.src && std::memcmp(&w, &o.w, sizeof(Acc)) == 0; }
+};
+
+template <typename Acc>
+std::vector<std::vector<Entry<Acc>>> Lists(const RowGather<Acc> &g) {
+  std::vector<std::vector<Entry<Acc>>> lists(static_cast<size_t>(g.dstLen));
+  for (int64_t j = 0; j < g.dstLen; ++j) {
+    for (int64_t e = g.begin[static_cast<size_t>(j)]; e < g.begin[static_cast<size_t>(j) + 1]; ++e) {
+      lists[static_cast<size_t>(j)].push_back({g.src[static_cast<size_t>(e)], g.w[static_cast<size_t>(e)]});
+    }
+  }
+  return lists;
+}
+
+template <typename Acc>
+void ExpectWellFormedCsr(const RowGather<Acc> &g) {
+  ASSERT_EQ(g.begin.size(), static_cast<size_t>(g.dstLen) + 1);
+  EXPECT_EQ(g.begin.front(), 0);
+  for (size_t j = 1; j < g.begin.size(); ++j) EXPECT_LE(g.begin[j - 1], g.begin[j]);
+  EXPECT_EQ(static_cast<size_t>(g.begin.back()), g.src.size());
+  EXPECT_EQ(g.src.size(), g.w.size());
+  for (int32_t s : g.src) {
+    EXPECT_GE(s, 0);
+    EXPECT_LT(s, g.srcLen);
+  }
+}
+
+// The transpose of the forward taps, built the slow way: source i's list holds (o, l0) for every o
+// with i0 == i and (o, l1) for every o with i1 == i, in increasing o, l0 before l1 for one o.
+template <typename Acc>
+std::vector<std::vector<Entry<Acc>>> BruteTranspose(const BruteAxis &a) {
+  std::vector<std::vector<Entry<Acc>>> lists(static_cast<size_t>(a.in));
+  for (int64_t i = 0; i < a.in; ++i) {
+    for (int64_t o = 0; o < a.out; ++o) {
+      const math::Tap t = a.Tap(o);
+      if (t.i0 == i) lists[static_cast<size_t>(i)].push_back({o, static_cast<Acc>(t.l0)});
+      if (t.i1 == i) lists[static_cast<size_t>(i)].push_back({o, static_cast<Acc>(t.l1)});
+    }
+  }
+  return lists;
+}
+
+template <typename Acc>
+void CheckBackwardGather(const AxisCase &c) {
+  SCOPED_TRACE(Name(c));
+  const BruteAxis a = MakeBruteAxis(c.in, c.out, c.alignCorners, c.userScale);
+  const RowGather<Acc> g = BuildBackwardRowGather<Acc>(Spec(a));
+  EXPECT_EQ(g.dstLen, c.in);
+  EXPECT_EQ(g.srcLen, c.out);
+  EXPECT_EQ(g.lanes, 0);  // no steps until BuildRowSteps
+  ExpectWellFormedCsr(g);
+  EXPECT_EQ(g.src.size(), static_cast<size_t>(2 * c.out));  // every o contributes exactly two terms
+  EXPECT_TRUE(Lists(g) == BruteTranspose<Acc>(a));
+
+  // And it is the transpose of the forward gather the kernels use.
+  const RowGather<Acc> f = BuildForwardRowGather<Acc>(Spec(a));
+  std::vector<std::vector<Entry<Acc>>> transposed(static_cast<size_t>(c.in));
+  const auto forward = Lists(f);
+  for (int64_t o = 0; o < c.out; ++o) {
+    for (const Entry<Acc> &e : forward[static_cast<size_t>(o)]) {
+      transposed[static_cast<size_t>(e.src)].push_back({o, e.w});
+    }
+  }
+  EXPECT_TRUE(Lists(g) == transposed);
+}
+
+TEST(BackwardRowGather, IsTheTransposeOfTheForwardTapsFloat) {
+  for (const AxisCase &c : Axes()) CheckBackwardGather<float>(c);
+}
+
+TEST(BackwardRowGather, IsTheTransposeOfTheForwardTapsDouble) {
+  for (const AxisCase &c : Axes()) CheckBackwardGather<double>(c);
+}
+
+TEST(BackwardRowGather, HandWorkedUpsample) {
+  // 2 -> 4, scale 0.5: src = o/2 - 0.25 -> o0: (0, 1) w (1, 0); o1: 0.25 -> (0, 1) w (0.75, 0.25);
+  // o2: 0.75 -> (0, 1) w (0.25, 0.75); o3: 1.25 -> (1, 1) w (0.75, 0.25) (i1 clamped).
+  const RowGather<float> g = BuildBackwardRowGather<float>(math::AxisSpec{2, 4, false, 0.5});
+  EXPECT_EQ(g.begin, std::vector<int64_t>({0, 3, 8}));
+  EXPECT_EQ(g.src, std::vector<int32_t>({0, 1, 2, 0, 1, 2, 3, 3}));
+  EXPECT_EQ(g.w, std::vector<float>({1.0f, 0.75f, 0.25f, 0.0f, 0.25f, 0.75f, 0.75f, 0.25f}));
+}
+
+template <typename Acc>
+void CheckForwardGather(const AxisCase &c) {
+  SCOPED_TRACE(Name(c));
+  const BruteAxis a = MakeBruteAxis(c.in, c.out, c.alignCorners, c.userScale);
+  const RowGather<Acc> g = BuildForwardRowGather<Acc>(Spec(a));
+  EXPECT_EQ(g.dstLen, c.out);
+  EXPECT_EQ(g.srcLen, c.in);
+  ExpectWellFormedCsr(g);
+  const auto lists = Lists(g);
+  for (int64_t o = 0; o < c.out; ++o) {
+    const math::Tap t = a.Tap(o);
+    const std::vector<Entry<Acc>> expected = {{t.i0, static_cast<Acc>(t.l0)}, {t.i1, static_cast<Acc>(t.l1)}};
+    EXPECT_TRUE(lists[static_cast<size_t>(o)] == expected) << "o " << o;
+  }
+}
+
+TEST(ForwardRowGather, TwoTapsPerOutput) {
+  for (const AxisCase &c : Axes()) {
+    CheckForwardGather<float>(c);
+    CheckForwardGather<double>(c);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// BuildRowSteps: the vector steps replayed by a scalar emulation.
+
+// Checks the steps' structure and replays them, recording the (source, weight) sequence each lane
+// sees. Returns the per-destination sequences.
+template <typename Acc>
+std::vector<std::vector<Entry<Acc>>> ReplaySteps(const RowGather<Acc> &g, int lanes) {
+  const int64_t v = lanes;
+  const int64_t blocks = (g.dstLen + v - 1) / v;
+  std::vector<std::vector<Entry<Acc>>> seen(static_cast<size_t>(g.dstLen));
+  EXPECT_EQ(g.lanes, lanes);
+  EXPECT_EQ(g.blockStepBegin.size(), static_cast<size_t>(blocks) + 1);
+  if (g.blockStepBegin.size() != static_cast<size_t>(blocks) + 1) return seen;
+  EXPECT_EQ(g.blockStepBegin.front(), 0);
+  EXPECT_EQ(static_cast<size_t>(g.blockStepBegin.back()), g.stepBase.size());
+  EXPECT_EQ(g.stepMask.size(), g.stepBase.size());
+  EXPECT_EQ(g.stepIdx.size(), g.stepBase.size() * static_cast<size_t>(v));
+  EXPECT_EQ(g.stepW.size(), g.stepBase.size() * static_cast<size_t>(v));
+  for (int64_t b = 0; b < blocks; ++b) {
+    const int64_t j0 = b * v;
+    EXPECT_LE(g.blockStepBegin[static_cast<size_t>(b)], g.blockStepBegin[static_cast<size_t>(b) + 1]);
+    for (int64_t s = g.blockStepBegin[static_cast<size_t>(b)]; s < g.blockStepBegin[static_cast<size_t>(b) + 1];
+         ++s) {
+      const int64_t base = g.stepBase[static_cast<size_t>(s)];
+      const uint32_t mask = g.stepMask[static_cast<size_t>(s)];
+      EXPECT_NE(mask, 0u) << "step " << s << " does nothing";
+      EXPECT_GE(base, 0);
+      if (v < 32) {
+        EXPECT_EQ(mask >> v, 0u) << "mask bit beyond the lane width, step " << s;
+      }
+      for (int64_t lane = 0; lane < v; ++lane) {
+        const int32_t idx = g.stepIdx[static_cast<size_t>(s * v + lane)];
+        const Acc w = g.stepW[static_cast<size_t>(s * v + lane)];
+        EXPECT_GE(idx, 0);
+        EXPECT_LT(idx, 2 * v) << "step " << s << " lane " << lane;  // within the 2V window
+        if (!((mask >> lane) & 1u)) {
+          EXPECT_EQ(idx, 0) << "inactive lane " << lane;
+          EXPECT_EQ(w, Acc(0)) << "inactive lane " << lane;
+          continue;
+        }
+        const int64_t j = j0 + lane;
+        EXPECT_LT(j, g.dstLen) << "active lane past the row end, step " << s;
+        EXPECT_LT(base + idx, g.srcLen) << "reads past the source row, step " << s;
+        if (j < g.dstLen) seen[static_cast<size_t>(j)].push_back({base + idx, w});
+      }
+    }
+  }
+  return seen;
+}
+
+// dst[j] by the CSR lists, in list order.
+template <typename Acc>
+std::vector<Acc> GatherCsr(const RowGather<Acc> &g, const std::vector<Acc> &src) {
+  std::vector<Acc> dst(static_cast<size_t>(g.dstLen));
+  for (int64_t j = 0; j < g.dstLen; ++j) {
+    Acc acc = Acc(0);
+    for (int64_t e = g.begin[static_cast<size_t>(j)]; e < g.begin[static_cast<size_t>(j) + 1]; ++e) {
+      acc += g.w[static_cast<size_t>(e)] * src[static_cast<size_t>(g.src[static_cast<size_t>(e)])];
+    }
+    dst[static_cast<size_t>(j)] = acc;
+  }
+  return dst;
+}
+
+// dst by the steps, as a vector unit would: per block V accumulators, each step loads the window
+// [base, base + 2V) (elements past the row end read as 0), picks lane operands by idx and adds
+// w * operand to the lanes in mask.
+template <typename Acc>
+std::vector<Acc> GatherSteps(const RowGather<Acc> &g, const std::vector<Acc> &src) {
+  const int64_t v = g.lanes;
+  std::vector<Acc> dst(static_cast<size_t>(g.dstLen));
+  std::vector<Acc> window(static_cast<size_t>(2 * v));
+  for (int64_t b = 0; b + 1 < static_cast<int64_t>(g.blockStepBegin.size()); ++b) {
+    std::vector<Acc> acc(static_cast<size_t>(v), Acc(0));
+    for (int64_t s = g.blockStepBegin[static_cast<size_t>(b)]; s < g.blockStepBegin[static_cast<size_t>(b) + 1];
+         ++s) {
+      const int64_t base = g.stepBase[static_cast<size_t>(s)];
+      for (int64_t k = 0; k < 2 * v; ++k) {
+        window[static_cast<size_t>(k)] = base + k < g.srcLen ? src[static_cast<size_t>(base + k)] : Acc(0);
+      }
+      for (int64_t lane = 0; lane < v; ++lane) {
+        if (!((g.stepMask[static_cast<size_t>(s)] >> lane) & 1u)) continue;
+        const Acc x = window[static_cast<size_t>(g.stepIdx[static_cast<size_t>(s * v + lane)])];
+        acc[static_cast<size_t>(lane)] += g.stepW[static_cast<size_t>(s * v + lane)] * x;
+      }
+    }
+    for (int64_t lane = 0; lane < v && b * v + lane < g.dstLen; ++lane) {
+      dst[static_cast<size_t>(b * v + lane)] = acc[static_cast<size_t>(lane)];
+    }
+  }
+  return dst;
+}
+
+template <typename Acc>
+void CheckSteps(RowGather<Acc> g, int lanes, const std::string &what, std::mt19937_64 *rng) {
+  SCOPED_TRACE(what + ", lanes " + std::to_string(lanes));
+  const auto lists = Lists(g);
+  BuildRowSteps(&g, lanes);
+  // The CSR lists are left as they were.
+  EXPECT_TRUE(Lists(g) == lists);
+  // Per lane, the steps visit exactly the list's entries, in the list's order.
+  const auto seen = ReplaySteps(g, lanes);
+  for (int64_t j = 0; j < g.dstLen; ++j) {
+    EXPECT_TRUE(seen[static_cast<size_t>(j)] == lists[static_cast<size_t>(j)]) << "destination " << j;
+  }
+  if (HasFailure()) return;
+  // Hence the sums are bitwise those of the scalar path, on random rows.
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  for (int round = 0; round < 3; ++round) {
+    std::vector<Acc> src(static_cast<size_t>(g.srcLen));
+    for (Acc &x : src) x = static_cast<Acc>(value(*rng));
+    const std::vector<Acc> csr = GatherCsr(g, src);
+    const std::vector<Acc> steps = GatherSteps(g, src);
+    ASSERT_EQ(csr.size(), steps.size());
+    for (size_t j = 0; j < csr.size(); ++j) {
+      EXPECT_EQ(std::memcmp(&csr[j], &steps[j], sizeof(Acc)), 0) << "destination " << j << ": " << csr[j] << " vs "
+                                                                 << steps[j];
+    }
+  }
+}
+
+template <typename Acc>
+void CheckStepsAllAxes(const std::vector<int> &laneWidths) {
+  std::mt19937_64 rng(7);
+  for (const AxisCase &c : Axes()) {
+    const BruteAxis a = MakeBruteAxis(c.in, c.out, c.alignCorners, c.userScale);
+    for (int lanes : laneWidths) {
+      CheckSteps(BuildBackwardRowGather<Acc>(Spec(a)), lanes, "backward " + Name(c), &rng);
+      CheckSteps(BuildForwardRowGather<Acc>(Spec(a)), lanes, "forward " + Name(c), &rng);
+    }
+  }
+}
+
+// AVX-512 uses 16 float / 8 double lanes, AVX2 8 float / 4 double lanes.
+TEST(RowSteps, ReplayEqualsCsrFloat) { CheckStepsAllAxes<float>({8, 16}); }
+
+TEST(RowSteps, ReplayEqualsCsrDouble) { CheckStepsAllAxes<double>({4, 8}); }
+
+TEST(RowSteps, RandomAxes) {
+  std::mt19937_64 rng(12345);
+  auto pick = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
+  for (int iter = 0; iter < 150; ++iter) {
+    const int64_t in = pick(1, 70);
+    // Ratios out/in from 1/64 to 64 (log-uniform).
+    const double ratio = std::exp2(std::uniform_real_distribution<double>(-6.0, 6.0)(rng));
+    const int64_t out = std::max<int64_t>(1, static_cast<int64_t>(std::llround(static_cast<double>(in) * ratio)));
+    const AxisCase c{in, out, pick(0, 1) == 1, 0.0};
+    const BruteAxis a = MakeBruteAxis(c.in, c.out, c.alignCorners, c.userScale);
+    for (int lanes : {8, 16}) {
+      CheckSteps(BuildBackwardRowGather<float>(Spec(a)), lanes, "backward " + Name(c), &rng);
+      CheckSteps(BuildForwardRowGather<float>(Spec(a)), lanes, "forward " + Name(c), &rng);
+    }
+    if (HasFailure()) break;
+  }
+}
+
+TEST(RowSteps, HandWorkedOneToSixtyFour) {
+  // Backward 1 -> 64: the single destination gathers all 128 terms (i0 == i1 == 0 for every o):
+  // one block, each step one lane; the 2V window spans several gradOut indices per step.
+  RowGather<float> g = BuildBackwardRowGather<float>(math::AxisSpec{1, 64, false, 1.0 / 64.0});
+  ASSERT_EQ(g.begin, std::vector<int64_t>({0, 128}));
+  BuildRowSteps(&g, 16);
+  EXPECT_EQ(g.blockStepBegin, std::vector<int64_t>({0, 128}));  // one entry per round for one lane
+  for (size_t s = 0; s < g.stepBase.size(); ++s) {
+    EXPECT_EQ(g.stepMask[s], 1u);
+    EXPECT_EQ(g.stepBase[s], static_cast<int64_t>(s / 2));  // entries (o, l0), (o, l1) for o = s / 2
+    EXPECT_EQ(g.stepIdx[s * 16], 0);
+  }
+}
+
+TEST(RowSteps, HandWorkedDownsampleSplitsWideRounds) {
+  // Forward 64 -> 2 (scale 32): o0 taps (15, 16), o1 taps (47, 48). One block of V = 8 lanes:
+  // round 1 wants sources 15 and 47, 32 apart > 2V = 16, so it splits into two steps; same for round 2.
+  RowGather<float> g = BuildForwardRowGather<float>(math::AxisSpec{64, 2, false, 32.0});
+  BuildRowSteps(&g, 8);
+  EXPECT_EQ(g.blockStepBegin, std::vector<int64_t>({0, 4}));
+  EXPECT_EQ(g.stepBase, std::vector<int64_t>({15, 47, 16, 48}));
+  EXPECT_EQ(g.stepMask, std::vector<uint32_t>({1u, 2u, 1u, 2u}));
+}
+
+}  // namespace
+}  // namespace trilinear3d::kernel

@@ -1,0 +1,1011 @@
+// ComputeTiling, checked field by field on hand-worked shapes, plus invariants on many random
+// shapes, SlideWindows against brute force, and the workspace bound on SPEC section 6's bench cases.
+//
+// Expected values are derived in this file, not by calling the implementation's helpers:
+// arithmetic is written out in the comments. Notation used below:
+//   B = kCacheBudgetBytes = 524288 (512 KiB); acc = accumulation bytes (4 for fp32/fp16/bf16, 8 for double);
+//   R(x) = x bytes rounded up to a multiple of 64;  cdiv = ceiling division.
+//   Backward: dst = gradInput (in-side sizes), src row = gradOut row (srcW = out W).
+//     hChunk0 = clamp(B / ((1 + ringPlanes) * rowElems * acc), 1, dstH); dChunk0 = dstD;
+//     scratch = R(srcW * rowWidth * acc) + R(rowElems * acc) + R(hChunk * rowElems * acc) * (1 + ringPlanes).
+//   Forward: dst = out (out-side sizes), src row = self row (srcW = in W).
+//     hChunk0 = clamp(B / (srcW * rowWidth * acc), 1, dstH);
+//     scratch = R(srcRowBytes) * (3 + srcRows) + R(rowElems * acc), srcRows = most self H rows one H chunk's
+//     taps span.
+//   Core split (cores > 1): target = 4 * cores items; if planes * cdiv(dstH, hChunk) < target then
+//     hChunk = min(hChunk, cdiv(dstH, min(dstH, cdiv(target, planes)))); then if still < target,
+//     dChunk = cdiv(dstD, min(dstD, cdiv(target, planes * hChunkCount))). planes = max(planeCount, 1).
+//   ringPlanes: backward only; a gradInput D index is "open" from the first to the last gradOut od
+//     that reaches it; since i0(o) is monotone, the open set at od is exactly the (at most 2) taps of od,
+//     so it is 2 whenever D's input size is > 1 and 1 when it is 1.
+//   singleCoreK: the widest [first o, last o] window of one slide of 16 source indices.
+//     For an exact 2x upsample (scale 0.5, half-pixel): src(o) = o/2 - 0.25, so source k is reached by
+//     o = 2k-1 .. 2k+2 (0 .. 2 for k = 0; 2k-1 .. 2k+1 for the last k): a full first slide spans
+//     0..32 (33), a full middle slide 32s-1 .. 32s+32 (34), and a short last slide 32s-1 .. out-1.
+//     For an exact 2x downsample (scale 2): o reaches 2o and 2o+1 only, so a slide of 16 spans 8.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "brute_force.h"
+#include "op_host/upsample_trilinear3d_tiling.h"
+
+namespace trilinear3d::tiling {
+namespace {
+
+using test::BruteAxis;
+using test::MakeBruteAxis;
+
+constexpr uint64_t kMiB = 1024 * 1024;
+
+struct ExpectedAxis {
+  int64_t inSize;
+  int64_t outSize;
+  double scale;
+  bool needResize;
+  bool belowMinScale;
+  int64_t slideCount;
+  int64_t singleCoreK;
+};
+
+struct Expected {
+  Direction direction = Direction::kBackward;
+  DataType dataType = DataType::kFloat32;
+  int64_t n = 0;
+  int64_t c = 0;
+  int64_t batch = 0;
+  bool alignCorners = false;
+  ExpectedAxis d{}, h{}, w{};
+  RowLayout layout = RowLayout::kWInner;
+  int64_t planeCount = 0;
+  int64_t rowElems = 0;
+  int64_t dChunk = 0;
+  int64_t hChunk = 0;
+  int64_t dChunkCount = 0;
+  int64_t hChunkCount = 0;
+  int64_t itemCount = 0;
+  int64_t blockDim = 0;
+  int64_t ringPlanes = 0;
+  int64_t scratchElemsPerCore = 0;
+  uint64_t workspaceSize = 0;
+};
+
+struct Shape3 {
+  int64_t d, h, w;
+};
+
+TilingInput MakeInput(Direction direction, DataType dataType, int64_t n, int64_t c, Shape3 in, Shape3 out,
+                      int64_t cores, bool alignCorners = false) {
+  TilingInput input;
+  input.direction = direction;
+  input.dataType = dataType;
+  input.n = n;
+  input.c = c;
+  input.inSize[0] = in.d;
+  input.inSize[1] = in.h;
+  input.inSize[2] = in.w;
+  input.outSize[0] = out.d;
+  input.outSize[1] = out.h;
+  input.outSize[2] = out.w;
+  input.alignCorners = alignCorners;
+  input.cores = cores;
+  return input;
+}
+
+TilingData Tile(const TilingInput &input) {
+  TilingData t;
+  std::string error;
+  EXPECT_TRUE(ComputeTiling(input, &t, &error)) << error;
+  return t;
+}
+
+void ExpectAxis(const char *name, const AxisTiling &a, const ExpectedAxis &e) {
+  SCOPED_TRACE(std::string("axis ") + name);
+  EXPECT_EQ(a.inSize, e.inSize) << "inSize";
+  EXPECT_EQ(a.outSize, e.outSize) << "outSize";
+  EXPECT_EQ(a.scale, e.scale) << "scale";
+  EXPECT_EQ(a.needResize, e.needResize) << "needResize";
+  EXPECT_EQ(a.belowMinScale, e.belowMinScale) << "belowMinScale";
+  EXPECT_EQ(a.slideCount, e.slideCount) << "slideCount";
+  EXPECT_EQ(a.singleCoreK, e.singleCoreK) << "singleCoreK";
+}
+
+void ExpectTiling(const TilingData &t, const Expected &e) {
+  EXPECT_EQ(t.direction, e.direction) << "direction";
+  EXPECT_EQ(t.dataType, e.dataType) << "dataType";
+  EXPECT_EQ(t.n, e.n) << "n";
+  EXPECT_EQ(t.c, e.c) << "c";
+  EXPECT_EQ(t.batch, e.batch) << "batch";
+  EXPECT_EQ(t.alignCorners, e.alignCorners) << "alignCorners";
+  ExpectAxis("d", t.d, e.d);
+  ExpectAxis("h", t.h, e.h);
+  ExpectAxis("w", t.w, e.w);
+  EXPECT_EQ(t.layout, e.layout) << "layout";
+  EXPECT_EQ(t.planeCount, e.planeCount) << "planeCount";
+  EXPECT_EQ(t.rowElems, e.rowElems) << "rowElems";
+  EXPECT_EQ(t.dChunk, e.dChunk) << "dChunk";
+  EXPECT_EQ(t.hChunk, e.hChunk) << "hChunk";
+  EXPECT_EQ(t.dChunkCount, e.dChunkCount) << "dChunkCount";
+  EXPECT_EQ(t.hChunkCount, e.hChunkCount) << "hChunkCount";
+  EXPECT_EQ(t.itemCount, e.itemCount) << "itemCount";
+  EXPECT_EQ(t.blockDim, e.blockDim) << "blockDim";
+  EXPECT_EQ(t.ringPlanes, e.ringPlanes) << "ringPlanes";
+  EXPECT_EQ(t.scratchElemsPerCore, e.scratchElemsPerCore) << "scratchElemsPerCore";
+  EXPECT_EQ(t.workspaceSize, e.workspaceSize) << "workspaceSize";
+}
+
+// Cross-checks of the hand values against brute force over math::ComputeTap (small axes only):
+// the hand arithmetic above and the brute force must agree with each other as well as with the code.
+void ExpectBruteForceAgrees(const TilingInput &in, const Expected &e) {
+  const bool userScales = in.userScales[0] > 0.0 && in.userScales[1] > 0.0 && in.userScales[2] > 0.0;
+  const ExpectedAxis *axes[3] = {&e.d, &e.h, &e.w};
+  for (int i = 0; i < 3; ++i) {
+    SCOPED_TRACE("brute force, axis " + std::to_string(i));
+    const BruteAxis a =
+        MakeBruteAxis(in.inSize[i], in.outSize[i], in.alignCorners, userScales ? in.userScales[i] : 0.0);
+    EXPECT_EQ(axes[i]->scale, a.scale);
+    EXPECT_EQ(axes[i]->singleCoreK, test::BruteSingleCoreK(a));
+    EXPECT_EQ(axes[i]->slideCount, static_cast<int64_t>(test::BruteSlideWindows(a).size()));
+  }
+  if (in.direction == Direction::kBackward && in.inSize[0] * in.outSize[0] <= 64 * 64) {
+    const BruteAxis d =
+        MakeBruteAxis(in.inSize[0], in.outSize[0], in.alignCorners, userScales ? in.userScales[0] : 0.0);
+    EXPECT_EQ(e.ringPlanes, test::BruteMaxOpen(d)) << "ringPlanes";
+  }
+}
+
+void CheckCase(const TilingInput &in, const Expected &e) {
+  ExpectTiling(Tile(in), e);
+  ExpectBruteForceAgrees(in, e);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hand-worked shapes.
+
+// Tails: 2x upsample with sizes that are not multiples of 16. fp32, 1 core.
+TilingInput TailsInput(DataType dataType) {
+  return MakeInput(Direction::kBackward, dataType, 2, 3, {3, 19, 21}, {6, 38, 42}, 1);
+}
+
+Expected TailsExpectedFp32() {
+  Expected e;
+  e.n = 2;
+  e.c = 3;
+  e.batch = 6;
+  e.d = {3, 6, 3.0 / 6.0, true, false, 1, 6};       // one slide: every o (0..5)
+  e.h = {19, 38, 19.0 / 38.0, true, false, 2, 33};  // slide 0: 0..32 = 33; slide 1 (16..18): 31..37 = 7
+  e.w = {21, 42, 21.0 / 42.0, true, false, 2, 33};  // slide 0: 33; slide 1 (16..20): 31..41 = 11
+  e.layout = RowLayout::kWInner;
+  e.planeCount = 6;  // n * c
+  e.rowElems = 21;   // gradInput W
+  e.ringPlanes = 2;
+  e.hChunk = 19;  // B / (3 * 21 * 4 = 252) = 2080 -> clamp to dstH 19; 1 core: no split
+  e.dChunk = 3;
+  e.hChunkCount = 1;
+  e.dChunkCount = 1;
+  e.itemCount = 6;  // 6 planes * 1 * 1
+  e.blockDim = 1;
+  // R(42*4=168)=192 + R(21*4=84)=128 + R(19*21*4=1596)=1600 * 3 = 4800 -> 5120 bytes = 1280 floats
+  e.scratchElemsPerCore = 1280;
+  e.workspaceSize = 5120;  // 1 core
+  return e;
+}
+
+TEST(Tiling, TailsFp32OneCore) { CheckCase(TailsInput(DataType::kFloat32), TailsExpectedFp32()); }
+
+TEST(Tiling, TailsFp16AccumulatesInFloat) {
+  Expected e = TailsExpectedFp32();  // fp16 accumulates in fp32: every size is the fp32 one
+  e.dataType = DataType::kFloat16;
+  CheckCase(TailsInput(DataType::kFloat16), e);
+}
+
+TEST(Tiling, TailsDoubleAccumulatesInDouble) {
+  Expected e = TailsExpectedFp32();
+  e.dataType = DataType::kFloat64;
+  // hChunk: B / (3 * 21 * 8 = 504) = 1040 -> clamp 19 (unchanged).
+  // R(42*8=336)=384 + R(21*8=168)=192 + R(19*21*8=3192)=3200 * 3 = 9600 -> 10176 bytes = 1272 doubles
+  e.scratchElemsPerCore = 1272;
+  e.workspaceSize = 10176;
+  CheckCase(TailsInput(DataType::kFloat64), e);
+}
+
+// Non-integer ratios (odd in, even out: no source index lands on an integer), 3 cores.
+TilingInput OddRatiosInput(DataType dataType) {
+  return MakeInput(Direction::kBackward, dataType, 1, 5, {7, 9, 37}, {12, 22, 76}, 3);
+}
+
+Expected OddRatiosExpected(DataType dataType) {
+  Expected e;
+  e.dataType = dataType;
+  e.n = 1;
+  e.c = 5;
+  e.batch = 5;
+  e.d = {7, 12, 7.0 / 12.0, true, false, 1, 12};
+  e.h = {9, 22, 9.0 / 22.0, true, false, 1, 22};
+  // src(o) = (74 o - 39) / 152. Slide 0 (i 0..15): i0 <= 15 <=> o <= 33 -> 0..33 = 34.
+  // Slide 1 (16..31): i1 >= 16 <=> o >= 32; i0 <= 31 <=> o <= 66 -> 32..66 = 35.
+  // Slide 2 (32..36): i0 >= 31 <=> o >= 65 -> 65..75 = 11.  K = 35.
+  e.w = {37, 76, 37.0 / 76.0, true, false, 3, 35};
+  e.planeCount = 5;
+  e.rowElems = 37;
+  e.ringPlanes = 2;
+  // hChunk0 = B / (3 * 37 * 4 = 444) = 1180 -> clamp 9. target 12 > 5 planes * 1:
+  // hChunk = min(9, cdiv(9, min(9, cdiv(12, 5) = 3)) = 3) = 3 -> 5 * 3 = 15 items >= 12, D not split.
+  e.hChunk = 3;
+  e.dChunk = 7;
+  e.hChunkCount = 3;
+  e.dChunkCount = 1;
+  e.itemCount = 15;
+  e.blockDim = 3;
+  // R(76*4=304)=320 + R(37*4=148)=192 + R(3*37*4=444)=448 * 3 = 1344 -> 1856 bytes = 464
+  e.scratchElemsPerCore = 464;
+  e.workspaceSize = 1856 * 3;
+  return e;
+}
+
+TEST(Tiling, OddRatiosThreeCores) {
+  CheckCase(OddRatiosInput(DataType::kFloat32), OddRatiosExpected(DataType::kFloat32));
+}
+
+TEST(Tiling, OddRatiosBf16) { CheckCase(OddRatiosInput(DataType::kBFloat16), OddRatiosExpected(DataType::kBFloat16)); }
+
+// D unchanged (identity axis), H and W 2x, 2 cores (B8 at a smaller size).
+TEST(Tiling, IdentityDepthTwoCores) {
+  const TilingInput in = MakeInput(Direction::kBackward, DataType::kFloat32, 2, 32, {16, 64, 64}, {16, 128, 128}, 2);
+  Expected e;
+  e.n = 2;
+  e.c = 32;
+  e.batch = 64;
+  // Identity: scale 1, i0 = o, i1 = o + 1 (weight 0): one slide reaches o = 0..15.
+  e.d = {16, 16, 1.0, false, false, 1, 16};
+  e.h = {64, 128, 0.5, true, false, 4, 34};  // slides: 33, 34, 34, 33 (i 48..63: 95..127)
+  e.w = {64, 128, 0.5, true, false, 4, 34};
+  e.planeCount = 64;
+  e.rowElems = 64;
+  e.ringPlanes = 2;  // identity: od's taps are od and od + 1
+  // B / (3 * 64 * 4 = 768) = 682 -> clamp 64; target 8 <= 64 planes: no split.
+  e.hChunk = 64;
+  e.dChunk = 16;
+  e.hChunkCount = 1;
+  e.dChunkCount = 1;
+  e.itemCount = 64;
+  e.blockDim = 2;
+  // R(128*4=512)=512 + R(256)=256 + R(64*64*4=16384)=16384 * 3 = 49152 -> 49920 bytes = 12480
+  e.scratchElemsPerCore = 12480;
+  e.workspaceSize = 49920 * 2;
+  CheckCase(in, e);
+}
+
+// Every axis identity: nothing to resize.
+TEST(Tiling, AllAxesIdentity) {
+  const TilingInput in = MakeInput(Direction::kBackward, DataType::kFloat32, 1, 1, {4, 5, 6}, {4, 5, 6}, 1);
+  Expected e;
+  e.n = 1;
+  e.c = 1;
+  e.batch = 1;
+  e.d = {4, 4, 1.0, false, false, 1, 4};
+  e.h = {5, 5, 1.0, false, false, 1, 5};
+  e.w = {6, 6, 1.0, false, false, 1, 6};
+  e.planeCount = 1;
+  e.rowElems = 6;
+  e.ringPlanes = 2;
+  e.hChunk = 5;  // B / (3 * 6 * 4 = 72) = 7281 -> clamp 5
+  e.dChunk = 4;
+  e.hChunkCount = 1;
+  e.dChunkCount = 1;
+  e.itemCount = 1;
+  e.blockDim = 1;
+  // R(24)=64 + R(24)=64 + R(5*6*4=120)=128 * 3 = 384 -> 512 bytes = 128
+  e.scratchElemsPerCore = 128;
+  e.workspaceSize = 512;
+  CheckCase(in, e);
+}
+
+// align_corners with output size 1: scale 0 (every output reads source 0), below MIN_SUPPORT_SCALE.
+TEST(Tiling, AlignCornersOutputSizeOne) {
+  const TilingInput in = MakeInput(Direction::kBackward, DataType::kFloat32, 1, 2, {5, 1, 8}, {1, 1, 1}, 2, true);
+  Expected e;
+  e.n = 1;
+  e.c = 2;
+  e.batch = 2;
+  e.alignCorners = true;
+  e.d = {5, 1, 0.0, true, true, 1, 1};    // o = 0 reaches sources 0 and 1
+  e.h = {1, 1, 1.0, false, false, 1, 1};  // identity
+  e.w = {8, 1, 0.0, true, true, 1, 1};
+  e.planeCount = 2;
+  e.rowElems = 8;
+  e.ringPlanes = 2;  // od 0 keeps sources 0 and 1 open
+  // hChunk0 = clamp(B / (3 * 8 * 4), 1, 1) = 1. target 8: 2 planes * 1 < 8 -> hChunk stays 1;
+  // 2 * 1 * 1 < 8 -> dChunk = cdiv(5, min(5, cdiv(8, 2) = 4)) = 2 -> 3 D chunks, 6 items.
+  e.hChunk = 1;
+  e.dChunk = 2;
+  e.hChunkCount = 1;
+  e.dChunkCount = 3;
+  e.itemCount = 6;
+  e.blockDim = 2;
+  // R(1*4)=64 + R(8*4=32)=64 + R(1*8*4=32)=64 * 3 = 192 -> 320 bytes = 80
+  e.scratchElemsPerCore = 80;
+  e.workspaceSize = 640;
+  CheckCase(in, e);
+}
+
+// align_corners, general: scale (in-1)/(out-1), with a tail slide.
+TEST(Tiling, AlignCornersTails) {
+  const TilingInput in = MakeInput(Direction::kBackward, DataType::kFloat32, 1, 1, {5, 2, 37}, {9, 7, 76}, 1, true);
+  Expected e;
+  e.n = 1;
+  e.c = 1;
+  e.batch = 1;
+  e.alignCorners = true;
+  e.d = {5, 9, 4.0 / 8.0, true, false, 1, 9};
+  e.h = {2, 7, 1.0 / 6.0, true, false, 1, 7};
+  // src = 0.48 o. Slide 0: i0 <= 15 <=> o <= 33 -> 34. Slide 1 (16..31): i0 >= 15 <=> o >= 32,
+  // i0 <= 31 <=> o <= 66 -> 35. Slide 2 (32..36): o >= 65 .. 75 -> 11.
+  e.w = {37, 76, 36.0 / 75.0, true, false, 3, 35};
+  e.planeCount = 1;
+  e.rowElems = 37;
+  e.ringPlanes = 2;
+  e.hChunk = 2;  // B / (3 * 148) = 1180 -> clamp 2
+  e.dChunk = 5;
+  e.hChunkCount = 1;
+  e.dChunkCount = 1;
+  e.itemCount = 1;
+  e.blockDim = 1;
+  // R(76*4=304)=320 + R(148)=192 + R(2*37*4=296)=320 * 3 = 960 -> 1472 bytes = 368
+  e.scratchElemsPerCore = 368;
+  e.workspaceSize = 1472;
+  CheckCase(in, e);
+}
+
+// Extreme upsample 1 -> 64 on every axis: scale 1/64 < 0.02.
+TEST(Tiling, ExtremeUpsample1To64) {
+  const TilingInput in = MakeInput(Direction::kBackward, DataType::kFloat32, 1, 1, {1, 1, 1}, {64, 64, 64}, 1);
+  Expected e;
+  e.n = 1;
+  e.c = 1;
+  e.batch = 1;
+  e.d = {1, 64, 1.0 / 64.0, true, true, 1, 64};  // every o reaches source 0
+  e.h = e.d;
+  e.w = e.d;
+  e.planeCount = 1;
+  e.rowElems = 1;
+  e.ringPlanes = 1;  // one source index
+  e.hChunk = 1;      // B / (2 * 1 * 4) = 65536 -> clamp 1
+  e.dChunk = 1;
+  e.hChunkCount = 1;
+  e.dChunkCount = 1;
+  e.itemCount = 1;
+  e.blockDim = 1;
+  // R(64*4=256)=256 + R(4)=64 + R(4)=64 * 2 = 128 -> 448 bytes = 112
+  e.scratchElemsPerCore = 112;
+  e.workspaceSize = 448;
+  CheckCase(in, e);
+}
+
+// Extreme downsample 64 -> 1 on every axis, 64 cores: src = 31.5, so only sources 31 and 32 are
+// reached; slides 0 and 3 have empty windows.
+TEST(Tiling, ExtremeDownsample64To1SixtyFourCores) {
+  const TilingInput in = MakeInput(Direction::kBackward, DataType::kFloat32, 1, 1, {64, 64, 64}, {1, 1, 1}, 64);
+  Expected e;
+  e.n = 1;
+  e.c = 1;
+  e.batch = 1;
+  e.d = {64, 1, 64.0, true, false, 4, 1};
+  e.h = e.d;
+  e.w = e.d;
+  e.planeCount = 1;
+  e.rowElems = 64;
+  e.ringPlanes = 2;
+  // hChunk0 = clamp(B / (3 * 256) = 682, 1, 64) = 64. target 256: 1 * 1 < 256 ->
+  // hChunk = min(64, cdiv(64, min(64, 256))) = 1 -> 64 items < 256 ->
+  // dChunk = cdiv(64, min(64, cdiv(256, 64) = 4)) = 16 -> 4 D chunks, 256 items.
+  e.hChunk = 1;
+  e.dChunk = 16;
+  e.hChunkCount = 64;
+  e.dChunkCount = 4;
+  e.itemCount = 256;
+  e.blockDim = 64;
+  // R(1*4)=64 + R(64*4)=256 + R(1*64*4)=256 * 3 = 768 -> 1088 bytes = 272
+  e.scratchElemsPerCore = 272;
+  e.workspaceSize = 1088 * 64;
+  CheckCase(in, e);
+}
+
+// User scales: all three > 0 -> scale = 1/s (not in/out).
+TilingInput UserScalesInput(double sd, double sh, double sw, bool alignCorners = false, Shape3 in = {5, 4, 6},
+                            Shape3 out = {12, 8, 15}) {
+  TilingInput input = MakeInput(Direction::kBackward, DataType::kFloat32, 1, 1, in, out, 1, alignCorners);
+  input.userScales[0] = sd;
+  input.userScales[1] = sh;
+  input.userScales[2] = sw;
+  return input;
+}
+
+Expected UserScalesExpected(double scaleD, double scaleH, double scaleW) {
+  Expected e;
+  e.n = 1;
+  e.c = 1;
+  e.batch = 1;
+  e.d = {5, 12, scaleD, true, false, 1, 12};  // one slide each: K = out
+  e.h = {4, 8, scaleH, true, false, 1, 8};
+  e.w = {6, 15, scaleW, true, false, 1, 15};
+  e.planeCount = 1;
+  e.rowElems = 6;
+  e.ringPlanes = 2;
+  e.hChunk = 4;  // B / (3 * 24) = 7281 -> clamp 4
+  e.dChunk = 5;
+  e.hChunkCount = 1;
+  e.dChunkCount = 1;
+  e.itemCount = 1;
+  e.blockDim = 1;
+  // R(15*4=60)=64 + R(24)=64 + R(4*6*4=96)=128 * 3 = 384 -> 512 bytes = 128
+  e.scratchElemsPerCore = 128;
+  e.workspaceSize = 512;
+  return e;
+}
+
+TEST(Tiling, UserScalesAllPositiveGiveOneOverScale) {
+  // 1/2.5 = 0.4 (sizes would say 5/12), 1/2 = 0.5, 1/2.6 (sizes would say 6/15 = 0.4).
+  CheckCase(UserScalesInput(2.5, 2.0, 2.6), UserScalesExpected(1.0 / 2.5, 1.0 / 2.0, 1.0 / 2.6));
+}
+
+TEST(Tiling, UserScalesOneZeroSizesDecide) {
+  CheckCase(UserScalesInput(2.5, 0.0, 2.6), UserScalesExpected(5.0 / 12.0, 4.0 / 8.0, 6.0 / 15.0));
+}
+
+TEST(Tiling, UserScalesOneNegativeSizesDecide) {
+  CheckCase(UserScalesInput(2.5, -1.0, 2.6), UserScalesExpected(5.0 / 12.0, 4.0 / 8.0, 6.0 / 15.0));
+  CheckCase(UserScalesInput(-2.5, 2.0, 2.6), UserScalesExpected(5.0 / 12.0, 4.0 / 8.0, 6.0 / 15.0));
+}
+
+TEST(Tiling, UserScalesIgnoredWithAlignCorners) {
+  Expected e = UserScalesExpected(4.0 / 11.0, 3.0 / 7.0, 5.0 / 14.0);  // (in-1)/(out-1)
+  e.alignCorners = true;
+  CheckCase(UserScalesInput(2.5, 2.0, 2.6, true), e);
+}
+
+TEST(Tiling, UserScalesIgnoredOnIdentityAxis) {
+  // D 12 -> 12 with user scale 3: an identity axis keeps scale 1.
+  Expected e = UserScalesExpected(1.0, 1.0 / 2.0, 1.0 / 2.6);
+  e.d = {12, 12, 1.0, false, false, 1, 12};
+  // D in 12 changes nothing else: rowElems 6, srcW 15 as before; dChunk = dstD = 12.
+  e.dChunk = 12;
+  CheckCase(UserScalesInput(3.0, 2.0, 2.6, false, {12, 4, 6}), e);
+}
+
+// The H chunk limited by the cache budget (wide rows), double, 2 cores; W is a 2x downsample.
+TEST(Tiling, BudgetLimitedChunkDoubleTwoCores) {
+  const TilingInput in =
+      MakeInput(Direction::kBackward, DataType::kFloat64, 1, 2, {4, 300, 2000}, {8, 600, 1000}, 2);
+  Expected e;
+  e.dataType = DataType::kFloat64;
+  e.n = 1;
+  e.c = 2;
+  e.batch = 2;
+  e.d = {4, 8, 0.5, true, false, 1, 8};
+  e.h = {300, 600, 0.5, true, false, 19, 34};    // cdiv(300, 16) = 19; middle slides span 34
+  e.w = {2000, 1000, 2.0, true, false, 125, 8};  // 2x downsample: 8 per slide
+  e.planeCount = 2;
+  e.rowElems = 2000;
+  e.ringPlanes = 2;
+  // B / (3 * 2000 * 8 = 48000) = 10; 2 planes * cdiv(300, 10) = 60 >= target 8: no split.
+  e.hChunk = 10;
+  e.dChunk = 4;
+  e.hChunkCount = 30;
+  e.dChunkCount = 1;
+  e.itemCount = 60;
+  e.blockDim = 2;
+  // R(1000*8)=8000 + R(2000*8)=16000 + R(10*2000*8)=160000 * 3 = 480000 -> 504000 bytes = 63000
+  e.scratchElemsPerCore = 63000;
+  e.workspaceSize = 504000 * 2;
+  CheckCase(in, e);
+}
+
+// Channels-contiguous memory with C >= 8: rows are (W, C) interleaved, planes are N.
+TilingInput ChannelsInput(int64_t c, bool channelsContiguous) {
+  TilingInput in = MakeInput(Direction::kBackward, DataType::kFloat32, 2, c, {4, 6, 10}, {8, 12, 20}, 3);
+  in.channelsContiguous = channelsContiguous;
+  return in;
+}
+
+Expected ChannelsAxes(int64_t c) {
+  Expected e;
+  e.n = 2;
+  e.c = c;
+  e.batch = 2 * c;
+  e.d = {4, 8, 0.5, true, false, 1, 8};
+  e.h = {6, 12, 0.5, true, false, 1, 12};
+  e.w = {10, 20, 0.5, true, false, 1, 20};
+  e.ringPlanes = 2;
+  return e;
+}
+
+TEST(Tiling, ChannelsContiguousCAtLeast8IsCInner) {
+  Expected e = ChannelsAxes(8);
+  e.layout = RowLayout::kCInner;
+  e.planeCount = 2;  // n
+  e.rowElems = 80;   // 10 * 8
+  // hChunk0 = clamp(B / (3 * 80 * 4 = 960) = 546, 1, 6) = 6. target 12: 2 * 1 < 12 ->
+  // hChunk = min(6, cdiv(6, min(6, cdiv(12, 2) = 6))) = 1 -> 2 * 6 = 12 items: D not split.
+  e.hChunk = 1;
+  e.dChunk = 4;
+  e.hChunkCount = 6;
+  e.dChunkCount = 1;
+  e.itemCount = 12;
+  e.blockDim = 3;
+  // R(20*8*4=640)=640 + R(80*4=320)=320 + R(1*80*4=320)=320 * 3 = 960 -> 1920 bytes = 480
+  e.scratchElemsPerCore = 480;
+  e.workspaceSize = 1920 * 3;
+  CheckCase(ChannelsInput(8, true), e);
+}
+
+Expected ChannelsWInner(int64_t c) {
+  Expected e = ChannelsAxes(c);
+  e.layout = RowLayout::kWInner;
+  e.planeCount = 2 * c;
+  e.rowElems = 10;
+  // B / (3 * 40) = 4369 -> clamp 6; 2c planes >= 12 = target: no split.
+  e.hChunk = 6;
+  e.dChunk = 4;
+  e.hChunkCount = 1;
+  e.dChunkCount = 1;
+  e.itemCount = 2 * c;
+  e.blockDim = 3;
+  // R(20*4=80)=128 + R(40)=64 + R(6*10*4=240)=256 * 3 = 768 -> 960 bytes = 240
+  e.scratchElemsPerCore = 240;
+  e.workspaceSize = 960 * 3;
+  return e;
+}
+
+TEST(Tiling, ChannelsContiguousCBelow8StaysWInner) { CheckCase(ChannelsInput(7, true), ChannelsWInner(7)); }
+
+TEST(Tiling, ChannelsNotContiguousIsWInner) { CheckCase(ChannelsInput(8, false), ChannelsWInner(8)); }
+
+// Empty tensors: nothing to do, no workspace, no cores.
+TEST(Tiling, EmptyNTwoCores) {
+  const TilingInput in = MakeInput(Direction::kBackward, DataType::kFloat32, 0, 4, {4, 4, 4}, {8, 8, 8}, 2);
+  Expected e;
+  e.n = 0;
+  e.c = 4;
+  e.batch = 0;
+  e.d = {4, 8, 0.5, true, false, 1, 8};
+  e.h = e.d;
+  e.w = e.d;
+  e.planeCount = 0;
+  e.rowElems = 4;
+  e.ringPlanes = 2;
+  // Split as for 1 plane (planes = max(0, 1)): hChunk 1, dChunk cdiv(4, min(4, cdiv(8, 4))) = 2.
+  e.hChunk = 1;
+  e.dChunk = 2;
+  e.hChunkCount = 4;
+  e.dChunkCount = 2;
+  e.itemCount = 0;
+  e.blockDim = 0;
+  // (unused) R(32)=64 + R(16)=64 + R(16)=64 * 3 = 192 -> 320 bytes = 80
+  e.scratchElemsPerCore = 80;
+  e.workspaceSize = 0;
+  CheckCase(in, e);
+}
+
+TEST(Tiling, EmptyNChannelsLastSixtyFourCores) {
+  TilingInput in = MakeInput(Direction::kBackward, DataType::kFloat32, 0, 16, {4, 4, 4}, {8, 8, 8}, 64);
+  in.channelsContiguous = true;
+  Expected e;
+  e.n = 0;
+  e.c = 16;
+  e.batch = 0;
+  e.d = {4, 8, 0.5, true, false, 1, 8};
+  e.h = e.d;
+  e.w = e.d;
+  e.layout = RowLayout::kCInner;
+  e.planeCount = 0;
+  e.rowElems = 64;  // 4 * 16
+  e.ringPlanes = 2;
+  // target 256: hChunk = min(4, cdiv(4, min(4, 256))) = 1; dChunk = cdiv(4, min(4, cdiv(256, 4))) = 1.
+  e.hChunk = 1;
+  e.dChunk = 1;
+  e.hChunkCount = 4;
+  e.dChunkCount = 4;
+  e.itemCount = 0;
+  e.blockDim = 0;
+  // (unused) R(8*16*4=512)=512 + R(64*4=256)=256 + R(256)=256 * 3 = 768 -> 1536 bytes = 384
+  e.scratchElemsPerCore = 384;
+  e.workspaceSize = 0;
+  CheckCase(in, e);
+}
+
+TEST(Tiling, EmptyCOneCore) {
+  const TilingInput in = MakeInput(Direction::kBackward, DataType::kFloat32, 3, 0, {4, 4, 4}, {8, 8, 8}, 1);
+  Expected e;
+  e.n = 3;
+  e.c = 0;
+  e.batch = 0;
+  e.d = {4, 8, 0.5, true, false, 1, 8};
+  e.h = e.d;
+  e.w = e.d;
+  e.planeCount = 0;
+  e.rowElems = 4;
+  e.ringPlanes = 2;
+  e.hChunk = 4;  // 1 core: no split
+  e.dChunk = 4;
+  e.hChunkCount = 1;
+  e.dChunkCount = 1;
+  e.itemCount = 0;
+  e.blockDim = 0;
+  // (unused) R(32)=64 + R(16)=64 + R(4*4*4=64)=64 * 3 = 192 -> 320 bytes = 80
+  e.scratchElemsPerCore = 80;
+  e.workspaceSize = 0;
+  CheckCase(in, e);
+}
+
+// Forward direction: destination = out, source row = self row, no D ring.
+TEST(Tiling, ForwardUpsampleOneCore) {
+  const TilingInput in = MakeInput(Direction::kForward, DataType::kFloat32, 1, 2, {4, 6, 10}, {8, 12, 20}, 1);
+  Expected e;
+  e.direction = Direction::kForward;
+  e.n = 1;
+  e.c = 2;
+  e.batch = 2;
+  e.d = {4, 8, 0.5, true, false, 1, 8};
+  e.h = {6, 12, 0.5, true, false, 1, 12};
+  e.w = {10, 20, 0.5, true, false, 1, 20};
+  e.planeCount = 2;
+  e.rowElems = 20;  // out W
+  e.ringPlanes = 0;
+  e.hChunk = 12;  // B / (10 * 4) = 13107 -> clamp dstH 12
+  e.dChunk = 8;
+  e.hChunkCount = 1;
+  e.dChunkCount = 1;
+  e.itemCount = 2;
+  e.blockDim = 1;
+  // srcRows: out rows 0..11 tap self rows 0 .. 5 (o = 11: src 5.25, i1 clamped to 5) = 6.
+  // R(10*4=40)=64 * (3 + 6) = 576 + R(20*4=80)=128 -> 704 bytes = 176
+  e.scratchElemsPerCore = 176;
+  e.workspaceSize = 704;
+  CheckCase(in, e);
+  EXPECT_EQ(test::BruteSourceSpanPerChunk(MakeBruteAxis(6, 12, false), 12), 6);
+}
+
+TEST(Tiling, ForwardDownsample64To1SixtyFourCores) {
+  const TilingInput in = MakeInput(Direction::kForward, DataType::kFloat32, 1, 1, {64, 64, 64}, {1, 1, 1}, 64);
+  Expected e;
+  e.direction = Direction::kForward;
+  e.n = 1;
+  e.c = 1;
+  e.batch = 1;
+  e.d = {64, 1, 64.0, true, false, 4, 1};
+  e.h = e.d;
+  e.w = e.d;
+  e.planeCount = 1;
+  e.rowElems = 1;
+  e.ringPlanes = 0;
+  // dst is 1 x 1 x 1: every chunk is 1 whatever the target.
+  e.hChunk = 1;
+  e.dChunk = 1;
+  e.hChunkCount = 1;
+  e.dChunkCount = 1;
+  e.itemCount = 1;
+  e.blockDim = 1;
+  // srcRows: o = 0 taps self rows 31, 32 = 2. R(64*4=256)=256 * (3 + 2) = 1280 + R(4)=64 -> 1344 bytes = 336
+  e.scratchElemsPerCore = 336;
+  e.workspaceSize = 1344;
+  CheckCase(in, e);
+  EXPECT_EQ(test::BruteSourceSpanPerChunk(MakeBruteAxis(64, 1, false), 1), 2);
+}
+
+TEST(Tiling, ForwardUpsample1To64TwoCores) {
+  const TilingInput in = MakeInput(Direction::kForward, DataType::kFloat32, 1, 1, {1, 1, 1}, {64, 64, 64}, 2);
+  Expected e;
+  e.direction = Direction::kForward;
+  e.n = 1;
+  e.c = 1;
+  e.batch = 1;
+  e.d = {1, 64, 1.0 / 64.0, true, true, 1, 64};
+  e.h = e.d;
+  e.w = e.d;
+  e.planeCount = 1;
+  e.rowElems = 64;
+  e.ringPlanes = 0;
+  // hChunk0 = clamp(B / (1 * 4), 1, 64) = 64. target 8: 1 * 1 < 8 -> hChunk = min(64, cdiv(64, 8)) = 8
+  // -> 8 items: D not split.
+  e.hChunk = 8;
+  e.dChunk = 64;
+  e.hChunkCount = 8;
+  e.dChunkCount = 1;
+  e.itemCount = 8;
+  e.blockDim = 2;
+  // srcRows = 1 (one self row). R(4)=64 * (3 + 1) = 256 + R(64*4=256)=256 -> 512 bytes = 128
+  e.scratchElemsPerCore = 128;
+  e.workspaceSize = 1024;
+  CheckCase(in, e);
+}
+
+TEST(Tiling, ForwardMixedTailsThreeCores) {
+  const TilingInput in = MakeInput(Direction::kForward, DataType::kFloat32, 1, 3, {5, 9, 13}, {3, 20, 7}, 3);
+  Expected e;
+  e.direction = Direction::kForward;
+  e.n = 1;
+  e.c = 3;
+  e.batch = 3;
+  e.d = {5, 3, 5.0 / 3.0, true, false, 1, 3};
+  e.h = {9, 20, 9.0 / 20.0, true, false, 1, 20};
+  e.w = {13, 7, 13.0 / 7.0, true, false, 1, 7};
+  e.planeCount = 3;
+  e.rowElems = 7;
+  e.ringPlanes = 0;
+  // hChunk0 = clamp(B / 52, 1, 20) = 20. target 12: 3 * 1 < 12 ->
+  // hChunk = min(20, cdiv(20, min(20, cdiv(12, 3) = 4))) = 5 -> 3 * 4 = 12 items: D not split.
+  e.hChunk = 5;
+  e.dChunk = 3;
+  e.hChunkCount = 4;
+  e.dChunkCount = 1;
+  e.itemCount = 12;
+  e.blockDim = 3;
+  // H taps, src(o) = 0.45 o - 0.275: chunk 0..4 -> rows 0..2 (3); 5..9 -> 1..4 (4); 10..14 -> 4..7 (4);
+  // 15..19 -> 6..8 (3). srcRows = 4. R(13*4=52)=64 * (3 + 4) = 448 + R(7*4=28)=64 -> 512 bytes = 128
+  e.scratchElemsPerCore = 128;
+  e.workspaceSize = 512 * 3;
+  CheckCase(in, e);
+  EXPECT_EQ(test::BruteSourceSpanPerChunk(MakeBruteAxis(9, 20, false), 5), 4);
+}
+
+TEST(Tiling, ForwardChannelsLastTwoCores) {
+  TilingInput in = MakeInput(Direction::kForward, DataType::kFloat32, 1, 16, {2, 3, 5}, {4, 6, 10}, 2);
+  in.channelsContiguous = true;
+  Expected e;
+  e.direction = Direction::kForward;
+  e.n = 1;
+  e.c = 16;
+  e.batch = 16;
+  e.d = {2, 4, 0.5, true, false, 1, 4};
+  e.h = {3, 6, 0.5, true, false, 1, 6};
+  e.w = {5, 10, 0.5, true, false, 1, 10};
+  e.layout = RowLayout::kCInner;
+  e.planeCount = 1;
+  e.rowElems = 160;  // 10 * 16
+  e.ringPlanes = 0;
+  // hChunk0 = clamp(B / (5 * 16 * 4 = 320), 1, 6) = 6. target 8: 1 < 8 -> hChunk = cdiv(6, min(6, 8)) = 1;
+  // 6 items < 8 -> dChunk = cdiv(4, min(4, cdiv(8, 6) = 2)) = 2.
+  e.hChunk = 1;
+  e.dChunk = 2;
+  e.hChunkCount = 6;
+  e.dChunkCount = 2;
+  e.itemCount = 12;
+  e.blockDim = 2;
+  // srcRows with 1-row chunks: 2 (o = 5: src 2.25 clamps to one row, others span two).
+  // R(5*16*4=320)=320 * (3 + 2) = 1600 + R(160*4=640)=640 -> 2240 bytes = 560
+  e.scratchElemsPerCore = 560;
+  e.workspaceSize = 2240 * 2;
+  CheckCase(in, e);
+}
+
+// B1 at 64 cores: the H split fills the cores.
+TEST(Tiling, BenchB1SixtyFourCores) {
+  const TilingInput in =
+      MakeInput(Direction::kBackward, DataType::kFloat32, 1, 64, {8, 128, 128}, {16, 256, 256}, 64);
+  Expected e;
+  e.n = 1;
+  e.c = 64;
+  e.batch = 64;
+  e.d = {8, 16, 0.5, true, false, 1, 16};
+  e.h = {128, 256, 0.5, true, false, 8, 34};
+  e.w = e.h;
+  e.planeCount = 64;
+  e.rowElems = 128;
+  e.ringPlanes = 2;
+  // hChunk0 = clamp(B / (3 * 512) = 341, 1, 128) = 128. target 256: 64 * 1 < 256 ->
+  // hChunk = min(128, cdiv(128, min(128, cdiv(256, 64) = 4))) = 32 -> 256 items.
+  e.hChunk = 32;
+  e.dChunk = 8;
+  e.hChunkCount = 4;
+  e.dChunkCount = 1;
+  e.itemCount = 256;
+  e.blockDim = 64;
+  // R(256*4)=1024 + R(128*4)=512 + R(32*128*4=16384)=16384 * 3 = 49152 -> 50688 bytes = 12672
+  e.scratchElemsPerCore = 12672;
+  e.workspaceSize = 50688 * 64;
+  CheckCase(in, e);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors.
+
+TEST(Tiling, RejectsInvalidInput) {
+  const TilingInput good = MakeInput(Direction::kBackward, DataType::kFloat32, 1, 1, {4, 4, 4}, {8, 8, 8}, 1);
+  TilingData t;
+  std::string error;
+  ASSERT_TRUE(ComputeTiling(good, &t, &error)) << error;
+  for (int axis = 0; axis < 3; ++axis) {
+    for (int64_t bad : {int64_t{0}, int64_t{-3}}) {
+      TilingInput in = good;
+      in.inSize[axis] = bad;
+      error.clear();
+      EXPECT_FALSE(ComputeTiling(in, &t, &error)) << "inSize[" << axis << "] = " << bad;
+      EXPECT_FALSE(error.empty());
+      in = good;
+      in.outSize[axis] = bad;
+      error.clear();
+      EXPECT_FALSE(ComputeTiling(in, &t, &error)) << "outSize[" << axis << "] = " << bad;
+      EXPECT_FALSE(error.empty());
+    }
+  }
+  TilingInput in = good;
+  in.n = -1;
+  EXPECT_FALSE(ComputeTiling(in, &t, &error));
+  in = good;
+  in.c = -1;
+  EXPECT_FALSE(ComputeTiling(in, &t, &error));
+  in = good;
+  in.cores = 0;
+  EXPECT_FALSE(ComputeTiling(in, &t, &error));
+  in = good;
+  in.cores = -2;
+  EXPECT_FALSE(ComputeTiling(in, &t, &error));
+}
+
+// ---------------------------------------------------------------------------------------------
+// SlideWindows against brute force.
+
+TEST(SlideWindows, MatchBruteForce) {
+  struct AxisCase {
+    int64_t in, out;
+    bool alignCorners;
+    double userScale;
+  };
+  const AxisCase cases[] = {
+      {19, 38, false, 0.0},   {37, 76, false, 0.0},  {37, 76, true, 0.0},   {64, 1, false, 0.0},
+      {64, 1, true, 0.0},     {1, 64, false, 0.0},   {1, 64, true, 0.0},    {16, 16, false, 0.0},
+      {33, 33, true, 0.0},    {100, 7, false, 0.0},  {7, 100, false, 0.0},  {5, 12, false, 2.5},
+      {6, 15, false, 2.6},    {48, 17, true, 0.0},   {128, 256, false, 0.0}, {300, 13, false, 0.0},
+      {17, 1, false, 0.0},    {40, 40, false, 3.0},  {2, 3, false, 0.0},    {3, 2, true, 0.0},
+  };
+  for (const AxisCase &c : cases) {
+    SCOPED_TRACE("in " + std::to_string(c.in) + " out " + std::to_string(c.out) + " ac " +
+                 std::to_string(c.alignCorners) + " s " + std::to_string(c.userScale));
+    const BruteAxis a = MakeBruteAxis(c.in, c.out, c.alignCorners, c.userScale);
+    const math::AxisSpec spec{c.in, c.out, c.alignCorners, a.scale};
+    EXPECT_EQ(SlideWindows(spec), test::BruteSlideWindows(a));
+  }
+}
+
+TEST(SlideWindows, EmptyWindowsWhereNoTapReaches) {
+  // 64 -> 1: src(0) = 31.5, only sources 31 (slide 1) and 32 (slide 2) are reached.
+  const std::vector<std::pair<int64_t, int64_t>> expected = {{0, -1}, {0, 0}, {0, 0}, {0, -1}};
+  EXPECT_EQ(SlideWindows(math::AxisSpec{64, 1, false, 64.0}), expected);
+}
+
+TEST(SlideWindows, HandWorkedTwoXUpsample) {
+  // 40 -> 80, scale 0.5: slide 0 (0..15) -> o 0..32; slide 1 (16..31) -> 31..64; slide 2 (32..39) -> 63..79.
+  const std::vector<std::pair<int64_t, int64_t>> expected = {{0, 32}, {31, 64}, {63, 79}};
+  EXPECT_EQ(SlideWindows(math::AxisSpec{40, 80, false, 0.5}), expected);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Invariants on random shapes: consistent counts, enough scratch for the kernels' buffers.
+
+int64_t Align64Elems(int64_t elems, int64_t elemBytes) { return (elems * elemBytes + 63) / 64 * 64 / elemBytes; }
+
+TEST(Tiling, InvariantsOnRandomShapes) {
+  std::mt19937_64 rng(20240607);
+  auto size = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
+  const DataType dtypes[] = {DataType::kFloat32, DataType::kFloat16, DataType::kBFloat16, DataType::kFloat64};
+  const int64_t coreChoices[] = {1, 2, 3, 5, 64};
+  for (int iter = 0; iter < 400; ++iter) {
+    TilingInput in;
+    in.direction = size(0, 1) ? Direction::kBackward : Direction::kForward;
+    in.dataType = dtypes[size(0, 3)];
+    in.n = size(0, 3);
+    in.c = size(0, 12);
+    for (int i = 0; i < 3; ++i) {
+      in.inSize[i] = size(1, 40);
+      in.outSize[i] = size(0, 3) == 0 ? in.inSize[i] : size(1, 40);
+    }
+    in.alignCorners = size(0, 1) == 1;
+    if (size(0, 3) == 0) {
+      for (double &s : in.userScales) s = static_cast<double>(size(1, 40)) / 8.0;
+    }
+    in.channelsContiguous = size(0, 1) == 1;
+    in.cores = coreChoices[size(0, 4)];
+    SCOPED_TRACE("iteration " + std::to_string(iter));
+    const TilingData t = Tile(in);
+
+    const bool backward = in.direction == Direction::kBackward;
+    const bool cInner = in.channelsContiguous && in.c >= 8;
+    const int64_t rowWidth = cInner ? in.c : 1;
+    const int64_t dstD = backward ? in.inSize[0] : in.outSize[0];
+    const int64_t dstH = backward ? in.inSize[1] : in.outSize[1];
+    const int64_t dstW = backward ? in.inSize[2] : in.outSize[2];
+    const int64_t srcW = backward ? in.outSize[2] : in.inSize[2];
+    const int64_t acc = in.dataType == DataType::kFloat64 ? 8 : 4;
+
+    EXPECT_EQ(t.batch, in.n * in.c);
+    EXPECT_EQ(t.layout, cInner ? RowLayout::kCInner : RowLayout::kWInner);
+    EXPECT_EQ(t.planeCount, cInner ? in.n : in.n * in.c);
+    EXPECT_EQ(t.rowElems, dstW * rowWidth);
+    ASSERT_GE(t.hChunk, 1);
+    ASSERT_GE(t.dChunk, 1);
+    EXPECT_LE(t.hChunk, dstH);
+    EXPECT_LE(t.dChunk, dstD);
+    EXPECT_EQ(t.hChunkCount, (dstH + t.hChunk - 1) / t.hChunk);
+    EXPECT_EQ(t.dChunkCount, (dstD + t.dChunk - 1) / t.dChunk);
+    EXPECT_EQ(t.itemCount, t.planeCount * t.dChunkCount * t.hChunkCount);
+    EXPECT_EQ(t.blockDim, std::min(in.cores, t.itemCount));
+    EXPECT_EQ(static_cast<int64_t>(t.workspaceSize), t.blockDim * t.scratchElemsPerCore * acc);
+    EXPECT_EQ(t.scratchElemsPerCore * acc % 64, 0) << "each core's scratch must keep 64-byte alignment";
+
+    const bool userScales = in.userScales[0] > 0.0 && in.userScales[1] > 0.0 && in.userScales[2] > 0.0;
+    const AxisTiling *axes[3] = {&t.d, &t.h, &t.w};
+    BruteAxis brute[3];
+    for (int i = 0; i < 3; ++i) {
+      brute[i] = MakeBruteAxis(in.inSize[i], in.outSize[i], in.alignCorners, userScales ? in.userScales[i] : 0.0);
+      EXPECT_EQ(axes[i]->inSize, in.inSize[i]);
+      EXPECT_EQ(axes[i]->outSize, in.outSize[i]);
+      EXPECT_EQ(axes[i]->scale, brute[i].scale);
+      EXPECT_EQ(axes[i]->needResize, in.inSize[i] != in.outSize[i]);
+      EXPECT_EQ(axes[i]->belowMinScale, in.inSize[i] != in.outSize[i] && brute[i].scale < 0.02);
+      EXPECT_EQ(axes[i]->slideCount, (in.inSize[i] + 15) / 16);
+      EXPECT_EQ(axes[i]->singleCoreK, test::BruteSingleCoreK(brute[i]));
+    }
+
+    // The kernels' scratch layouts (upsample_*_kernel.cpp) must fit in scratchElemsPerCore.
+    const int64_t srcRowElems = srcW * rowWidth;
+    if (backward) {
+      EXPECT_GE(t.ringPlanes, test::BruteMaxOpen(brute[0]));
+      const int64_t need = Align64Elems(srcRowElems, acc) + Align64Elems(t.rowElems, acc) +
+                           Align64Elems(t.hChunk * t.rowElems, acc) * (1 + t.ringPlanes);
+      EXPECT_LE(need, t.scratchElemsPerCore);
+    } else {
+      EXPECT_EQ(t.ringPlanes, 0);
+      const int64_t srcRows = test::BruteSourceSpanPerChunk(brute[1], t.hChunk);
+      const int64_t need = Align64Elems(srcRowElems, acc) * (3 + srcRows) + Align64Elems(t.rowElems, acc);
+      EXPECT_LE(need, t.scratchElemsPerCore);
+    }
+    if (HasFailure()) break;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// SPEC section 6 bench shapes: workspace <= 64 MiB (issue 3's target) at 1, 2 and 64 cores, both ops.
+
+TEST(Tiling, BenchWorkspaceAtMost64MiB) {
+  struct Bench {
+    const char *id;
+    int64_t n, c;
+    Shape3 in, out;  // gradInput <- gradOut (forward: self -> out)
+    DataType dataType;
+    bool channelsLast;
+    bool alignCorners;
+  };
+  const Bench benches[] = {
+      {"B1", 1, 64, {8, 128, 128}, {16, 256, 256}, DataType::kFloat32, false, false},
+      {"B2", 1, 64, {8, 128, 128}, {16, 256, 256}, DataType::kBFloat16, false, false},
+      {"B3", 1, 64, {8, 128, 128}, {16, 256, 256}, DataType::kFloat32, true, false},
+      {"B4", 1, 64, {8, 128, 128}, {256, 256, 256}, DataType::kBFloat16, false, false},
+      {"B5", 1, 3, {16, 64, 64}, {37, 129, 131}, DataType::kFloat32, false, true},
+      {"B6", 2, 16, {32, 64, 64}, {16, 32, 32}, DataType::kFloat32, false, false},
+      {"B7", 8, 3, {16, 16, 8}, {42, 45, 36}, DataType::kFloat16, false, false},
+      {"B8", 2, 32, {16, 64, 64}, {16, 128, 128}, DataType::kFloat32, false, false},
+  };
+  for (const Bench &b : benches) {
+    for (Direction direction : {Direction::kBackward, Direction::kForward}) {
+      for (int64_t cores : {int64_t{1}, int64_t{2}, int64_t{64}}) {
+        TilingInput in = MakeInput(direction, b.dataType, b.n, b.c, b.in, b.out, cores, b.alignCorners);
+        in.channelsContiguous = b.channelsLast;
+        const TilingData t = Tile(in);
+        SCOPED_TRACE(std::string(b.id) + (direction == Direction::kBackward ? " backward" : " forward") +
+                     " cores " + std::to_string(cores));
+        EXPECT_LE(t.workspaceSize, 64 * kMiB);
+        EXPECT_GT(t.workspaceSize, 0u);
+        EXPECT_EQ(t.blockDim, std::min(cores, t.itemCount));
+        EXPECT_EQ(t.layout, b.channelsLast ? RowLayout::kCInner : RowLayout::kWInner);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace trilinear3d::tiling

@@ -1,0 +1,89 @@
+// Calls aclnnUpsampleTrilinear3dBackward the two-phase CANN way, and checks a result against the
+// float64 reference. Shared by the accuracy, view, stream and determinism tests.
+#ifndef TRILINEAR3D_TESTS_UT_OP_RUNNER_H_
+#define TRILINEAR3D_TESTS_UT_OP_RUNNER_H_
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_upsample_trilinear_3d_backward.h"
+#include "reference/upsample_reference.h"
+#include "test_tensor.h"
+
+namespace trilinear3d::test {
+
+// Phase 1 done: an executor and its workspace, waiting to be enqueued.
+struct PreparedOp {
+  aclOpExecutor *executor = nullptr;
+  uint64_t workspaceSize = 0;
+  void *workspace = nullptr;
+
+  PreparedOp() = default;
+  PreparedOp(const PreparedOp &) = delete;
+  PreparedOp &operator=(const PreparedOp &) = delete;
+  // The workspace must outlive the queued work: free only after the stream is synchronised.
+  ~PreparedOp() {
+    if (workspace != nullptr) aclrtFree(workspace);
+  }
+};
+
+// GetWorkspaceSize with the problem's sizes and attributes; the int arrays are destroyed before
+// returning (the executor must have copied them). Allocates the workspace on success.
+inline ::testing::AssertionResult PrepareBackward(const aclTensor *gradOut, const BackwardProblem &p,
+                                                  aclTensor *gradInput, PreparedOp *op) {
+  aclIntArray *outputSize = aclCreateIntArray(p.outputSize.data(), 3);
+  aclIntArray *inputSize = aclCreateIntArray(p.inputSize.data(), 5);
+  const aclnnStatus status = aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize(
+      gradOut, outputSize, inputSize, p.alignCorners, p.scales[0], p.scales[1], p.scales[2], gradInput,
+      &op->workspaceSize, &op->executor);
+  aclDestroyIntArray(outputSize);
+  aclDestroyIntArray(inputSize);
+  if (status != ACLNN_SUCCESS) {
+    return ::testing::AssertionFailure() << "GetWorkspaceSize returned " << status << ": "
+                                         << aclGetRecentErrMsg() << " for " << p.Describe();
+  }
+  if (op->workspaceSize > 0 &&
+      aclrtMalloc(&op->workspace, op->workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
+    return ::testing::AssertionFailure() << "aclrtMalloc of " << op->workspaceSize << " workspace bytes failed";
+  }
+  return ::testing::AssertionSuccess();
+}
+
+inline ::testing::AssertionResult EnqueueBackward(PreparedOp *op, aclrtStream stream) {
+  const aclnnStatus status = aclnnUpsampleTrilinear3dBackward(op->workspace, op->workspaceSize, op->executor, stream);
+  op->executor = nullptr;  // consumed
+  if (status != ACLNN_SUCCESS) {
+    return ::testing::AssertionFailure() << "aclnnUpsampleTrilinear3dBackward returned " << status << ": "
+                                         << aclGetRecentErrMsg();
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// Both phases and a synchronize: gradInput holds the result on success.
+inline ::testing::AssertionResult RunBackward(const DeviceTensor &gradOut, const BackwardProblem &p,
+                                              DeviceTensor &gradInput, aclrtStream stream = nullptr) {
+  PreparedOp op;
+  ::testing::AssertionResult prepared = PrepareBackward(gradOut.get(), p, gradInput.get(), &op);
+  if (!prepared) return prepared;
+  ::testing::AssertionResult enqueued = EnqueueBackward(&op, stream);
+  if (!enqueued) return enqueued;
+  if (aclrtSynchronizeStream(stream) != ACL_SUCCESS) {
+    return ::testing::AssertionFailure() << "aclrtSynchronizeStream failed: " << aclGetRecentErrMsg();
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// gradOutValues: what the library read (already rounded to the dtype), logical NCDHW.
+inline ::testing::AssertionResult ResultMatchesReference(const std::vector<double> &gradOutValues,
+                                                         const BackwardProblem &p, aclDataType dtype,
+                                                         const std::vector<double> &got) {
+  const ReferenceResult ref = BackwardReference(p, gradOutValues);
+  return MatchesReference(got, ref, ToleranceFor(dtype, p), p.inputSize);
+}
+
+}  // namespace trilinear3d::test
+
+#endif  // TRILINEAR3D_TESTS_UT_OP_RUNNER_H_

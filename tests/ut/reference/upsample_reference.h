@@ -1,0 +1,264 @@
+// Naive float64 reference of UpsampleTrilinear3dBackward and the accuracy rule of SPEC section 5.
+// Computed the direct way (scatter of every gradOut element to its 8 corners, zero weights
+// included) so that it shares nothing with the library's separable gather kernel except the
+// per-axis index / weight math of trilinear_math.h.
+#ifndef TRILINEAR3D_TESTS_UT_REFERENCE_UPSAMPLE_REFERENCE_H_
+#define TRILINEAR3D_TESTS_UT_REFERENCE_UPSAMPLE_REFERENCE_H_
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "acl/acl_base.h"
+#include "common/trilinear_math.h"
+
+namespace trilinear3d::test {
+
+using Shape5 = std::array<int64_t, 5>;  // logical N, C, D, H, W
+
+inline int64_t ElementCount(const Shape5 &shape) {
+  int64_t count = 1;
+  for (int64_t dim : shape) count *= dim;
+  return count;
+}
+
+// One backward problem as the op sees it: gradInput's size, gradOut's spatial size, attributes.
+struct BackwardProblem {
+  Shape5 inputSize{};                       // gradInput: N, C, iD, iH, iW
+  std::array<int64_t, 3> outputSize{};      // gradOut: oD, oH, oW
+  bool alignCorners = false;
+  std::array<double, 3> scales{0.0, 0.0, 0.0};  // scalesD / H / W as passed to the op
+
+  Shape5 GradOutShape() const {
+    return {inputSize[0], inputSize[1], outputSize[0], outputSize[1], outputSize[2]};
+  }
+
+  std::string Describe() const {
+    std::ostringstream os;
+    os << "gradInput(" << inputSize[0] << "," << inputSize[1] << "," << inputSize[2] << ","
+       << inputSize[3] << "," << inputSize[4] << ") <- gradOut(" << inputSize[0] << ","
+       << inputSize[1] << "," << outputSize[0] << "," << outputSize[1] << "," << outputSize[2]
+       << ") alignCorners=" << alignCorners << " scales=(" << scales[0] << "," << scales[1]
+       << "," << scales[2] << ")";
+    return os.str();
+  }
+};
+
+// The D, H, W axes exactly as SPEC section 2 defines them (user scales only when all three > 0).
+inline std::array<math::AxisSpec, 3> MakeAxes(const BackwardProblem &p) {
+  const bool useScales = math::UseUserScales(p.scales[0], p.scales[1], p.scales[2]);
+  std::array<math::AxisSpec, 3> axes;
+  for (int a = 0; a < 3; ++a) {
+    axes[a] = math::MakeAxis(p.inputSize[2 + a], p.outputSize[a], p.alignCorners,
+                             useScales ? p.scales[a] : 0.0);
+  }
+  return axes;
+}
+
+// Every source index a rounded source position can select on one axis (SPEC section 5's T):
+// i0 and i1, plus k-1, k, k+1 where src is within rounding of an integer k. An identity axis
+// keeps only i0 = o: its second tap has weight 0 and adds an exact 0.
+struct AxisCandidates {
+  std::vector<std::vector<int64_t>> indices;  // per output index, distinct, in [0, in)
+  std::vector<bool> nearInteger;              // per output index
+};
+
+inline AxisCandidates MakeCandidates(const math::AxisSpec &axis) {
+  AxisCandidates result;
+  result.indices.resize(static_cast<size_t>(axis.out));
+  result.nearInteger.assign(static_cast<size_t>(axis.out), false);
+  const std::vector<math::Tap> taps = math::ForwardTaps(axis);
+  for (int64_t o = 0; o < axis.out; ++o) {
+    std::vector<int64_t> &list = result.indices[static_cast<size_t>(o)];
+    const math::Tap &tap = taps[static_cast<size_t>(o)];
+    list.push_back(tap.i0);
+    if (!axis.NeedResize()) continue;
+    list.push_back(tap.i1);
+    const double src = math::SourceIndex(axis.scale, o, axis.alignCorners);
+    const double k = std::nearbyint(src);
+    if (std::abs(src - k) <= 1e-9 * std::max(1.0, std::abs(src))) {
+      result.nearInteger[static_cast<size_t>(o)] = true;
+      for (int64_t c = static_cast<int64_t>(k) - 1; c <= static_cast<int64_t>(k) + 1; ++c) {
+        list.push_back(std::clamp<int64_t>(c, 0, axis.in - 1));
+      }
+    }
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+  }
+  return result;
+}
+
+// golden: the float64 backward; absSum: SPEC's A; tapSum: SPEC's T; exempt: elements reachable
+// from a non-finite gradOut through a near-integer source index (class rule does not apply).
+struct ReferenceResult {
+  std::vector<double> golden;
+  std::vector<double> absSum;
+  std::vector<double> tapSum;
+  std::vector<bool> exempt;
+};
+
+// gradOut in logical NCDHW order (p.GradOutShape()); the result in logical NCDHW of p.inputSize.
+inline ReferenceResult BackwardReference(const BackwardProblem &p, const std::vector<double> &gradOut) {
+  const std::array<math::AxisSpec, 3> axes = MakeAxes(p);
+  const std::vector<math::Tap> tapD = math::ForwardTaps(axes[0]);
+  const std::vector<math::Tap> tapH = math::ForwardTaps(axes[1]);
+  const std::vector<math::Tap> tapW = math::ForwardTaps(axes[2]);
+  const AxisCandidates candD = MakeCandidates(axes[0]);
+  const AxisCandidates candH = MakeCandidates(axes[1]);
+  const AxisCandidates candW = MakeCandidates(axes[2]);
+  const int64_t planes = p.inputSize[0] * p.inputSize[1];
+  const int64_t iD = p.inputSize[2], iH = p.inputSize[3], iW = p.inputSize[4];
+  const int64_t oD = p.outputSize[0], oH = p.outputSize[1], oW = p.outputSize[2];
+  const size_t inCount = static_cast<size_t>(ElementCount(p.inputSize));
+
+  ReferenceResult r;
+  r.golden.assign(inCount, 0.0);
+  r.absSum.assign(inCount, 0.0);
+  r.tapSum.assign(inCount, 0.0);
+  r.exempt.assign(inCount, false);
+  for (int64_t plane = 0; plane < planes; ++plane) {
+    const size_t inBase = static_cast<size_t>(plane * iD * iH * iW);
+    auto at = [&](int64_t d, int64_t h, int64_t w) { return inBase + static_cast<size_t>((d * iH + h) * iW + w); };
+    for (int64_t od = 0; od < oD; ++od) {
+      for (int64_t oh = 0; oh < oH; ++oh) {
+        for (int64_t ow = 0; ow < oW; ++ow) {
+          const double g = gradOut[static_cast<size_t>(((plane * oD + od) * oH + oh) * oW + ow)];
+          const math::Tap &td = tapD[static_cast<size_t>(od)];
+          const math::Tap &th = tapH[static_cast<size_t>(oh)];
+          const math::Tap &tw = tapW[static_cast<size_t>(ow)];
+          const int64_t id[2] = {td.i0, td.i1}, ih[2] = {th.i0, th.i1}, iw[2] = {tw.i0, tw.i1};
+          const double ld[2] = {td.l0, td.l1}, lh[2] = {th.l0, th.l1}, lw[2] = {tw.l0, tw.l1};
+          for (int a = 0; a < 2; ++a) {
+            for (int b = 0; b < 2; ++b) {
+              for (int c = 0; c < 2; ++c) {
+                const double weight = ld[a] * lh[b] * lw[c];  // every corner, zero weight included
+                const size_t i = at(id[a], ih[b], iw[c]);
+                r.golden[i] += weight * g;
+                r.absSum[i] += weight * std::abs(g);
+              }
+            }
+          }
+          const bool nearInteger = candD.nearInteger[static_cast<size_t>(od)] ||
+                                   candH.nearInteger[static_cast<size_t>(oh)] ||
+                                   candW.nearInteger[static_cast<size_t>(ow)];
+          const bool exemptSource = !std::isfinite(g) && nearInteger;
+          for (int64_t d : candD.indices[static_cast<size_t>(od)]) {
+            for (int64_t h : candH.indices[static_cast<size_t>(oh)]) {
+              for (int64_t w : candW.indices[static_cast<size_t>(ow)]) {
+                r.tapSum[at(d, h, w)] += std::abs(g);
+                if (exemptSource) r.exempt[at(d, h, w)] = true;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  return r;
+}
+
+// SPEC section 5: |ours - golden| <= k*u_acc*A + 4*u_acc*(iD+iH+iW)*T + e_out*|golden|.
+struct Tolerance {
+  double uAcc = 0.0;
+  double eOut = 0.0;
+  double k = 0.0;
+  double sizeSum = 0.0;  // iD + iH + iW
+  bool fp16 = false;
+
+  double Bound(double absSum, double tapSum, double golden) const {
+    return k * uAcc * absSum + 4.0 * uAcc * sizeSum * tapSum + eOut * std::abs(golden);
+  }
+};
+
+inline Tolerance ToleranceFor(aclDataType dtype, const BackwardProblem &p) {
+  const std::array<math::AxisSpec, 3> axes = MakeAxes(p);
+  Tolerance t;
+  t.uAcc = dtype == ACL_DOUBLE ? std::ldexp(1.0, -53) : std::ldexp(1.0, -24);
+  t.eOut = dtype == ACL_FLOAT16 ? std::ldexp(1.0, -10) : dtype == ACL_BF16 ? std::ldexp(1.0, -7) : 0.0;
+  double m = 0.0;
+  for (const math::AxisSpec &axis : axes) m += static_cast<double>(math::MaxTermsPerSource(axis));
+  t.k = 2.0 * m;
+  t.sizeSum = static_cast<double>(p.inputSize[2] + p.inputSize[3] + p.inputSize[4]);
+  t.fp16 = dtype == ACL_FLOAT16;
+  return t;
+}
+
+enum class ValueClass { kFinite, kNaN, kPosInf, kNegInf };
+
+inline ValueClass ClassOf(double v) {
+  if (std::isnan(v)) return ValueClass::kNaN;
+  if (std::isinf(v)) return v > 0 ? ValueClass::kPosInf : ValueClass::kNegInf;
+  return ValueClass::kFinite;
+}
+
+// Whether one element of the result is acceptable; sets *excess to error / bound (inf for a
+// class mismatch) so that the caller can report the worst element.
+inline bool ElementAcceptable(double got, const ReferenceResult &ref, size_t i, const Tolerance &tol,
+                              double *bound, double *excess) {
+  const double golden = ref.golden[i];
+  *bound = tol.Bound(ref.absSum[i], ref.tapSum[i], golden);
+  *excess = 0.0;
+  if (ref.exempt[i]) return true;
+  if (!std::isfinite(golden)) {
+    if (ClassOf(got) == ClassOf(golden)) return true;
+    *excess = INFINITY;
+    return false;
+  }
+  // fp16: near or beyond the overflow threshold, infinity of the golden's sign is the right answer.
+  if (tol.fp16 && std::isinf(got) && std::signbit(got) == std::signbit(golden) &&
+      std::abs(golden) >= 65520.0 - *bound) {
+    return true;
+  }
+  if (!std::isfinite(got)) {
+    *excess = INFINITY;
+    return false;
+  }
+  const double err = std::abs(got - golden);
+  *excess = *bound > 0.0 ? err / *bound : (err > 0.0 ? INFINITY : 0.0);
+  return err <= *bound;
+}
+
+// Checks a whole gradInput (logical NCDHW) against the reference; on failure reports how many
+// elements are off and the worst one (index, got, golden, bound).
+inline ::testing::AssertionResult MatchesReference(const std::vector<double> &got, const ReferenceResult &ref,
+                                                   const Tolerance &tol, const Shape5 &shape) {
+  if (got.size() != ref.golden.size()) {
+    return ::testing::AssertionFailure() << "result has " << got.size() << " elements, expected "
+                                         << ref.golden.size();
+  }
+  size_t bad = 0, worst = 0;
+  double worstExcess = -1.0, worstBound = 0.0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    double bound = 0.0, excess = 0.0;
+    if (!ElementAcceptable(got[i], ref, i, tol, &bound, &excess)) ++bad;
+    if (excess > worstExcess) {
+      worstExcess = excess;
+      worst = i;
+      worstBound = bound;
+    }
+  }
+  if (bad == 0) return ::testing::AssertionSuccess();
+  int64_t rest = static_cast<int64_t>(worst);
+  int64_t index[5];
+  for (int a = 4; a >= 0; --a) {
+    index[a] = rest % shape[a];
+    rest /= shape[a];
+  }
+  std::ostringstream os;
+  os.precision(17);
+  os << bad << " of " << got.size() << " elements out of bound; worst at (n,c,d,h,w)=(" << index[0] << ","
+     << index[1] << "," << index[2] << "," << index[3] << "," << index[4] << "): got " << got[worst]
+     << ", golden " << ref.golden[worst] << ", bound " << worstBound << ", A " << ref.absSum[worst]
+     << ", T " << ref.tapSum[worst];
+  return ::testing::AssertionFailure() << os.str();
+}
+
+}  // namespace trilinear3d::test
+
+#endif  // TRILINEAR3D_TESTS_UT_REFERENCE_UPSAMPLE_REFERENCE_H_

@@ -1,0 +1,149 @@
+// Accuracy of the backward op against the float64 reference with SPEC section 5's bound: every
+// dtype x format x alignCorners x (sizes | scales) on small odd shapes, then special values.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <tuple>
+
+#include "acl_test_environment.h"
+#include "op_runner.h"
+
+namespace trilinear3d::test {
+namespace {
+
+struct ShapeCase {
+  const char *name;
+  Shape5 inputSize;                   // gradInput
+  std::array<int64_t, 3> outputSize;  // gradOut's D, H, W
+};
+
+// Up- and down-sampling, size-1 axes, identity axes, integer and odd ratios.
+const ShapeCase kShapes[] = {
+    {"MixedUpDown", {2, 3, 3, 5, 7}, {6, 4, 11}},
+    {"SizeOneAxes", {1, 2, 1, 4, 5}, {3, 4, 1}},
+    {"FromSizeOne", {1, 3, 5, 1, 3}, {2, 7, 3}},
+    {"OddRatios", {2, 1, 4, 6, 2}, {9, 13, 5}},
+    {"AllIdentity", {1, 2, 7, 3, 9}, {7, 3, 9}},
+    {"StrongDown", {1, 2, 9, 11, 13}, {2, 3, 1}},
+    {"IntegerSources", {1, 2, 7, 5, 9}, {3, 3, 5}},  // align_corners: integer source indices
+};
+
+enum class ScaleMode { kSizes, kScales };
+
+// A user scale per axis with floor(in * s) == out but 1/s != in/out, so that using it matters.
+std::array<double, 3> ScalesFor(const ShapeCase &shape) {
+  std::array<double, 3> scales{};
+  for (int a = 0; a < 3; ++a) {
+    scales[a] = (static_cast<double>(shape.outputSize[a]) + 0.3) / static_cast<double>(shape.inputSize[2 + a]);
+  }
+  return scales;
+}
+
+using AccuracyParam = std::tuple<aclDataType, aclFormat, bool, ScaleMode, ShapeCase>;
+
+class BackwardAccuracy : public ::testing::TestWithParam<AccuracyParam> {};
+
+TEST_P(BackwardAccuracy, MatchesFloat64Reference) {
+  const auto &[dtype, format, alignCorners, scaleMode, shape] = GetParam();
+  BackwardProblem problem;
+  problem.inputSize = shape.inputSize;
+  problem.outputSize = shape.outputSize;
+  problem.alignCorners = alignCorners;
+  if (scaleMode == ScaleMode::kScales) {
+    problem.scales = ScalesFor(shape);
+    for (int a = 0; a < 3; ++a) {
+      ASSERT_EQ(static_cast<int64_t>(std::floor(static_cast<double>(shape.inputSize[2 + a]) * problem.scales[a])),
+                shape.outputSize[a])
+          << "test setup: scales must be consistent with the sizes";
+    }
+  }
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE(SeedTrace(seed));
+  SCOPED_TRACE(problem.Describe());
+  std::mt19937_64 rng(seed);
+  for (Distribution dist : {Distribution::kUnitNormal, Distribution::kLargeOffset}) {
+    SCOPED_TRACE(DistributionName(dist));
+    DeviceTensor gradOut(problem.GradOutShape(), dtype, format);
+    DeviceTensor gradInput(problem.inputSize, dtype, format);
+    const std::vector<double> values = gradOut.Upload(RandomValues(rng, ElementCount(problem.GradOutShape()), dist));
+    ASSERT_TRUE(RunBackward(gradOut, problem, gradInput));
+    EXPECT_TRUE(ResultMatchesReference(values, problem, dtype, gradInput.Download()));
+  }
+}
+
+std::string AccuracyName(const ::testing::TestParamInfo<AccuracyParam> &info) {
+  const auto &[dtype, format, alignCorners, scaleMode, shape] = info.param;
+  return std::string(DtypeName(dtype)) + "_" + FormatName(format) + (alignCorners ? "_Align_" : "_NoAlign_") +
+         (scaleMode == ScaleMode::kScales ? "Scales_" : "Sizes_") + shape.name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Sweep, BackwardAccuracy,
+                         ::testing::Combine(::testing::Values(ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE),
+                                            ::testing::Values(ACL_FORMAT_ND, ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC),
+                                            ::testing::Bool(),
+                                            ::testing::Values(ScaleMode::kSizes, ScaleMode::kScales),
+                                            ::testing::ValuesIn(kShapes)),
+                         AccuracyName);
+
+// ±inf and NaN in gradOut: each output's class must be the float64 golden's (SPEC section 5),
+// including NaN from a zero-weight tap times inf.
+using SpecialParam = std::tuple<aclDataType, bool>;
+
+class BackwardSpecialValues : public ::testing::TestWithParam<SpecialParam> {};
+
+TEST_P(BackwardSpecialValues, NonFiniteClassesMatchGolden) {
+  const auto &[dtype, alignCorners] = GetParam();
+  BackwardProblem problem;
+  problem.inputSize = {1, 2, 3, 5, 7};
+  problem.outputSize = {6, 5, 11};  // H is an identity axis: its zero-weight tap must still spread NaN
+  problem.alignCorners = alignCorners;
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE(SeedTrace(seed));
+  std::mt19937_64 rng(seed);
+  DeviceTensor gradOut(problem.GradOutShape(), dtype, ACL_FORMAT_NCDHW);
+  DeviceTensor gradInput(problem.inputSize, dtype, ACL_FORMAT_NCDHW);
+  std::vector<double> values = RandomValues(rng, ElementCount(problem.GradOutShape()), Distribution::kUnitNormal);
+  std::uniform_int_distribution<size_t> pick(0, values.size() - 1);
+  const double specials[] = {INFINITY, -INFINITY, NAN};
+  for (int i = 0; i < 6; ++i) values[pick(rng)] = specials[i % 3];
+  values = gradOut.Upload(values);
+  ASSERT_TRUE(RunBackward(gradOut, problem, gradInput));
+  const std::vector<double> got = gradInput.Download();
+  EXPECT_TRUE(ResultMatchesReference(values, problem, dtype, got));
+  size_t nonFinite = 0;
+  for (double v : got) nonFinite += std::isfinite(v) ? 0 : 1;
+  EXPECT_GT(nonFinite, 0u) << "the non-finite gradOut values vanished";
+}
+
+INSTANTIATE_TEST_SUITE_P(Dtypes, BackwardSpecialValues,
+                         ::testing::Combine(::testing::Values(ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE),
+                                            ::testing::Bool()),
+                         [](const ::testing::TestParamInfo<SpecialParam> &info) {
+                           return std::string(DtypeName(std::get<0>(info.param))) +
+                                  (std::get<1>(info.param) ? "_Align" : "_NoAlign");
+                         });
+
+// fp16 sums beyond 65520 must saturate to inf of the right sign (fp32 accumulation, one rounding).
+TEST(BackwardFp16Overflow, LargeSumsBecomeInfinity) {
+  BackwardProblem problem;
+  problem.inputSize = {1, 2, 2, 3, 2};
+  problem.outputSize = {2, 3, 9};  // about 4.5 terms of weight 1 per input point along W
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE(SeedTrace(seed));
+  std::mt19937_64 rng(seed);
+  DeviceTensor gradOut(problem.GradOutShape(), ACL_FLOAT16, ACL_FORMAT_NCDHW);
+  DeviceTensor gradInput(problem.inputSize, ACL_FLOAT16, ACL_FORMAT_NCDHW);
+  std::vector<double> values = RandomValues(rng, ElementCount(problem.GradOutShape()), Distribution::kUnitNormal);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = (i < values.size() / 2 ? 30000.0 : -30000.0) + values[i];
+  values = gradOut.Upload(values);
+  ASSERT_TRUE(RunBackward(gradOut, problem, gradInput));
+  const std::vector<double> got = gradInput.Download();
+  EXPECT_TRUE(ResultMatchesReference(values, problem, ACL_FLOAT16, got));
+  EXPECT_TRUE(std::isinf(got.front()) && got.front() > 0) << got.front();
+  EXPECT_TRUE(std::isinf(got.back()) && got.back() < 0) << got.back();
+}
+
+}  // namespace
+}  // namespace trilinear3d::test

@@ -1,0 +1,159 @@
+// Bitwise determinism (SPEC section 2): the same result run after run and for every core count.
+// TRILINEAR3D_CORES is read once per process, so other core counts run in child processes: this
+// binary re-executes itself (fork + execve of /proc/self/exe) with a gtest filter selecting the
+// child test, which writes its raw results to a file for the parent to compare.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "acl_test_environment.h"
+#include "op_runner.h"
+
+extern char **environ;
+
+namespace trilinear3d::test {
+namespace {
+
+constexpr char kOutputEnv[] = "TRILINEAR3D_UT_DETERMINISM_OUTPUT";
+constexpr char kSeedEnv[] = "TRILINEAR3D_UT_DETERMINISM_SEED";
+constexpr char kCoresEnv[] = "TRILINEAR3D_CORES";
+
+struct DeterminismCase {
+  aclDataType dtype;
+  aclFormat format;
+  bool alignCorners;
+};
+
+const DeterminismCase kCases[] = {
+    {ACL_FLOAT, ACL_FORMAT_NCDHW, false},
+    {ACL_BF16, ACL_FORMAT_NCDHW, false},
+    {ACL_FLOAT, ACL_FORMAT_NDHWC, true},
+};
+
+BackwardProblem MediumProblem(bool alignCorners) {
+  BackwardProblem problem;
+  problem.inputSize = {2, 5, 9, 17, 23};
+  problem.outputSize = {13, 31, 40};
+  problem.alignCorners = alignCorners;
+  return problem;
+}
+
+// Raw gradInput bytes of every case, concatenated; the data comes from seed alone so that every
+// process computes the same problem. When checkAccuracy, also checks each result's values.
+std::vector<uint8_t> ComputeAllCases(uint64_t seed, bool checkAccuracy) {
+  std::vector<uint8_t> bytes;
+  std::mt19937_64 rng(seed);
+  for (const DeterminismCase &c : kCases) {
+    SCOPED_TRACE(std::string(DtypeName(c.dtype)) + " " + FormatName(c.format));
+    const BackwardProblem problem = MediumProblem(c.alignCorners);
+    DeviceTensor gradOut(problem.GradOutShape(), c.dtype, c.format);
+    DeviceTensor gradInput(problem.inputSize, c.dtype, c.format);
+    const std::vector<double> values =
+        gradOut.Upload(RandomValues(rng, ElementCount(problem.GradOutShape()), Distribution::kUnitNormal));
+    EXPECT_TRUE(RunBackward(gradOut, problem, gradInput));
+    if (checkAccuracy) {
+      EXPECT_TRUE(ResultMatchesReference(values, problem, c.dtype, gradInput.Download()));
+    }
+    const std::vector<uint8_t> result = gradInput.StorageBytes();
+    bytes.insert(bytes.end(), result.begin(), result.end());
+  }
+  return bytes;
+}
+
+// The child's job, registered only in a child process (so it never shows up in a normal run or
+// in test discovery): compute every case and write the raw bytes for the parent.
+class DeterminismChildWriter : public ::testing::Test {
+ public:
+  void TestBody() override {
+    const char *output = std::getenv(kOutputEnv);
+    const char *seed = std::getenv(kSeedEnv);
+    ASSERT_NE(seed, nullptr);
+    const std::vector<uint8_t> bytes = ComputeAllCases(std::strtoull(seed, nullptr, 10), false);
+    std::ofstream file(output, std::ios::binary);
+    file.write(reinterpret_cast<const char *>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    ASSERT_TRUE(file.good());
+  }
+};
+
+[[maybe_unused]] const bool kChildRegistered =
+    std::getenv(kOutputEnv) != nullptr &&
+    ::testing::RegisterTest("DeterminismChild", "WriteResults", nullptr, nullptr, __FILE__, __LINE__,
+                            []() -> ::testing::Test * { return new DeterminismChildWriter; }) != nullptr;
+
+// Re-executes this binary with TRILINEAR3D_CORES=cores and returns what the child wrote.
+::testing::AssertionResult RunChild(int cores, uint64_t seed, std::vector<uint8_t> *bytes) {
+  char path[] = "/tmp/trilinear3d_determinism_XXXXXX";
+  const int fd = mkstemp(path);
+  if (fd < 0) return ::testing::AssertionFailure() << "mkstemp failed";
+  close(fd);
+
+  // Everything execve needs is built before fork: the child only calls async-signal-safe functions.
+  std::vector<std::string> env;
+  for (char **e = environ; *e != nullptr; ++e) {
+    const std::string entry = *e;
+    if (entry.rfind(std::string(kCoresEnv) + "=", 0) == 0 || entry.rfind(std::string(kOutputEnv) + "=", 0) == 0 ||
+        entry.rfind(std::string(kSeedEnv) + "=", 0) == 0) {
+      continue;
+    }
+    env.push_back(entry);
+  }
+  env.push_back(std::string(kCoresEnv) + "=" + std::to_string(cores));
+  env.push_back(std::string(kOutputEnv) + "=" + path);
+  env.push_back(std::string(kSeedEnv) + "=" + std::to_string(seed));
+  std::vector<char *> envp;
+  for (std::string &entry : env) envp.push_back(entry.data());
+  envp.push_back(nullptr);
+  std::string exe = "/proc/self/exe";
+  std::string filter = "--gtest_filter=DeterminismChild.WriteResults";
+  char *argv[] = {exe.data(), filter.data(), nullptr};
+
+  const pid_t pid = fork();
+  if (pid < 0) return ::testing::AssertionFailure() << "fork failed";
+  if (pid == 0) {
+    execve("/proc/self/exe", argv, envp.data());
+    _exit(127);
+  }
+  int status = 0;
+  if (waitpid(pid, &status, 0) != pid) return ::testing::AssertionFailure() << "waitpid failed";
+  std::ifstream file(path, std::ios::binary);
+  bytes->assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+  std::remove(path);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    return ::testing::AssertionFailure() << "child with " << kCoresEnv << "=" << cores << " failed, status " << status;
+  }
+  if (bytes->empty()) return ::testing::AssertionFailure() << "child with " << cores << " cores wrote nothing";
+  return ::testing::AssertionSuccess();
+}
+
+TEST(Determinism, SameBitsForOneTwoAndThreeCores) {
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE(SeedTrace(seed));
+  // In process (the default core count), checked against the reference so that the comparison
+  // below is between correct results.
+  const std::vector<uint8_t> inProcess = ComputeAllCases(seed, true);
+  for (int cores : {1, 2, 3}) {
+    SCOPED_TRACE(std::string(kCoresEnv) + "=" + std::to_string(cores));
+    std::vector<uint8_t> child;
+    ASSERT_TRUE(RunChild(cores, seed, &child));
+    EXPECT_TRUE(child == inProcess) << "result bits differ from the in-process run";
+  }
+}
+
+TEST(Determinism, RepeatedRunsInOneProcessAreIdentical) {
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE(SeedTrace(seed));
+  const std::vector<uint8_t> first = ComputeAllCases(seed, false);
+  for (int run = 0; run < 3; ++run) EXPECT_TRUE(ComputeAllCases(seed, false) == first) << "run " << run;
+}
+
+}  // namespace
+}  // namespace trilinear3d::test

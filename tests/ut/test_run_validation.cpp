@@ -1,0 +1,104 @@
+// Run-phase validation (SPEC section 3): a rejected aclnnUpsampleTrilinear3dBackward writes nothing,
+// never crashes on a bad executor, and leaves a good executor usable for a corrected retry.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "acl_test_environment.h"
+#include "aclnnop/aclnn_upsample_trilinear_3d_backward.h"
+#include "op_runner.h"
+#include "validation_helpers.h"
+
+namespace trilinear3d::test {
+namespace {
+
+// A planned op on a medium shape (large enough to need a workspace), gradInput pre-filled.
+class RunValidation : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    (void)aclGetRecentErrMsg();
+    problem_.inputSize = {2, 5, 9, 17, 23};
+    problem_.outputSize = {13, 31, 40};
+    std::mt19937_64 rng(seed_);
+    gradOut_ = std::make_unique<DeviceTensor>(problem_.GradOutShape(), ACL_FLOAT, ACL_FORMAT_NCDHW);
+    gradInput_ = std::make_unique<DeviceTensor>(problem_.inputSize, ACL_FLOAT, ACL_FORMAT_NCDHW);
+    values_ = gradOut_->Upload(RandomValues(rng, ElementCount(problem_.GradOutShape()), Distribution::kUnitNormal));
+    gradInput_->Upload(RandomValues(rng, ElementCount(problem_.inputSize), Distribution::kLargeOffset));
+    before_ = gradInput_->StorageBytes();
+    ASSERT_TRUE(PrepareBackward(gradOut_->get(), problem_, gradInput_->get(), &op_));
+  }
+
+  // After draining the default stream, gradInput still holds its pre-filled bytes.
+  ::testing::AssertionResult GradInputUntouched() {
+    if (aclrtSynchronizeStream(nullptr) != ACL_SUCCESS) return ::testing::AssertionFailure() << "sync failed";
+    if (gradInput_->StorageBytes() != before_) return ::testing::AssertionFailure() << "a rejected run wrote gradInput";
+    return ::testing::AssertionSuccess();
+  }
+
+  // The corrected retry: the same executor, the right workspace, the right result.
+  void RunCorrectlyAndCheck() {
+    ASSERT_TRUE(EnqueueBackward(&op_, nullptr));
+    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+    EXPECT_TRUE(ResultMatchesReference(values_, problem_, ACL_FLOAT, gradInput_->Download()));
+  }
+
+  const uint64_t seed_ = FreshSeed();
+  const ::testing::ScopedTrace trace_{__FILE__, __LINE__, SeedTrace(seed_)};
+  BackwardProblem problem_;
+  std::unique_ptr<DeviceTensor> gradOut_;
+  std::unique_ptr<DeviceTensor> gradInput_;
+  std::vector<double> values_;
+  std::vector<uint8_t> before_;
+  PreparedOp op_;
+};
+
+TEST_F(RunValidation, NullExecutor) {
+  EXPECT_TRUE(Rejected(aclnnUpsampleTrilinear3dBackward(op_.workspace, op_.workspaceSize, nullptr, nullptr),
+                       ACLNN_ERR_PARAM_NULLPTR, {"executor"}));
+  EXPECT_TRUE(GradInputUntouched());
+  RunCorrectlyAndCheck();
+}
+
+TEST_F(RunValidation, NullWorkspaceWithNonZeroSize) {
+  const uint64_t size = std::max<uint64_t>(op_.workspaceSize, 64);
+  EXPECT_TRUE(Rejected(aclnnUpsampleTrilinear3dBackward(nullptr, size, op_.executor, nullptr),
+                       ACLNN_ERR_PARAM_NULLPTR, {"workspace"}));
+  EXPECT_TRUE(GradInputUntouched());
+  RunCorrectlyAndCheck();
+}
+
+TEST_F(RunValidation, WorkspaceSmallerThanAsked) {
+  if (op_.workspaceSize == 0) {
+    RunCorrectlyAndCheck();
+    GTEST_SKIP() << "this build plans no workspace for the shape: nothing to undersize";
+  }
+  EXPECT_TRUE(Rejected(aclnnUpsampleTrilinear3dBackward(op_.workspace, op_.workspaceSize - 1, op_.executor, nullptr),
+                       ACLNN_ERR_PARAM_INVALID, {"workspace"}));
+  EXPECT_TRUE(GradInputUntouched());
+  RunCorrectlyAndCheck();
+}
+
+TEST_F(RunValidation, ConsumedExecutor) {
+  aclOpExecutor *const executor = op_.executor;
+  RunCorrectlyAndCheck();
+  const std::vector<uint8_t> result = gradInput_->StorageBytes();
+  EXPECT_TRUE(Rejected(aclnnUpsampleTrilinear3dBackward(op_.workspace, op_.workspaceSize, executor, nullptr),
+                       ACLNN_ERR_PARAM_INVALID, {"executor"}));
+  ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+  EXPECT_EQ(gradInput_->StorageBytes(), result);
+}
+
+TEST_F(RunValidation, GarbageExecutor) {
+  int64_t notAnExecutor[16] = {};
+  EXPECT_TRUE(Rejected(aclnnUpsampleTrilinear3dBackward(op_.workspace, op_.workspaceSize,
+                                                        reinterpret_cast<aclOpExecutor *>(notAnExecutor), nullptr),
+                       ACLNN_ERR_PARAM_INVALID, {"executor"}));
+  EXPECT_TRUE(GradInputUntouched());
+  RunCorrectlyAndCheck();
+}
+
+}  // namespace
+}  // namespace trilinear3d::test

@@ -1,0 +1,306 @@
+// Device tensors for the tests, made the way a CANN user makes them: aclrtMalloc storage,
+// aclCreateTensor over it, aclrtMemcpy in and out. Values cross this interface as doubles in
+// logical NCDHW order whatever the tensor's dtype, format and memory layout.
+#ifndef TRILINEAR3D_TESTS_UT_TEST_TENSOR_H_
+#define TRILINEAR3D_TESTS_UT_TEST_TENSOR_H_
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnn/aclnn_base.h"
+#include "common/half_convert.h"
+#include "reference/upsample_reference.h"
+
+namespace trilinear3d::test {
+
+// How the view's elements sit in the storage.
+enum class MemLayout {
+  kContiguous,  // row-major over the view dims
+  kPermuted,    // the other memory order: channels-last under an NCDHW view, channels-first under NDHWC
+  kSliced,      // row-major with gaps (every other element along the innermost dim) and an offset
+};
+
+inline const char *DtypeName(aclDataType dtype) {
+  switch (dtype) {
+    case ACL_FLOAT: return "Float";
+    case ACL_FLOAT16: return "Float16";
+    case ACL_BF16: return "Bf16";
+    case ACL_DOUBLE: return "Double";
+    default: return "Other";
+  }
+}
+
+inline const char *FormatName(aclFormat format) {
+  switch (format) {
+    case ACL_FORMAT_ND: return "ND";
+    case ACL_FORMAT_NCDHW: return "NCDHW";
+    case ACL_FORMAT_NDHWC: return "NDHWC";
+    default: return "Other";
+  }
+}
+
+inline size_t DtypeSize(aclDataType dtype) {
+  switch (dtype) {
+    case ACL_FLOAT16:
+    case ACL_BF16: return 2;
+    case ACL_DOUBLE: return 8;
+    default: return 4;
+  }
+}
+
+// The value a double becomes once stored in dtype (what the library actually reads).
+inline double Quantize(aclDataType dtype, double v) {
+  switch (dtype) {
+    case ACL_FLOAT16: return HalfToFloat(FloatToHalf(static_cast<float>(v)));
+    case ACL_BF16: return Bf16ToFloat(FloatToBf16(static_cast<float>(v)));
+    case ACL_DOUBLE: return v;
+    default: return static_cast<float>(v);
+  }
+}
+
+inline void EncodeElement(aclDataType dtype, double v, uint8_t *dst) {
+  switch (dtype) {
+    case ACL_FLOAT16: {
+      const uint16_t h = FloatToHalf(static_cast<float>(v));
+      std::memcpy(dst, &h, 2);
+      break;
+    }
+    case ACL_BF16: {
+      const uint16_t b = FloatToBf16(static_cast<float>(v));
+      std::memcpy(dst, &b, 2);
+      break;
+    }
+    case ACL_DOUBLE: std::memcpy(dst, &v, 8); break;
+    default: {
+      const float f = static_cast<float>(v);
+      std::memcpy(dst, &f, 4);
+      break;
+    }
+  }
+}
+
+inline double DecodeElement(aclDataType dtype, const uint8_t *src) {
+  switch (dtype) {
+    case ACL_FLOAT16: {
+      uint16_t h;
+      std::memcpy(&h, src, 2);
+      return HalfToFloat(h);
+    }
+    case ACL_BF16: {
+      uint16_t b;
+      std::memcpy(&b, src, 2);
+      return Bf16ToFloat(b);
+    }
+    case ACL_DOUBLE: {
+      double d;
+      std::memcpy(&d, src, 8);
+      return d;
+    }
+    default: {
+      float f;
+      std::memcpy(&f, src, 4);
+      return f;
+    }
+  }
+}
+
+// The view dims of a logical NCDHW shape in a format: NDHWC views are (N, D, H, W, C).
+inline Shape5 ViewDimsOf(const Shape5 &logical, aclFormat format) {
+  if (format == ACL_FORMAT_NDHWC) return {logical[0], logical[2], logical[3], logical[4], logical[1]};
+  return logical;
+}
+
+// Position of each logical dim (N, C, D, H, W) among the view dims of a format.
+inline std::array<int, 5> ViewPositionOf(aclFormat format) {
+  if (format == ACL_FORMAT_NDHWC) return {0, 4, 1, 2, 3};
+  return {0, 1, 2, 3, 4};
+}
+
+constexpr uint8_t kCanaryByte = 0xA5;  // fills storage the view does not cover
+
+class DeviceTensor {
+ public:
+  DeviceTensor(const Shape5 &logical, aclDataType dtype, aclFormat format,
+               MemLayout layout = MemLayout::kContiguous)
+      : logical_(logical), dtype_(dtype), format_(format) {
+    const Shape5 view = ViewDimsOf(logical, format);
+    int64_t offset = 0;
+    std::vector<int64_t> storageDims;
+    Shape5 strides{};
+    if (layout == MemLayout::kSliced) {
+      // Innermost dim every other element; extra elements between rows / planes; an offset.
+      const int64_t gaps[5] = {1, 2, 1, 3, 0};
+      strides[4] = 2;
+      for (int a = 3; a >= 0; --a) strides[a] = strides[a + 1] * view[a + 1] + gaps[a];
+      offset = 5;
+      int64_t extent = offset + 1;
+      for (int a = 0; a < 5; ++a) extent += (view[a] - 1) * strides[a];
+      storageDims = {extent + 4};  // a 1-D storage with a trailing gap
+    } else {
+      // Memory order as a permutation of the view dims (outermost first).
+      std::array<int, 5> order{0, 1, 2, 3, 4};
+      if (layout == MemLayout::kPermuted) {
+        order = format == ACL_FORMAT_NDHWC ? std::array<int, 5>{0, 4, 1, 2, 3}   // N C D H W in memory
+                                           : std::array<int, 5>{0, 2, 3, 4, 1};  // N D H W C in memory
+      }
+      int64_t stride = 1;
+      for (int k = 4; k >= 0; --k) {
+        strides[order[k]] = stride;
+        stride *= view[order[k]];
+      }
+      for (int k = 0; k < 5; ++k) storageDims.push_back(view[order[k]]);
+    }
+    storageElements_ = 1;
+    for (int64_t dim : storageDims) storageElements_ *= dim;
+    storageBytes_ = static_cast<size_t>(storageElements_) * DtypeSize(dtype);
+    // aclrtMalloc rejects size 0 (empty tensors): keep a few bytes so the canary has a home.
+    allocBytes_ = std::max<size_t>(storageBytes_, 64);
+    EXPECT_EQ(aclrtMalloc(&data_, allocBytes_, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemset(data_, allocBytes_, kCanaryByte, allocBytes_), ACL_SUCCESS);
+    tensor_ = aclCreateTensor(view.data(), 5, dtype, strides.data(), offset, format, storageDims.data(),
+                              storageDims.size(), data_);
+    EXPECT_NE(tensor_, nullptr) << aclGetRecentErrMsg();
+
+    // Storage element of every logical NCDHW index, in logical order.
+    const std::array<int, 5> pos = ViewPositionOf(format);
+    elementOffsets_.reserve(static_cast<size_t>(ElementCount(logical)));
+    for (int64_t n = 0; n < logical[0]; ++n)
+      for (int64_t c = 0; c < logical[1]; ++c)
+        for (int64_t d = 0; d < logical[2]; ++d)
+          for (int64_t h = 0; h < logical[3]; ++h)
+            for (int64_t w = 0; w < logical[4]; ++w) {
+              const int64_t idx[5] = {n, c, d, h, w};
+              int64_t element = offset;
+              for (int a = 0; a < 5; ++a) element += idx[a] * strides[pos[a]];
+              elementOffsets_.push_back(element);
+            }
+  }
+
+  ~DeviceTensor() {
+    DestroyAclTensor();
+    if (data_ != nullptr) aclrtFree(data_);
+  }
+  DeviceTensor(const DeviceTensor &) = delete;
+  DeviceTensor &operator=(const DeviceTensor &) = delete;
+
+  aclTensor *get() const { return tensor_; }
+  aclDataType dtype() const { return dtype_; }
+  aclFormat format() const { return format_; }
+  const Shape5 &logical() const { return logical_; }
+
+  // Destroys the aclTensor but keeps its memory (what a user may do after GetWorkspaceSize).
+  void DestroyAclTensor() {
+    if (tensor_ != nullptr) aclDestroyTensor(tensor_);
+    tensor_ = nullptr;
+  }
+
+  // Writes values (logical NCDHW order) in the tensor's dtype; returns them as stored.
+  std::vector<double> Upload(const std::vector<double> &values) {
+    EXPECT_EQ(values.size(), elementOffsets_.size());
+    std::vector<uint8_t> image = StorageBytes();
+    std::vector<double> stored(values.size());
+    const size_t size = DtypeSize(dtype_);
+    for (size_t i = 0; i < values.size() && i < elementOffsets_.size(); ++i) {
+      EncodeElement(dtype_, values[i], image.data() + static_cast<size_t>(elementOffsets_[i]) * size);
+      stored[i] = DecodeElement(dtype_, image.data() + static_cast<size_t>(elementOffsets_[i]) * size);
+    }
+    EXPECT_EQ(aclrtMemcpy(data_, allocBytes_, image.data(), image.size(), ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    return stored;
+  }
+
+  // Reads the view back as doubles in logical NCDHW order.
+  std::vector<double> Download() const {
+    const std::vector<uint8_t> image = StorageBytes();
+    std::vector<double> values(elementOffsets_.size());
+    const size_t size = DtypeSize(dtype_);
+    for (size_t i = 0; i < values.size(); ++i) {
+      values[i] = DecodeElement(dtype_, image.data() + static_cast<size_t>(elementOffsets_[i]) * size);
+    }
+    return values;
+  }
+
+  // The whole allocation, view and gaps, as raw bytes.
+  std::vector<uint8_t> StorageBytes() const {
+    std::vector<uint8_t> image(allocBytes_);
+    EXPECT_EQ(aclrtMemcpy(image.data(), image.size(), data_, allocBytes_, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    return image;
+  }
+
+  // Whether every byte outside the view still equals `before` (e.g. the canary).
+  ::testing::AssertionResult OutsideViewUnchanged(const std::vector<uint8_t> &before) const {
+    const std::vector<uint8_t> now = StorageBytes();
+    std::vector<bool> inView(allocBytes_, false);
+    const size_t size = DtypeSize(dtype_);
+    for (int64_t element : elementOffsets_) {
+      for (size_t b = 0; b < size; ++b) inView[static_cast<size_t>(element) * size + b] = true;
+    }
+    for (size_t i = 0; i < allocBytes_; ++i) {
+      if (!inView[i] && now[i] != before[i]) {
+        return ::testing::AssertionFailure() << "byte " << i << " outside the view changed from "
+                                             << int(before[i]) << " to " << int(now[i]);
+      }
+    }
+    return ::testing::AssertionSuccess();
+  }
+
+ private:
+  Shape5 logical_;
+  aclDataType dtype_;
+  aclFormat format_;
+  void *data_ = nullptr;
+  aclTensor *tensor_ = nullptr;
+  int64_t storageElements_ = 0;
+  size_t storageBytes_ = 0;
+  size_t allocBytes_ = 0;
+  std::vector<int64_t> elementOffsets_;
+};
+
+// Test data: a fresh seed per test (TRILINEAR3D_TEST_SEED overrides it to replay a failure).
+inline uint64_t FreshSeed() {
+  if (const char *env = std::getenv("TRILINEAR3D_TEST_SEED")) return std::strtoull(env, nullptr, 10);
+  std::random_device device;
+  return (static_cast<uint64_t>(device()) << 32) ^ device();
+}
+
+inline std::string SeedTrace(uint64_t seed) {
+  return "seed " + std::to_string(seed) + " (replay with TRILINEAR3D_TEST_SEED=" + std::to_string(seed) + ")";
+}
+
+enum class Distribution {
+  kUnitNormal,   // N(0, 1): cancellation between neighbours
+  kLargeOffset,  // N(+-100, 25), one sign per tensor: large same-sign sums
+};
+
+inline const char *DistributionName(Distribution d) {
+  return d == Distribution::kUnitNormal ? "N(0,1)" : "N(+-100,25)";
+}
+
+// count values, never exactly zero (a zero would hide a missing term).
+inline std::vector<double> RandomValues(std::mt19937_64 &rng, int64_t count, Distribution dist) {
+  double mean = 0.0, sd = 1.0;
+  if (dist == Distribution::kLargeOffset) {
+    mean = std::bernoulli_distribution(0.5)(rng) ? 100.0 : -100.0;
+    sd = 25.0;
+  }
+  std::normal_distribution<double> normal(mean, sd);
+  std::vector<double> values(static_cast<size_t>(count));
+  for (double &v : values) {
+    do {
+      v = normal(rng);
+    } while (v == 0.0);
+  }
+  return values;
+}
+
+}  // namespace trilinear3d::test
+
+#endif  // TRILINEAR3D_TESTS_UT_TEST_TENSOR_H_
