@@ -27,6 +27,7 @@ static const int ACL_ERROR_NONE = 0;
 static const int ACL_ERROR_INVALID_PARAM = 100000;
 static const int ACL_ERROR_UNINITIALIZE = 100001;
 static const int ACL_ERROR_REPEAT_INITIALIZE = 100002;
+static const int ACL_ERROR_REPEAT_FINALIZE = 100037;
 static const int ACL_ERROR_INVALID_DEVICE_ID = 100004;
 static const int ACL_ERROR_BAD_ALLOC = 200000;
 static const int ACL_ERROR_API_NOT_SUPPORT = 200001;

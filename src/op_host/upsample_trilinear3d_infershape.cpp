@@ -35,6 +35,12 @@ bool SpatialOutputSizes(const char *op, const std::vector<int64_t> &spatialIn, c
       *error = std::string(op) + ": output_size must have 3 elements, got " + Join(outputSize);
       return false;
     }
+    for (int64_t v : outputSize) {
+      if (v <= 0) {
+        *error = std::string(op) + ": output_size must be positive, got " + Join(outputSize);
+        return false;
+      }
+    }
     *sizes = outputSize;
     return true;
   }

@@ -111,9 +111,11 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
 
   // H chunk: keep the per-core working set within the cache budget.
   t.ringPlanes = backward ? MaxOpenDestinations(axes[0]) : 0;
-  const int64_t planesPerChunkRow = backward ? 1 + t.ringPlanes : 0;
+  // Rows held per destination row of a chunk: backward the H-pass row and the D ring's rows;
+  // forward the D-pass source rows one output row needs (more when the forward shrinks H).
+  const int64_t rowsPerChunkRow = backward ? 1 + t.ringPlanes : CeilDiv(input.inSize[1], input.outSize[1]);
   const int64_t rowBytes = std::max<int64_t>(1, (backward ? t.rowElems : srcRowElems) * accBytes);
-  int64_t hChunk = kCacheBudgetBytes / (std::max<int64_t>(planesPerChunkRow, 1) * rowBytes);
+  int64_t hChunk = kCacheBudgetBytes / (rowsPerChunkRow * rowBytes);
   hChunk = std::clamp<int64_t>(hChunk, 1, dstH);
   int64_t dChunk = dstD;
 

@@ -24,10 +24,13 @@ struct TapTable {
 };
 
 // dst[j] = sum_k w[j][k] * src[s[j][k]] for every j of a row (the W pass), as CSR lists.
-// Optionally also as vector "steps" for a lane width V: a block of V consecutive j is a list
-// of steps; a step reads the 2V source elements at [base, base + 2V), picks lane j's operand at
-// idx[j] within that window and adds w[j] * operand to the lanes in mask. Lists keep their order,
-// so the vector and the scalar paths sum every element in the same order.
+// Optionally also as vector "steps" for a lane width V. The row is cut into blocks of at most V
+// consecutive j (block b covers [blockStart[b], blockStart[b] + blockLanes[b])); a block is a list
+// of steps; a step reads the 2V source elements at [stepBase, stepBase + 2V), picks lane j's
+// operand at idx[j] within that window and adds w[j] * operand to the lanes in mask. In a
+// "windowed" block every step shares one base, so the window is loaded once per row.
+// Every lane takes its entries in list order, so the vector and scalar paths sum each element
+// in the same order.
 template <typename Acc>
 struct RowGather {
   int64_t dstLen = 0;
@@ -36,8 +39,11 @@ struct RowGather {
   std::vector<int32_t> src;
   std::vector<Acc> w;
 
-  int lanes = 0;                       // V; 0 when no vector steps were built
-  std::vector<int64_t> blockStepBegin;  // ceil(dstLen / V) + 1
+  int lanes = 0;  // V; 0 when no vector steps were built
+  std::vector<int64_t> blockStart;
+  std::vector<int32_t> blockLanes;
+  std::vector<uint8_t> blockWindowed;
+  std::vector<int64_t> blockStepBegin;  // blocks + 1
   std::vector<int64_t> stepBase;
   std::vector<uint32_t> stepMask;
   std::vector<int32_t> stepIdx;  // V per step
@@ -108,55 +114,129 @@ RowGather<Acc> BuildForwardRowGather(const math::AxisSpec &axis) {
   return g;
 }
 
-// Adds the vector steps for lane width `lanes` (see RowGather).
+namespace detail {
+
+// Appends the steps of block [j0, j1) of g. Each round takes the next entry of every lane whose
+// list is not exhausted; a round whose operands do not fit one 2V window is split into several
+// steps. Returns the number of steps added.
+template <typename Acc>
+struct StepLists {
+  std::vector<int64_t> &base;
+  std::vector<uint32_t> &mask;
+  std::vector<int32_t> &idx;
+  std::vector<Acc> &w;
+};
+
+template <typename Acc>
+int64_t AppendBlockSteps(const RowGather<Acc> &gather, int lanes, int64_t j0, int64_t j1, StepLists<Acc> out) {
+  const RowGather<Acc> *g = &gather;
+  const int64_t before = static_cast<int64_t>(out.base.size());
+  std::vector<int64_t> cursor(static_cast<size_t>(j1 - j0));
+  for (int64_t j = j0; j < j1; ++j) cursor[static_cast<size_t>(j - j0)] = g->begin[static_cast<size_t>(j)];
+  for (;;) {
+    std::vector<int64_t> pending;
+    for (int64_t j = j0; j < j1; ++j) {
+      if (cursor[static_cast<size_t>(j - j0)] < g->begin[static_cast<size_t>(j) + 1]) pending.push_back(j);
+    }
+    if (pending.empty()) break;
+    while (!pending.empty()) {
+      int64_t base = INT64_MAX;
+      for (int64_t j : pending) {
+        base = std::min<int64_t>(base, g->src[static_cast<size_t>(cursor[static_cast<size_t>(j - j0)])]);
+      }
+      uint32_t mask = 0;
+      std::vector<int32_t> idx(static_cast<size_t>(lanes), 0);
+      std::vector<Acc> w(static_cast<size_t>(lanes), Acc(0));
+      std::vector<int64_t> rest;
+      for (int64_t j : pending) {
+        const int64_t e = cursor[static_cast<size_t>(j - j0)];
+        const int64_t s = g->src[static_cast<size_t>(e)];
+        if (s - base >= 2 * lanes) {
+          rest.push_back(j);
+          continue;
+        }
+        const int lane = static_cast<int>(j - j0);
+        mask |= 1u << lane;
+        idx[static_cast<size_t>(lane)] = static_cast<int32_t>(s - base);
+        w[static_cast<size_t>(lane)] = g->w[static_cast<size_t>(e)];
+        ++cursor[static_cast<size_t>(j - j0)];
+      }
+      out.base.push_back(base);
+      out.mask.push_back(mask);
+      out.idx.insert(out.idx.end(), idx.begin(), idx.end());
+      out.w.insert(out.w.end(), w.begin(), w.end());
+      pending.swap(rest);
+    }
+  }
+  return static_cast<int64_t>(out.base.size()) - before;
+}
+
+// The most lanes from j0 on whose entries all fit one window of 2V source elements (0 if even
+// lane j0 alone does not fit), and the window's base.
+template <typename Acc>
+int64_t WindowedLanes(const RowGather<Acc> &g, int lanes, int64_t j0, int64_t *base) {
+  int64_t lo = INT64_MAX, hi = -1, count = 0;
+  for (int64_t j = j0; j < g.dstLen && count < lanes; ++j, ++count) {
+    int64_t newLo = lo, newHi = hi;
+    for (int64_t e = g.begin[static_cast<size_t>(j)]; e < g.begin[static_cast<size_t>(j) + 1]; ++e) {
+      newLo = std::min<int64_t>(newLo, g.src[static_cast<size_t>(e)]);
+      newHi = std::max<int64_t>(newHi, g.src[static_cast<size_t>(e)]);
+    }
+    if (newHi >= 0 && newHi - newLo + 1 > 2 * lanes) break;
+    lo = newLo;
+    hi = newHi;
+  }
+  *base = hi < 0 ? 0 : lo;
+  return count;
+}
+
+}  // namespace detail
+
+// Adds the vector steps for lane width `lanes` (see RowGather). Each block is windowed when that
+// is cheaper (fewer loads per output) than a full block of V lanes with per-step windows.
 template <typename Acc>
 void BuildRowSteps(RowGather<Acc> *g, int lanes) {
   g->lanes = lanes;
-  const int64_t blocks = (g->dstLen + lanes - 1) / lanes;
   g->blockStepBegin.assign(1, 0);
-  for (int64_t b = 0; b < blocks; ++b) {
-    const int64_t j0 = b * lanes;
-    const int64_t j1 = std::min(j0 + lanes, g->dstLen);
-    std::vector<int64_t> cursor(static_cast<size_t>(j1 - j0));
-    for (int64_t j = j0; j < j1; ++j) cursor[static_cast<size_t>(j - j0)] = g->begin[static_cast<size_t>(j)];
-    // Each round takes the next entry of every lane whose list is not exhausted; a round whose
-    // operands span more than the 2V window is split into several steps.
-    for (;;) {
-      std::vector<int64_t> pending;
-      for (int64_t j = j0; j < j1; ++j) {
-        if (cursor[static_cast<size_t>(j - j0)] < g->begin[static_cast<size_t>(j) + 1]) pending.push_back(j);
+  for (int64_t j0 = 0; j0 < g->dstLen;) {
+    int64_t base = 0;
+    const int64_t windowLanes = detail::WindowedLanes(*g, lanes, j0, &base);
+    const int64_t fullLanes = std::min<int64_t>(lanes, g->dstLen - j0);
+    // Cost in vector operations per output: windowed = (2 loads + 2 per step) / lanes;
+    // general = 4 per step (2 loads, permute, FMA) / lanes.
+    std::vector<int64_t> trialBase;
+    std::vector<uint32_t> trialMask;
+    std::vector<int32_t> trialIdx;
+    std::vector<Acc> trialW;
+    const int64_t generalSteps = detail::AppendBlockSteps<Acc>(
+        *g, lanes, j0, j0 + fullLanes, {trialBase, trialMask, trialIdx, trialW});
+    bool windowed = false;
+    if (windowLanes > 0) {
+      int64_t rounds = 0;
+      for (int64_t j = j0; j < j0 + windowLanes; ++j) {
+        rounds = std::max(rounds, g->begin[static_cast<size_t>(j) + 1] - g->begin[static_cast<size_t>(j)]);
       }
-      if (pending.empty()) break;
-      while (!pending.empty()) {
-        int64_t base = INT64_MAX;
-        for (int64_t j : pending) {
-          base = std::min<int64_t>(base, g->src[static_cast<size_t>(cursor[static_cast<size_t>(j - j0)])]);
+      windowed = (2.0 + 2.0 * static_cast<double>(rounds)) / static_cast<double>(windowLanes) <=
+                 4.0 * static_cast<double>(generalSteps) / static_cast<double>(fullLanes);
+    }
+    const int64_t blockLanes = windowed ? windowLanes : fullLanes;
+    const size_t firstStep = g->stepBase.size();
+    detail::AppendBlockSteps<Acc>(*g, lanes, j0, j0 + blockLanes, {g->stepBase, g->stepMask, g->stepIdx, g->stepW});
+    if (windowed) {
+      // All operands fit the one window at base: rebase every step onto it.
+      for (size_t s = firstStep; s < g->stepBase.size(); ++s) {
+        const int32_t shift = static_cast<int32_t>(g->stepBase[s] - base);
+        for (int l = 0; l < lanes; ++l) {
+          if (g->stepMask[s] >> l & 1u) g->stepIdx[s * static_cast<size_t>(lanes) + static_cast<size_t>(l)] += shift;
         }
-        uint32_t mask = 0;
-        std::vector<int32_t> idx(static_cast<size_t>(lanes), 0);
-        std::vector<Acc> w(static_cast<size_t>(lanes), Acc(0));
-        std::vector<int64_t> rest;
-        for (int64_t j : pending) {
-          const int64_t e = cursor[static_cast<size_t>(j - j0)];
-          const int64_t s = g->src[static_cast<size_t>(e)];
-          if (s - base >= 2 * lanes) {
-            rest.push_back(j);
-            continue;
-          }
-          const int lane = static_cast<int>(j - j0);
-          mask |= 1u << lane;
-          idx[static_cast<size_t>(lane)] = static_cast<int32_t>(s - base);
-          w[static_cast<size_t>(lane)] = g->w[static_cast<size_t>(e)];
-          ++cursor[static_cast<size_t>(j - j0)];
-        }
-        g->stepBase.push_back(base);
-        g->stepMask.push_back(mask);
-        g->stepIdx.insert(g->stepIdx.end(), idx.begin(), idx.end());
-        g->stepW.insert(g->stepW.end(), w.begin(), w.end());
-        pending.swap(rest);
+        g->stepBase[s] = base;
       }
     }
+    g->blockStart.push_back(j0);
+    g->blockLanes.push_back(static_cast<int32_t>(blockLanes));
+    g->blockWindowed.push_back(windowed ? 1 : 0);
     g->blockStepBegin.push_back(static_cast<int64_t>(g->stepBase.size()));
+    j0 += blockLanes;
   }
 }
 

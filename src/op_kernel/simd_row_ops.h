@@ -151,11 +151,29 @@ inline void GatherRows(const RowGather<A> &g, const A *const *src, A *const *dst
     const uint32_t *__restrict stepMask = g.stepMask.data();
     const int32_t *__restrict stepIdx = g.stepIdx.data();
     const A *__restrict stepW = g.stepW.data();
-    const int64_t blocks = static_cast<int64_t>(g.blockStepBegin.size()) - 1;
+    const int64_t blocks = static_cast<int64_t>(g.blockStart.size());
     const int64_t srcLen = g.srcLen;
-    const int64_t dstLen = g.dstLen;
     const A *rows[kRows];
     for (int r = 0; r < kRows; ++r) rows[r] = src[r];
+    // Loads the 2V-element window at base of every row; near the row end with masks, so nothing
+    // past the row is read.
+    Vec lo[kRows], hi[kRows];
+    auto loadWindows = [&](int64_t base) {
+      const int64_t avail = srcLen - base;
+      const bool full = avail >= 2 * kLanes;
+      const Mask mlo = full || avail >= kLanes ? Mask(~Mask(0)) : Mask((1u << avail) - 1);
+      const Mask mhi = full ? Mask(~Mask(0)) : (avail > kLanes ? Mask((1u << (avail - kLanes)) - 1) : Mask(0));
+#pragma GCC unroll 8
+      for (int r = 0; r < kRows; ++r) {
+        if constexpr (std::is_same_v<A, float>) {
+          lo[r] = full ? _mm512_loadu_ps(rows[r] + base) : _mm512_maskz_loadu_ps(mlo, rows[r] + base);
+          hi[r] = full ? _mm512_loadu_ps(rows[r] + base + kLanes) : _mm512_maskz_loadu_ps(mhi, rows[r] + base + kLanes);
+        } else {
+          lo[r] = full ? _mm512_loadu_pd(rows[r] + base) : _mm512_maskz_loadu_pd(mlo, rows[r] + base);
+          hi[r] = full ? _mm512_loadu_pd(rows[r] + base + kLanes) : _mm512_maskz_loadu_pd(mhi, rows[r] + base + kLanes);
+        }
+      }
+    };
     for (int64_t b = 0; b < blocks; ++b) {
       Vec acc[kRows];
       for (int r = 0; r < kRows; ++r) {
@@ -165,24 +183,18 @@ inline void GatherRows(const RowGather<A> &g, const A *const *src, A *const *dst
           acc[r] = _mm512_setzero_pd();
         }
       }
-      const int64_t sEnd = stepBegin[b + 1];
-      for (int64_t s = stepBegin[b]; s < sEnd; ++s) {
-        const int64_t base = stepBase[s];
-        const int64_t avail = srcLen - base;
+      const int64_t sBegin = stepBegin[b], sEnd = stepBegin[b + 1];
+      const bool windowed = g.blockWindowed[b] != 0;
+      if (windowed && sBegin < sEnd) loadWindows(stepBase[sBegin]);
+      for (int64_t s = sBegin; s < sEnd; ++s) {
+        if (!windowed) loadWindows(stepBase[s]);
         const Mask m = static_cast<Mask>(stepMask[s]);
-        // Near the row end the window is loaded with masks: nothing past the row is read.
-        const bool full = avail >= 2 * kLanes;
-        const Mask mlo = full || avail >= kLanes ? Mask(~Mask(0)) : Mask((1u << avail) - 1);
-        const Mask mhi = full ? Mask(~Mask(0)) : (avail > kLanes ? Mask((1u << (avail - kLanes)) - 1) : Mask(0));
         if constexpr (std::is_same_v<A, float>) {
           const __m512i idx = _mm512_loadu_si512(stepIdx + s * kLanes);
           const __m512 w = _mm512_loadu_ps(stepW + s * kLanes);
 #pragma GCC unroll 8
           for (int r = 0; r < kRows; ++r) {
-            const __m512 lo = full ? _mm512_loadu_ps(rows[r] + base) : _mm512_maskz_loadu_ps(mlo, rows[r] + base);
-            const __m512 hi =
-                full ? _mm512_loadu_ps(rows[r] + base + kLanes) : _mm512_maskz_loadu_ps(mhi, rows[r] + base + kLanes);
-            acc[r] = _mm512_mask3_fmadd_ps(_mm512_permutex2var_ps(lo, idx, hi), w, acc[r], m);
+            acc[r] = _mm512_mask3_fmadd_ps(_mm512_permutex2var_ps(lo[r], idx, hi[r]), w, acc[r], m);
           }
         } else {
           const __m512i idx =
@@ -190,15 +202,12 @@ inline void GatherRows(const RowGather<A> &g, const A *const *src, A *const *dst
           const __m512d w = _mm512_loadu_pd(stepW + s * kLanes);
 #pragma GCC unroll 8
           for (int r = 0; r < kRows; ++r) {
-            const __m512d lo = full ? _mm512_loadu_pd(rows[r] + base) : _mm512_maskz_loadu_pd(mlo, rows[r] + base);
-            const __m512d hi =
-                full ? _mm512_loadu_pd(rows[r] + base + kLanes) : _mm512_maskz_loadu_pd(mhi, rows[r] + base + kLanes);
-            acc[r] = _mm512_mask3_fmadd_pd(_mm512_permutex2var_pd(lo, idx, hi), w, acc[r], m);
+            acc[r] = _mm512_mask3_fmadd_pd(_mm512_permutex2var_pd(lo[r], idx, hi[r]), w, acc[r], m);
           }
         }
       }
-      const int64_t j0 = b * kLanes;
-      const int64_t left = dstLen - j0;
+      const int64_t j0 = g.blockStart[b];
+      const int left = g.blockLanes[b];
       const Mask keep = left >= kLanes ? Mask(~Mask(0)) : Mask((1u << left) - 1);
       for (int r = 0; r < kRows; ++r) {
         if constexpr (std::is_same_v<A, float>) {
@@ -213,11 +222,11 @@ inline void GatherRows(const RowGather<A> &g, const A *const *src, A *const *dst
 #elif defined(__AVX2__)
   if (g.lanes == 32 / static_cast<int>(sizeof(A))) {
     constexpr int kLanes = 32 / sizeof(A);
-    const int64_t blocks = static_cast<int64_t>(g.blockStepBegin.size()) - 1;
+    const int64_t blocks = static_cast<int64_t>(g.blockStart.size());
     for (int r = 0; r < kRows; ++r) {
       for (int64_t b = 0; b < blocks; ++b) {
-        const int64_t j0 = b * kLanes;
-        const int64_t left = g.dstLen - j0 < kLanes ? g.dstLen - j0 : kLanes;
+        const int64_t j0 = g.blockStart[b];
+        const int64_t left = g.blockLanes[b];
         alignas(32) A out[kLanes];
         if constexpr (std::is_same_v<A, float>) {
           __m256 acc = _mm256_setzero_ps();
@@ -256,6 +265,50 @@ inline void GatherRows(const RowGather<A> &g, const A *const *src, A *const *dst
   for (int r = 0; r < kRows; ++r) GatherRowScalar(g, src[r], dst[r]);
 }
 
+#if defined(__AVX512F__)
+// One chunk of up to 4 vectors of channels for GatherChannels: the accumulators stay in registers
+// across the entry list; a partial last vector is loaded and stored with a mask.
+template <typename A>
+inline void GatherChannelChunk(const A *__restrict src, const int32_t *__restrict srcIdx,
+                               const A *__restrict weights, int64_t e0, int64_t e1, int64_t c, int64_t k0,
+                               int64_t width, A *__restrict out) {
+  constexpr int kLanes = 64 / static_cast<int>(sizeof(A));
+  using Vec = typename Avx512Types<A>::Vec;
+  using Mask = typename Avx512Types<A>::Mask;
+  Vec acc[4];
+  Mask mask[4];
+  for (int v = 0; v < 4; ++v) {
+    const int64_t left = width - v * kLanes;
+    mask[v] = left >= kLanes ? Mask(~Mask(0)) : (left > 0 ? Mask((1u << left) - 1) : Mask(0));
+    if constexpr (std::is_same_v<A, float>) {
+      acc[v] = _mm512_setzero_ps();
+    } else {
+      acc[v] = _mm512_setzero_pd();
+    }
+  }
+  const int vectors = static_cast<int>((width + kLanes - 1) / kLanes);
+  for (int64_t e = e0; e < e1; ++e) {
+    const A *x = src + static_cast<int64_t>(srcIdx[e]) * c + k0;
+#pragma GCC unroll 4
+    for (int v = 0; v < 4; ++v) {
+      if (v >= vectors) break;
+      if constexpr (std::is_same_v<A, float>) {
+        acc[v] = _mm512_fmadd_ps(_mm512_set1_ps(weights[e]), _mm512_maskz_loadu_ps(mask[v], x + v * kLanes), acc[v]);
+      } else {
+        acc[v] = _mm512_fmadd_pd(_mm512_set1_pd(weights[e]), _mm512_maskz_loadu_pd(mask[v], x + v * kLanes), acc[v]);
+      }
+    }
+  }
+  for (int v = 0; v < vectors; ++v) {
+    if constexpr (std::is_same_v<A, float>) {
+      _mm512_mask_storeu_ps(out + v * kLanes, mask[v], acc[v]);
+    } else {
+      _mm512_mask_storeu_pd(out + v * kLanes, mask[v], acc[v]);
+    }
+  }
+}
+#endif
+
 // W pass of a channels-inner row: dst[j * c + k] = sum over j's list of w * src[s * c + k]. The
 // channel vectors of one j are accumulated in registers across its list, then stored once.
 template <typename A>
@@ -270,40 +323,10 @@ inline void GatherChannels(const RowGather<A> &g, const A *__restrict src, A *__
     const int64_t e0 = begin[j], e1 = begin[j + 1];
     for (int64_t k0 = 0; k0 < c; k0 += kChunk) {
       const int64_t width = c - k0 < kChunk ? c - k0 : kChunk;
-      if (width == kChunk) {
 #if defined(__AVX512F__)
-        if constexpr (std::is_same_v<A, float>) {
-          __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
-          for (int64_t e = e0; e < e1; ++e) {
-            const __m512 w = _mm512_set1_ps(weights[e]);
-            const float *x = src + static_cast<int64_t>(srcIdx[e]) * c + k0;
-            a0 = _mm512_fmadd_ps(w, _mm512_loadu_ps(x), a0);
-            a1 = _mm512_fmadd_ps(w, _mm512_loadu_ps(x + 16), a1);
-            a2 = _mm512_fmadd_ps(w, _mm512_loadu_ps(x + 32), a2);
-            a3 = _mm512_fmadd_ps(w, _mm512_loadu_ps(x + 48), a3);
-          }
-          _mm512_storeu_ps(out + k0, a0);
-          _mm512_storeu_ps(out + k0 + 16, a1);
-          _mm512_storeu_ps(out + k0 + 32, a2);
-          _mm512_storeu_ps(out + k0 + 48, a3);
-        } else {
-          __m512d a0 = _mm512_setzero_pd(), a1 = a0, a2 = a0, a3 = a0;
-          for (int64_t e = e0; e < e1; ++e) {
-            const __m512d w = _mm512_set1_pd(weights[e]);
-            const double *x = src + static_cast<int64_t>(srcIdx[e]) * c + k0;
-            a0 = _mm512_fmadd_pd(w, _mm512_loadu_pd(x), a0);
-            a1 = _mm512_fmadd_pd(w, _mm512_loadu_pd(x + 8), a1);
-            a2 = _mm512_fmadd_pd(w, _mm512_loadu_pd(x + 16), a2);
-            a3 = _mm512_fmadd_pd(w, _mm512_loadu_pd(x + 24), a3);
-          }
-          _mm512_storeu_pd(out + k0, a0);
-          _mm512_storeu_pd(out + k0 + 8, a1);
-          _mm512_storeu_pd(out + k0 + 16, a2);
-          _mm512_storeu_pd(out + k0 + 24, a3);
-        }
-        continue;
+      GatherChannelChunk(src, srcIdx, weights, e0, e1, c, k0, width, out + k0);
+      continue;
 #endif
-      }
       A acc[kChunk] = {};
       for (int64_t e = e0; e < e1; ++e) {
         const A w = weights[e];

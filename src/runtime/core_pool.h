@@ -9,7 +9,8 @@
 namespace trilinear3d::runtime {
 
 // Number of worker cores: TRILINEAR3D_CORES from the environment when it is a positive
-// integer (capped at 1024), else std::thread::hardware_concurrency(). Read once.
+// integer (capped at 1024), else the CPUs this process may run on (its affinity mask, so taskset
+// and cgroup limits count). Read once.
 int ConfiguredCores();
 
 // Runs body(blockIdx) for blockIdx in [0, blockDim) on the pool and returns when all are done.

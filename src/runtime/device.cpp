@@ -12,10 +12,6 @@
 namespace trilinear3d::runtime {
 namespace {
 
-// CANN's ACL_ERROR_REPEAT_FINALIZE, returned by aclFinalize without a matching aclInit.
-// acl_base.h does not declare it yet, so it is spelled here with CANN's value.
-constexpr aclError kErrorRepeatFinalize = 100037;
-
 constexpr int32_t kOnlyDeviceId = 0;
 
 std::mutex g_initMutex;
@@ -54,7 +50,7 @@ aclError aclFinalize(void) {
   std::lock_guard<std::mutex> lock(trilinear3d::runtime::g_initMutex);
   if (!trilinear3d::runtime::g_initialized) {
     ReportError("aclFinalize: the runtime is not initialized (no aclInit, or aclFinalize called twice)");
-    return trilinear3d::runtime::kErrorRepeatFinalize;
+    return ACL_ERROR_REPEAT_FINALIZE;
   }
   trilinear3d::runtime::DestroyAllStreams();
   trilinear3d::runtime::g_initialized = false;

@@ -8,8 +8,9 @@
 
 namespace trilinear3d::runtime {
 
-// Queues task on stream (null: the default stream) and returns at once. Returns ACL_SUCCESS,
-// or ACL_ERROR_INVALID_PARAM for a stream that is unknown or destroyed (task not run).
+// Queues task on stream (null: the default stream) and returns at once. Returns ACL_SUCCESS;
+// ACL_ERROR_INVALID_PARAM for a stream that is unknown or destroyed; ACL_ERROR_RT_FAILURE when the
+// default stream's thread cannot start; ACL_ERROR_BAD_ALLOC (the task is not run on failure).
 aclError Enqueue(aclrtStream stream, std::function<void()> task);
 
 // True when stream is null or a live stream created by aclrtCreateStream.

@@ -1,4 +1,5 @@
-// Replacement global operator new / delete (malloc-backed) that remember the largest request.
+// Replacement global operator new / delete (malloc-backed, plain and nothrow forms; the aligned
+// forms stay the default pair) that remember the largest request.
 // Kept in its own translation unit so the compiler cannot inline it into callers.
 #include "allocation_probe.h"
 
@@ -27,3 +28,14 @@ void operator delete(void *p) noexcept { std::free(p); }
 void operator delete[](void *p) noexcept { std::free(p); }
 void operator delete(void *p, size_t) noexcept { std::free(p); }
 void operator delete[](void *p, size_t) noexcept { std::free(p); }
+// The nothrow forms too: otherwise memory from the default nothrow new would reach our delete.
+void *operator new(size_t size, const std::nothrow_t &) noexcept {
+  try {
+    return ::operator new(size);
+  } catch (const std::bad_alloc &) {
+    return nullptr;
+  }
+}
+void *operator new[](size_t size, const std::nothrow_t &) noexcept { return ::operator new(size, std::nothrow); }
+void operator delete(void *p, const std::nothrow_t &) noexcept { std::free(p); }
+void operator delete[](void *p, const std::nothrow_t &) noexcept { std::free(p); }

@@ -25,7 +25,8 @@ struct GradResult {
   std::string error;
 };
 
-GradResult Grad(const Shape &gradOutput, const Shape &outputSize, const Shape &inputSize, const Scales &scales) {
+GradResult Grad(const Shape &gradOutput, const Shape &outputSize, const Shape &inputSize,
+                const Scales &scales) {
   GradResult r;
   r.shape = {-7};  // sentinel: must be replaced on success
   r.ok = InferShapeUpsampleTrilinear3dGrad(gradOutput, outputSize, inputSize, scales, &r.shape, &r.error);
@@ -43,7 +44,8 @@ GradResult Forward(const Shape &x, const Shape &outputSize, const Scales &scales
 void ExpectErrorMentions(const GradResult &r, const std::vector<std::string> &fragments) {
   EXPECT_FALSE(r.ok);
   EXPECT_FALSE(r.error.empty());
-  for (const std::string &f : fragments) EXPECT_NE(r.error.find(f), std::string::npos) << "'" << f << "' not in: " << r.error;
+  for (const std::string &f : fragments)
+    EXPECT_NE(r.error.find(f), std::string::npos) << "'" << f << "' not in: " << r.error;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -51,13 +53,13 @@ void ExpectErrorMentions(const GradResult &r, const std::vector<std::string> &fr
 
 TEST(ScaledSize, FloorsTheProduct) {
   EXPECT_EQ(ScaledSize(4, 2.0), 8);
-  EXPECT_EQ(ScaledSize(3, 2.5), 7);    // 7.5 -> 7
-  EXPECT_EQ(ScaledSize(5, 0.5), 2);    // 2.5 -> 2
+  EXPECT_EQ(ScaledSize(3, 2.5), 7);  // 7.5 -> 7
+  EXPECT_EQ(ScaledSize(5, 0.5), 2);  // 2.5 -> 2
   EXPECT_EQ(ScaledSize(7, 1.0), 7);
-  EXPECT_EQ(ScaledSize(6, 0.25), 1);   // 1.5 -> 1
+  EXPECT_EQ(ScaledSize(6, 0.25), 1);  // 1.5 -> 1
   EXPECT_EQ(ScaledSize(64, 1.0 / 64.0), 1);
   EXPECT_EQ(ScaledSize(1, 64.0), 64);
-  EXPECT_EQ(ScaledSize(3, 0.3), 0);    // 0.9 -> 0: a valid floor, rejected later as non-positive
+  EXPECT_EQ(ScaledSize(3, 0.3), 0);  // 0.9 -> 0: a valid floor, rejected later as non-positive
 }
 
 TEST(ScaledSize, ZeroSizeOrZeroScaleIsZero) {
@@ -118,7 +120,8 @@ TEST(InferShapeGrad, NAndCComeFromInputSize) {
 
 TEST(InferShapeGrad, GradOutputMustBe5D) {
   ExpectErrorMentions(Grad({2, 3, 8, 16}, {8, 16, 32}, {2, 3, 4, 8, 16}, {}), {"5-D", "[2,3,8,16]"});
-  ExpectErrorMentions(Grad({1, 2, 3, 8, 16, 32}, {8, 16, 32}, {2, 3, 4, 8, 16}, {}), {"5-D", "[1,2,3,8,16,32]"});
+  ExpectErrorMentions(Grad({1, 2, 3, 8, 16, 32}, {8, 16, 32}, {2, 3, 4, 8, 16}, {}),
+                      {"5-D", "[1,2,3,8,16,32]"});
   ExpectErrorMentions(Grad({}, {8, 16, 32}, {2, 3, 4, 8, 16}, {}), {"5-D", "[]"});
 }
 
@@ -142,7 +145,8 @@ TEST(InferShapeGrad, BothSetIsAnError) {
 
 TEST(InferShapeGrad, OutputSizeMustHave3Elements) {
   ExpectErrorMentions(Grad({2, 3, 8, 16, 32}, {8, 16}, {2, 3, 4, 8, 16}, {}), {"output_size", "[8,16]"});
-  ExpectErrorMentions(Grad({2, 3, 8, 16, 32}, {8, 16, 32, 1}, {2, 3, 4, 8, 16}, {}), {"output_size", "[8,16,32,1]"});
+  ExpectErrorMentions(Grad({2, 3, 8, 16, 32}, {8, 16, 32, 1}, {2, 3, 4, 8, 16}, {}),
+                      {"output_size", "[8,16,32,1]"});
 }
 
 TEST(InferShapeGrad, OutputSizeMismatchNamesBoth) {
@@ -150,9 +154,11 @@ TEST(InferShapeGrad, OutputSizeMismatchNamesBoth) {
   ExpectErrorMentions(Grad({2, 3, 8, 16, 32}, {8, 16, 31}, {2, 3, 4, 8, 16}, {}),
                       {"[2,3,8,16,32]", "[8,16,31]", "output_size"});
   // D differs.
-  ExpectErrorMentions(Grad({2, 3, 8, 16, 32}, {9, 16, 32}, {2, 3, 4, 8, 16}, {}), {"[2,3,8,16,32]", "[9,16,32]"});
+  ExpectErrorMentions(Grad({2, 3, 8, 16, 32}, {9, 16, 32}, {2, 3, 4, 8, 16}, {}),
+                      {"[2,3,8,16,32]", "[9,16,32]"});
   // H differs.
-  ExpectErrorMentions(Grad({2, 3, 8, 16, 32}, {8, 15, 32}, {2, 3, 4, 8, 16}, {}), {"[2,3,8,16,32]", "[8,15,32]"});
+  ExpectErrorMentions(Grad({2, 3, 8, 16, 32}, {8, 15, 32}, {2, 3, 4, 8, 16}, {}),
+                      {"[2,3,8,16,32]", "[8,15,32]"});
 }
 
 TEST(InferShapeGrad, ScalesPathMatching) {
@@ -174,12 +180,14 @@ TEST(InferShapeGrad, ScalesPathMismatchNamesTheFloor) {
   ExpectErrorMentions(Grad({1, 2, 8, 12, 10}, {}, {1, 2, 4, 5, 6}, {2.0, 2.5, 1.5}),
                       {"[1,2,8,12,10]", "[8,12,9]", "floor(input_size * scales)"});
   // The rounding must be a floor: floor(5 * 2.5) = 12, not 13.
-  ExpectErrorMentions(Grad({1, 2, 8, 13, 9}, {}, {1, 2, 4, 5, 6}, {2.0, 2.5, 1.5}), {"[1,2,8,13,9]", "[8,12,9]"});
+  ExpectErrorMentions(Grad({1, 2, 8, 13, 9}, {}, {1, 2, 4, 5, 6}, {2.0, 2.5, 1.5}),
+                      {"[1,2,8,13,9]", "[8,12,9]"});
 }
 
 TEST(InferShapeGrad, ScalesMustHave3Elements) {
   ExpectErrorMentions(Grad({1, 2, 8, 12, 9}, {}, {1, 2, 4, 5, 6}, {2.0, 2.5}), {"scales", "[2,2.5]"});
-  ExpectErrorMentions(Grad({1, 2, 8, 12, 9}, {}, {1, 2, 4, 5, 6}, {2.0, 2.5, 1.5, 1.0}), {"scales", "[2,2.5,1.5,1]"});
+  ExpectErrorMentions(Grad({1, 2, 8, 12, 9}, {}, {1, 2, 4, 5, 6}, {2.0, 2.5, 1.5, 1.0}),
+                      {"scales", "[2,2.5,1.5,1]"});
 }
 
 TEST(InferShapeGrad, ScalesGivingNonPositiveSizeAreRejected) {
@@ -187,8 +195,10 @@ TEST(InferShapeGrad, ScalesGivingNonPositiveSizeAreRejected) {
   ExpectErrorMentions(Grad({1, 2, 0, 12, 9}, {}, {1, 2, 4, 5, 6}, {0.1, 2.5, 1.5}),
                       {"non-positive", "[0.1,2.5,1.5]", "[4,5,6]"});
   // Zero, negative and NaN scales.
-  ExpectErrorMentions(Grad({1, 2, 8, 12, 9}, {}, {1, 2, 4, 5, 6}, {2.0, 0.0, 1.5}), {"non-positive", "[2,0,1.5]"});
-  ExpectErrorMentions(Grad({1, 2, 8, 12, 9}, {}, {1, 2, 4, 5, 6}, {2.0, 2.5, -1.5}), {"non-positive", "[2,2.5,-1.5]"});
+  ExpectErrorMentions(Grad({1, 2, 8, 12, 9}, {}, {1, 2, 4, 5, 6}, {2.0, 0.0, 1.5}),
+                      {"non-positive", "[2,0,1.5]"});
+  ExpectErrorMentions(Grad({1, 2, 8, 12, 9}, {}, {1, 2, 4, 5, 6}, {2.0, 2.5, -1.5}),
+                      {"non-positive", "[2,2.5,-1.5]"});
   ExpectErrorMentions(Grad({1, 2, 8, 12, 9}, {}, {1, 2, 4, 5, 6}, {kNaN, 2.5, 1.5}), {"non-positive"});
   ExpectErrorMentions(Grad({1, 2, 8, 12, 9}, {}, {1, 2, 4, 5, 6}, {kInf, 2.5, 1.5}), {"non-positive"});
 }
@@ -222,7 +232,8 @@ TEST(InferShapeForward, XMustBe5D) {
 
 TEST(InferShapeForward, ExactlyOneOfOutputSizeAndScales) {
   ExpectErrorMentions(Forward({2, 3, 4, 8, 16}, {}, {}), {"exactly one"});
-  ExpectErrorMentions(Forward({2, 3, 4, 8, 16}, {8, 16, 32}, {2.0, 2.0, 2.0}), {"exactly one", "[8,16,32]", "[2,2,2]"});
+  ExpectErrorMentions(Forward({2, 3, 4, 8, 16}, {8, 16, 32}, {2.0, 2.0, 2.0}),
+                      {"exactly one", "[8,16,32]", "[2,2,2]"});
 }
 
 TEST(InferShapeForward, OutputSizeAndScalesMustHave3Elements) {
@@ -231,7 +242,8 @@ TEST(InferShapeForward, OutputSizeAndScalesMustHave3Elements) {
 }
 
 TEST(InferShapeForward, ScalesGivingNonPositiveSizeAreRejected) {
-  ExpectErrorMentions(Forward({2, 3, 4, 8, 16}, {}, {0.2, 2.0, 2.0}), {"non-positive", "[0.2,2,2]", "[4,8,16]"});
+  ExpectErrorMentions(Forward({2, 3, 4, 8, 16}, {}, {0.2, 2.0, 2.0}),
+                      {"non-positive", "[0.2,2,2]", "[4,8,16]"});
   ExpectErrorMentions(Forward({2, 3, 4, 8, 16}, {}, {2.0, -2.0, 2.0}), {"non-positive"});
   ExpectErrorMentions(Forward({2, 3, 4, 8, 16}, {}, {2.0, 2.0, kNaN}), {"non-positive"});
 }

@@ -39,12 +39,14 @@ math::AxisSpec Spec(const BruteAxis &a) { return math::AxisSpec{a.in, a.out, a.a
 // both align modes, a user scale.
 std::vector<AxisCase> Axes() {
   std::vector<AxisCase> cases = {
-      {1, 64, false, 0.0},  {1, 64, true, 0.0},   {64, 1, false, 0.0},  {64, 1, true, 0.0},   {3, 192, false, 0.0},
-      {192, 3, false, 0.0}, {5, 320, true, 0.0},  {320, 5, false, 0.0}, {17, 37, false, 0.0}, {37, 17, false, 0.0},
-      {37, 17, true, 0.0},  {19, 38, false, 0.0}, {38, 19, false, 0.0}, {100, 100, false, 0.0}, {1, 1, false, 0.0},
-      {2, 1, false, 0.0},   {1, 2, false, 0.0},   {16, 16, true, 0.0},  {33, 99, false, 0.0}, {99, 33, true, 0.0},
-      {23, 41, false, 0.0}, {41, 23, false, 0.0}, {9, 200, false, 0.0}, {200, 9, true, 0.0},  {12, 31, false, 2.6},
-      {31, 12, false, 0.4}, {7, 8, false, 0.0},   {8, 7, false, 0.0},   {129, 37, false, 0.0}, {37, 129, true, 0.0},
+      {1, 64, false, 0.0},   {1, 64, true, 0.0},     {64, 1, false, 0.0},  {64, 1, true, 0.0},
+      {3, 192, false, 0.0},  {192, 3, false, 0.0},   {5, 320, true, 0.0},  {320, 5, false, 0.0},
+      {17, 37, false, 0.0},  {37, 17, false, 0.0},   {37, 17, true, 0.0},  {19, 38, false, 0.0},
+      {38, 19, false, 0.0},  {100, 100, false, 0.0}, {1, 1, false, 0.0},   {2, 1, false, 0.0},
+      {1, 2, false, 0.0},    {16, 16, true, 0.0},    {33, 99, false, 0.0}, {99, 33, true, 0.0},
+      {23, 41, false, 0.0},  {41, 23, false, 0.0},   {9, 200, false, 0.0}, {200, 9, true, 0.0},
+      {12, 31, false, 2.6},  {31, 12, false, 0.4},   {7, 8, false, 0.0},   {8, 7, false, 0.0},
+      {129, 37, false, 0.0}, {37, 129, true, 0.0},
   };
   return cases;
 }
@@ -224,9 +226,20 @@ TEST(ForwardRowGather, TwoTapsPerOutput) {
 template <typename Acc>
 std::vector<std::vector<Entry<Acc>>> ReplaySteps(const RowGather<Acc> &g, int lanes) {
   const int64_t v = lanes;
-  const int64_t blocks = (g.dstLen + v - 1) / v;
+  const int64_t blocks = static_cast<int64_t>(g.blockStart.size());
   std::vector<std::vector<Entry<Acc>>> seen(static_cast<size_t>(g.dstLen));
   EXPECT_EQ(g.lanes, lanes);
+  // Blocks tile the row in order, each of 1..V lanes.
+  EXPECT_EQ(g.blockLanes.size(), static_cast<size_t>(blocks));
+  EXPECT_EQ(g.blockWindowed.size(), static_cast<size_t>(blocks));
+  int64_t next = 0;
+  for (int64_t b = 0; b < blocks; ++b) {
+    EXPECT_EQ(g.blockStart[static_cast<size_t>(b)], next) << "block " << b;
+    EXPECT_GE(g.blockLanes[static_cast<size_t>(b)], 1);
+    EXPECT_LE(g.blockLanes[static_cast<size_t>(b)], v);
+    next += g.blockLanes[static_cast<size_t>(b)];
+  }
+  EXPECT_EQ(next, g.dstLen);
   EXPECT_EQ(g.blockStepBegin.size(), static_cast<size_t>(blocks) + 1);
   if (g.blockStepBegin.size() != static_cast<size_t>(blocks) + 1) return seen;
   EXPECT_EQ(g.blockStepBegin.front(), 0);
@@ -235,10 +248,17 @@ std::vector<std::vector<Entry<Acc>>> ReplaySteps(const RowGather<Acc> &g, int la
   EXPECT_EQ(g.stepIdx.size(), g.stepBase.size() * static_cast<size_t>(v));
   EXPECT_EQ(g.stepW.size(), g.stepBase.size() * static_cast<size_t>(v));
   for (int64_t b = 0; b < blocks; ++b) {
-    const int64_t j0 = b * v;
+    const int64_t j0 = g.blockStart[static_cast<size_t>(b)];
+    const int64_t blockLanes = g.blockLanes[static_cast<size_t>(b)];
     EXPECT_LE(g.blockStepBegin[static_cast<size_t>(b)], g.blockStepBegin[static_cast<size_t>(b) + 1]);
-    for (int64_t s = g.blockStepBegin[static_cast<size_t>(b)]; s < g.blockStepBegin[static_cast<size_t>(b) + 1];
-         ++s) {
+    if (g.blockWindowed[static_cast<size_t>(b)] && g.blockStepBegin[static_cast<size_t>(b)] < g.blockStepBegin[static_cast<size_t>(b) + 1]) {
+      // A windowed block loads one window: every step shares the first step's base.
+      for (int64_t s = g.blockStepBegin[static_cast<size_t>(b)]; s < g.blockStepBegin[static_cast<size_t>(b) + 1]; ++s) {
+        EXPECT_EQ(g.stepBase[static_cast<size_t>(s)], g.stepBase[static_cast<size_t>(g.blockStepBegin[static_cast<size_t>(b)])]);
+      }
+    }
+    for (int64_t s = g.blockStepBegin[static_cast<size_t>(b)];
+         s < g.blockStepBegin[static_cast<size_t>(b) + 1]; ++s) {
       const int64_t base = g.stepBase[static_cast<size_t>(s)];
       const uint32_t mask = g.stepMask[static_cast<size_t>(s)];
       EXPECT_NE(mask, 0u) << "step " << s << " does nothing";
@@ -257,6 +277,7 @@ std::vector<std::vector<Entry<Acc>>> ReplaySteps(const RowGather<Acc> &g, int la
           continue;
         }
         const int64_t j = j0 + lane;
+        EXPECT_LT(lane, blockLanes) << "active lane past the block, step " << s;
         EXPECT_LT(j, g.dstLen) << "active lane past the row end, step " << s;
         EXPECT_LT(base + idx, g.srcLen) << "reads past the source row, step " << s;
         if (j < g.dstLen) seen[static_cast<size_t>(j)].push_back({base + idx, w});
@@ -290,8 +311,8 @@ std::vector<Acc> GatherSteps(const RowGather<Acc> &g, const std::vector<Acc> &sr
   std::vector<Acc> window(static_cast<size_t>(2 * v));
   for (int64_t b = 0; b + 1 < static_cast<int64_t>(g.blockStepBegin.size()); ++b) {
     std::vector<Acc> acc(static_cast<size_t>(v), Acc(0));
-    for (int64_t s = g.blockStepBegin[static_cast<size_t>(b)]; s < g.blockStepBegin[static_cast<size_t>(b) + 1];
-         ++s) {
+    for (int64_t s = g.blockStepBegin[static_cast<size_t>(b)];
+         s < g.blockStepBegin[static_cast<size_t>(b) + 1]; ++s) {
       const int64_t base = g.stepBase[static_cast<size_t>(s)];
       for (int64_t k = 0; k < 2 * v; ++k) {
         window[static_cast<size_t>(k)] = base + k < g.srcLen ? src[static_cast<size_t>(base + k)] : Acc(0);
@@ -302,8 +323,9 @@ std::vector<Acc> GatherSteps(const RowGather<Acc> &g, const std::vector<Acc> &sr
         acc[static_cast<size_t>(lane)] += g.stepW[static_cast<size_t>(s * v + lane)] * x;
       }
     }
-    for (int64_t lane = 0; lane < v && b * v + lane < g.dstLen; ++lane) {
-      dst[static_cast<size_t>(b * v + lane)] = acc[static_cast<size_t>(lane)];
+    const int64_t j0 = g.blockStart[static_cast<size_t>(b)];
+    for (int64_t lane = 0; lane < g.blockLanes[static_cast<size_t>(b)]; ++lane) {
+      dst[static_cast<size_t>(j0 + lane)] = acc[static_cast<size_t>(lane)];
     }
   }
   return dst;
@@ -321,7 +343,7 @@ void CheckSteps(RowGather<Acc> g, int lanes, const std::string &what, std::mt199
   for (int64_t j = 0; j < g.dstLen; ++j) {
     EXPECT_TRUE(seen[static_cast<size_t>(j)] == lists[static_cast<size_t>(j)]) << "destination " << j;
   }
-  if (HasFailure()) return;
+  if (::testing::Test::HasFailure()) return;
   // Hence the sums are bitwise those of the scalar path, on random rows.
   std::uniform_real_distribution<double> value(-1.0, 1.0);
   for (int round = 0; round < 3; ++round) {
@@ -331,8 +353,8 @@ void CheckSteps(RowGather<Acc> g, int lanes, const std::string &what, std::mt199
     const std::vector<Acc> steps = GatherSteps(g, src);
     ASSERT_EQ(csr.size(), steps.size());
     for (size_t j = 0; j < csr.size(); ++j) {
-      EXPECT_EQ(std::memcmp(&csr[j], &steps[j], sizeof(Acc)), 0) << "destination " << j << ": " << csr[j] << " vs "
-                                                                 << steps[j];
+      EXPECT_EQ(std::memcmp(&csr[j], &steps[j], sizeof(Acc)), 0)
+          << "destination " << j << ": " << csr[j] << " vs " << steps[j];
     }
   }
 }
@@ -361,7 +383,8 @@ TEST(RowSteps, RandomAxes) {
     const int64_t in = pick(1, 70);
     // Ratios out/in from 1/64 to 64 (log-uniform).
     const double ratio = std::exp2(std::uniform_real_distribution<double>(-6.0, 6.0)(rng));
-    const int64_t out = std::max<int64_t>(1, static_cast<int64_t>(std::llround(static_cast<double>(in) * ratio)));
+    const int64_t out =
+        std::max<int64_t>(1, static_cast<int64_t>(std::llround(static_cast<double>(in) * ratio)));
     const AxisCase c{in, out, pick(0, 1) == 1, 0.0};
     const BruteAxis a = MakeBruteAxis(c.in, c.out, c.alignCorners, c.userScale);
     for (int lanes : {8, 16}) {
@@ -387,13 +410,20 @@ TEST(RowSteps, HandWorkedOneToSixtyFour) {
 }
 
 TEST(RowSteps, HandWorkedDownsampleSplitsWideRounds) {
-  // Forward 64 -> 2 (scale 32): o0 taps (15, 16), o1 taps (47, 48). One block of V = 8 lanes:
-  // round 1 wants sources 15 and 47, 32 apart > 2V = 16, so it splits into two steps; same for round 2.
+  // Forward 64 -> 2 (scale 32): o0 taps (15, 16), o1 taps (47, 48), V = 8 lanes.
+  // One block of both lanes: each round wants sources 32 apart > 2V = 16, so each of the 2 rounds
+  // splits into two steps: 4 steps x 4 ops / 2 outputs = 8 ops per output.
+  // One windowed block per lane: 2 loads + 2 steps x 2 ops = 6 ops per output: cheaper, so chosen.
   RowGather<float> g = BuildForwardRowGather<float>(math::AxisSpec{64, 2, false, 32.0});
   BuildRowSteps(&g, 8);
-  EXPECT_EQ(g.blockStepBegin, std::vector<int64_t>({0, 4}));
-  EXPECT_EQ(g.stepBase, std::vector<int64_t>({15, 47, 16, 48}));
-  EXPECT_EQ(g.stepMask, std::vector<uint32_t>({1u, 2u, 1u, 2u}));
+  EXPECT_EQ(g.blockStart, std::vector<int64_t>({0, 1}));
+  EXPECT_EQ(g.blockLanes, std::vector<int32_t>({1, 1}));
+  EXPECT_EQ(g.blockWindowed, std::vector<uint8_t>({1, 1}));
+  EXPECT_EQ(g.blockStepBegin, std::vector<int64_t>({0, 2, 4}));
+  EXPECT_EQ(g.stepBase, std::vector<int64_t>({15, 15, 47, 47}));
+  EXPECT_EQ(g.stepMask, std::vector<uint32_t>({1u, 1u, 1u, 1u}));
+  EXPECT_EQ(g.stepIdx[0], 0);
+  EXPECT_EQ(g.stepIdx[8], 1);
 }
 
 }  // namespace

@@ -54,8 +54,8 @@ TEST(OpDef, GradInputsOutputsAndType) {
 
 TEST(OpDef, GradAttrsInOrderWithDefaults) {
   const OpDef &def = UpsampleTrilinear3dGradDef();
-  EXPECT_EQ(AttrNames(def), std::vector<std::string>(
-                                {"output_size", "input_size", "align_corners", "scale_d", "scale_h", "scale_w"}));
+  EXPECT_EQ(AttrNames(def), std::vector<std::string>({"output_size", "input_size", "align_corners", "scale_d",
+                                                      "scale_h", "scale_w"}));
   ExpectAttr(def, "output_size", AttrKind::kListInt, true, "");
   ExpectAttr(def, "input_size", AttrKind::kListInt, true, "");
   ExpectAttr(def, "align_corners", AttrKind::kBool, false, "false");
@@ -102,8 +102,9 @@ TEST(OpDef, DataTypesAreTheFourSupported) {
     for (aclDataType dt : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}) {
       EXPECT_TRUE(SupportsDataType(*def, dt)) << dt;
     }
-    for (aclDataType dt : {ACL_INT8, ACL_INT32, ACL_UINT8, ACL_INT16, ACL_UINT16, ACL_UINT32, ACL_INT64,
-                           ACL_UINT64, ACL_BOOL, ACL_STRING, ACL_COMPLEX64, ACL_COMPLEX128, ACL_DT_UNDEFINED}) {
+    for (aclDataType dt :
+         {ACL_INT8, ACL_INT32, ACL_UINT8, ACL_INT16, ACL_UINT16, ACL_UINT32, ACL_INT64, ACL_UINT64, ACL_BOOL,
+          ACL_STRING, ACL_COMPLEX64, ACL_COMPLEX128, ACL_DT_UNDEFINED}) {
       EXPECT_FALSE(SupportsDataType(*def, dt)) << dt;
     }
   }
@@ -113,9 +114,11 @@ TEST(OpDef, FormatsAreNdNcdhwNdhwc) {
   for (const OpDef *def : {&UpsampleTrilinear3dGradDef(), &UpsampleTrilinear3dDef()}) {
     SCOPED_TRACE(def->type);
     EXPECT_EQ(def->formats.size(), 3u);
-    for (aclFormat f : {ACL_FORMAT_ND, ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC}) EXPECT_TRUE(SupportsFormat(*def, f)) << f;
-    for (aclFormat f : {ACL_FORMAT_NCHW, ACL_FORMAT_NHWC, ACL_FORMAT_NC1HWC0, ACL_FORMAT_FRACTAL_Z,
-                        ACL_FORMAT_UNDEFINED}) {
+    for (aclFormat f : {ACL_FORMAT_ND, ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC}) {
+      EXPECT_TRUE(SupportsFormat(*def, f)) << f;
+    }
+    for (aclFormat f :
+         {ACL_FORMAT_NCHW, ACL_FORMAT_NHWC, ACL_FORMAT_NC1HWC0, ACL_FORMAT_FRACTAL_Z, ACL_FORMAT_UNDEFINED}) {
       EXPECT_FALSE(SupportsFormat(*def, f)) << f;
     }
   }
