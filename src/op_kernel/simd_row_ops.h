@@ -109,6 +109,39 @@ inline void StoreRow(const Acc<T> *__restrict src, T *dst, int64_t stride, int64
   for (; i < n; ++i) dst[i * stride] = FromAcc<T>(src[i]);
 }
 
+// StoreRow for a contiguous destination that is written once and not read again soon (the
+// forward's output): non-temporal stores skip the read-for-ownership of every destination line.
+// The caller issues StreamFence() before the data is handed to another thread.
+template <typename T>
+inline void StoreRowStreaming(const Acc<T> *__restrict src, T *dst, int64_t n) {
+#if defined(__AVX512F__)
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    constexpr int64_t kLanes = 64 / sizeof(T);
+    int64_t i = 0;
+    while (i < n && (reinterpret_cast<uintptr_t>(dst + i) & 63) != 0) {
+      dst[i] = src[i];
+      ++i;
+    }
+    for (; i + kLanes <= n; i += kLanes) {
+      if constexpr (std::is_same_v<T, float>) {
+        _mm512_stream_ps(dst + i, _mm512_loadu_ps(src + i));
+      } else {
+        _mm512_stream_pd(dst + i, _mm512_loadu_pd(src + i));
+      }
+    }
+    for (; i < n; ++i) dst[i] = src[i];
+    return;
+  }
+#endif
+  StoreRow<T>(src, dst, 1, n);
+}
+
+inline void StreamFence() {
+#if defined(__AVX2__) || defined(__AVX512F__)
+  _mm_sfence();
+#endif
+}
+
 // Scalar W pass over the CSR lists: dst[j] = sum of w * src[s] in list order.
 template <typename A>
 inline void GatherRowScalar(const RowGather<A> &g, const A *__restrict src, A *__restrict dst) {

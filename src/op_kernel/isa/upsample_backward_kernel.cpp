@@ -105,6 +105,7 @@ class BackwardItemRunner {
     constexpr int kBatch = static_cast<int>(tiling::kRowBatch);
     for (int64_t oh = ohFirst_; oh <= ohLast_; oh += kBatch) {
       const int count = static_cast<int>(std::min<int64_t>(kBatch, ohLast_ - oh + 1));
+      PrefetchRows(od, oh + kBatch, std::min<int64_t>(kBatch, ohLast_ - (oh + kBatch) + 1));
       const A *rows[kBatch];
       A *wRows[kBatch];
       for (int k = 0; k < count; ++k) {
@@ -117,6 +118,20 @@ class BackwardItemRunner {
         for (int k = 0; k < count; ++k) ResampleW(rows[k], wRows[k]);
       }
       for (int k = 0; k < count; ++k) ScatterH(oh + k, wRows[k]);
+    }
+  }
+
+  // Short gradOut rows end before the hardware prefetcher ramps up: ask for the next batch's
+  // rows while this batch is computed. Long rows stream well on their own.
+  void PrefetchRows(int64_t od, int64_t oh, int64_t count) {
+    constexpr int64_t kMaxRowBytes = 8192;
+    const int64_t rowBytes = srcRowElems_ * static_cast<int64_t>(sizeof(T));
+    const bool dense = t_.layout == RowLayout::kWInner ? src_.strides[4] == 1
+                                                        : src_.strides[1] == 1 && src_.strides[4] == t_.c;
+    if (!dense || rowBytes > kMaxRowBytes) return;
+    for (int64_t k = 0; k < count; ++k) {
+      const char *row = reinterpret_cast<const char *>(srcBase_ + od * src_.strides[2] + (oh + k) * src_.strides[3]);
+      for (int64_t b = 0; b < rowBytes; b += 64) __builtin_prefetch(row + b, 0, 3);
     }
   }
 

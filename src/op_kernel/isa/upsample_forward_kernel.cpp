@@ -64,6 +64,7 @@ class ForwardItemRunner {
         StoreOutRow(od, oh);
       }
     }
+    StreamFence();
   }
 
  private:
@@ -100,10 +101,12 @@ class ForwardItemRunner {
 
   void StoreOutRow(int64_t od, int64_t oh) {
     T *out = dstBase_ + od * dst_.strides[2] + oh * dst_.strides[3];
-    if (t_.layout == RowLayout::kWInner) {
+    if (t_.layout == RowLayout::kWInner && dst_.strides[4] == 1) {
+      StoreRowStreaming<T>(dstRow_, out, t_.w.outSize);
+    } else if (t_.layout == RowLayout::kWInner) {
       StoreRow<T>(dstRow_, out, dst_.strides[4], t_.w.outSize);
     } else if (dst_.strides[1] == 1 && dst_.strides[4] == t_.c) {
-      StoreRow<T>(dstRow_, out, 1, t_.rowElems);
+      StoreRowStreaming<T>(dstRow_, out, t_.rowElems);
     } else {
       for (int64_t ow = 0; ow < t_.w.outSize; ++ow) {
         StoreRow<T>(dstRow_ + ow * t_.c, out + ow * dst_.strides[4], dst_.strides[1], t_.c);
