@@ -10,6 +10,7 @@ PACKAGES=(
   libbenchmark-dev                      # bench/
   clang-format                          # tools/format.sh, tools/check_format.sh
   python3 python3-dev python3-pytest python3-numpy python3-matplotlib  # ST runner, Python extension, charts
+  python3-setuptools ninja-build         # torch.utils.cpp_extension (the Python extension)
   python3-torch libtorch-dev            # golden results, PyTorch comparison, the extension
   nlohmann-json3-dev                    # tests/st/cases.json
   valgrind clang libclang-rt-14-dev     # reliability: sanitizers, libFuzzer

@@ -1,0 +1,323 @@
+// trilinear3d_bench: SPEC section 6's cases (and issue 5's forward cases) through the library's public
+// C API against PyTorch's CPU kernel (libtorch) and a memcpy of the same bytes, in one process with the
+// same thread count, alternating runs, medians. See --help.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench_cases.h"
+#include "bench_report.h"
+#include "bench_timing.h"
+#include "ours_runner.h"
+#include "torch_runner.h"
+
+namespace bench {
+namespace {
+
+struct Options {
+  int threads = 2;
+  int reps = 5;
+  int warmup = 1;
+  std::string cases;
+  std::string jsonPath;
+  std::string markdownPath;
+  double torchBudgetS = 40.0;  // at most this many seconds of timed PyTorch runs per case (at least 1 run)
+  bool scaling = true;
+  bool child = false;  // internal: time ours only and print "RUN_MS <ms>" lines (the scaling measurement)
+};
+
+void Usage(const char *program) {
+  std::printf(
+      "usage: %s [--threads T] [--reps K] [--warmup W] [--cases B1,B3,F1] [--json PATH] [--md PATH]\n"
+      "          [--torch-budget SECONDS] [--no-scaling]\n"
+      "  --threads T       threads for ours (TRILINEAR3D_CORES) and PyTorch (at::set_num_threads); default "
+      "2\n"
+      "  --reps K          timed runs per side and case, median reported; default 5\n"
+      "  --warmup W        untimed runs per side and case first; default 1\n"
+      "  --cases LIST      comma-separated ids of B1..B8, F1, F3, F5; default all\n"
+      "  --json PATH       also write the results as JSON\n"
+      "  --md PATH         also write the markdown report to PATH\n"
+      "  --torch-budget S  fewer PyTorch runs where K would take longer than S seconds; default 40\n"
+      "  --no-scaling      skip the 1-thread vs T-thread measurement on B1 (two child processes)\n",
+      program);
+}
+
+bool ParseInt(const char *text, int minimum, int *value) {
+  char *end = nullptr;
+  const long parsed = std::strtol(text, &end, 10);
+  if (end == text || *end != '\0' || parsed < minimum || parsed > 1 << 20) return false;
+  *value = static_cast<int>(parsed);
+  return true;
+}
+
+bool ParseOptions(int argc, char **argv, Options *options) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const bool hasValue = i + 1 < argc;
+    if (arg == "--help" || arg == "-h") {
+      Usage(argv[0]);
+      std::exit(0);
+    } else if (arg == "--threads" && hasValue) {
+      if (!ParseInt(argv[++i], 1, &options->threads)) return false;
+    } else if (arg == "--reps" && hasValue) {
+      if (!ParseInt(argv[++i], 1, &options->reps)) return false;
+    } else if (arg == "--warmup" && hasValue) {
+      if (!ParseInt(argv[++i], 0, &options->warmup)) return false;
+    } else if (arg == "--cases" && hasValue) {
+      options->cases = argv[++i];
+    } else if (arg == "--json" && hasValue) {
+      options->jsonPath = argv[++i];
+    } else if (arg == "--md" && hasValue) {
+      options->markdownPath = argv[++i];
+    } else if (arg == "--torch-budget" && hasValue) {
+      options->torchBudgetS = std::atof(argv[++i]);
+    } else if (arg == "--no-scaling") {
+      options->scaling = false;
+    } else if (arg == "--child-ours-only") {
+      options->child = true;
+    } else {
+      std::fprintf(stderr, "unknown or incomplete argument: %s\n", arg.c_str());
+      return false;
+    }
+  }
+  return true;
+}
+
+double Tolerance(DType dtype) { return dtype == DType::kFloat32 ? 1e-4 : 1e-2; }
+
+// Warm-up, then K rounds of ours / PyTorch / memcpy, each followed by a pause so that the previous
+// side's spinning threads are asleep before the next one starts.
+CaseResult RunCase(const BenchCase &c, const Options &options) {
+  CaseResult result;
+  result.benchCase = c;
+  OursRunner ours(c);
+  FillRandom(c, ours.source(), ours.sourceBytes());
+  TorchRunner torch(c, ours.source());  // shares ours's source memory; destroyed before ours
+  result.torchAvailable = torch.available();
+  if (!result.torchAvailable) result.torchNote = "n/a: " + torch.unavailableReason();
+  auto memcpyReference = std::make_unique<MemcpyReference>(
+      std::vector<MemcpyReference::Segment>{
+          {ours.source(), static_cast<size_t>(ours.sourceBytes())},
+          {ours.destination(), static_cast<size_t>(ours.destinationBytes())}},
+      options.threads);
+
+  int torchReps = options.reps;
+  for (int w = 0; w < options.warmup; ++w) {
+    ours.RunMs();
+    Settle();
+    if (result.torchAvailable) {
+      const double ms = torch.RunMs();
+      torchReps = std::clamp(static_cast<int>(options.torchBudgetS * 1e3 / ms), 1, options.reps);
+      Settle();
+    }
+    memcpyReference->RunMs();
+    Settle();
+  }
+  for (int rep = 0; rep < options.reps; ++rep) {
+    result.oursRuns.push_back(ours.RunMs());
+    Settle();
+    if (result.torchAvailable && rep < torchReps) {
+      result.torchRuns.push_back(torch.RunMs());
+      Settle();
+    }
+    result.memcpyRuns.push_back(memcpyReference->RunMs());
+    Settle();
+  }
+  result.oursMs = Median(result.oursRuns);
+  result.torchMs = Median(result.torchRuns);
+  result.memcpyMs = Median(result.memcpyRuns);
+  result.workspaceBytes = ours.workspaceBytes();
+  if (result.torchAvailable) result.torchNote = "PyTorch result " + torch.resultLayout();
+
+  memcpyReference.reset();  // its scratch buffer (as large as the case) is not needed for the check
+
+  // ours's destination holds its last timed result.
+  result.tolerance = Tolerance(c.dtype);
+  const CheckResult check = torch.Check(ours.destination(), result.tolerance);
+  result.relativeError = check.relativeError;
+  result.badElements = check.badElements;
+  result.checkedElements = check.elements;
+  result.checked = true;
+  return result;
+}
+
+// The child of the scaling measurement: ours only, one "RUN_MS <ms>" line per timed run.
+int RunChild(const Options &options) {
+  for (const BenchCase &c : SelectCases(options.cases, nullptr)) {
+    OursRunner ours(c);
+    FillRandom(c, ours.source(), ours.sourceBytes());
+    for (int w = 0; w < options.warmup; ++w) ours.RunMs();
+    for (int rep = 0; rep < options.reps; ++rep) {
+      std::printf("RUN_MS %.6f\n", ours.RunMs());
+      Settle();
+    }
+  }
+  std::fflush(stdout);
+  return 0;
+}
+
+// Re-executes this program with --threads `threads` --cases B1 --child-ours-only and returns its run times.
+std::vector<double> RunChildProcess(int threads, const Options &options) {
+  int fds[2];
+  if (pipe(fds) != 0) return {};
+  const std::vector<std::string> args = {"trilinear3d_bench",
+                                         "--threads",
+                                         std::to_string(threads),
+                                         "--cases",
+                                         "B1",
+                                         "--reps",
+                                         std::to_string(options.reps),
+                                         "--warmup",
+                                         std::to_string(std::max(1, options.warmup)),
+                                         "--child-ours-only"};
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) return {};
+  if (pid == 0) {
+    dup2(fds[1], STDOUT_FILENO);
+    close(fds[0]);
+    close(fds[1]);
+    std::vector<char *> argv;
+    for (const std::string &arg : args) argv.push_back(const_cast<char *>(arg.c_str()));
+    argv.push_back(nullptr);
+    execv("/proc/self/exe", argv.data());
+    _exit(127);
+  }
+  close(fds[1]);
+  std::string output;
+  char buffer[4096];
+  ssize_t got;
+  while ((got = read(fds[0], buffer, sizeof buffer)) > 0) output.append(buffer, static_cast<size_t>(got));
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  std::vector<double> runs;
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::fprintf(stderr, "scaling: the %d-thread child failed\n", threads);
+    return runs;
+  }
+  std::istringstream lines(output);
+  std::string word;
+  double ms;
+  while (lines >> word >> ms) {
+    if (word == "RUN_MS") runs.push_back(ms);
+  }
+  return runs;
+}
+
+// 1 thread vs options.threads on B1, ours only, each in a fresh process (the core count is read once per
+// process); two alternating rounds of each, all runs pooled into one median per side.
+ScalingResult MeasureScaling(const Options &options) {
+  ScalingResult scaling;
+  scaling.threads = options.threads;
+  for (int round = 0; round < 2; ++round) {
+    for (double ms : RunChildProcess(1, options)) scaling.oneThreadRuns.push_back(ms);
+    for (double ms : RunChildProcess(options.threads, options)) scaling.manyThreadRuns.push_back(ms);
+  }
+  scaling.measured = !scaling.oneThreadRuns.empty() && !scaling.manyThreadRuns.empty();
+  scaling.oneThreadMs = Median(scaling.oneThreadRuns);
+  scaling.manyThreadMs = Median(scaling.manyThreadRuns);
+  return scaling;
+}
+
+int Main(int argc, char **argv) {
+  Options options;
+  if (!ParseOptions(argc, argv, &options)) {
+    Usage(argv[0]);
+    return 2;
+  }
+  // Before the library is first used: it reads its core count once per process.
+  setenv("TRILINEAR3D_CORES", std::to_string(options.threads).c_str(), 1);
+  SetTorchThreads(options.threads);
+  if (options.child) return RunChild(options);
+
+  std::string unknown;
+  const std::vector<BenchCase> cases = SelectCases(options.cases, &unknown);
+  if (!unknown.empty() || cases.empty()) {
+    std::fprintf(stderr, "unknown case ids: %s (known: B1..B8, F1, F3, F5)\n", unknown.c_str());
+    return 2;
+  }
+
+  const double start = NowMs();
+  std::vector<CaseResult> results;
+  bool failed = false;
+  for (const BenchCase &c : cases) {
+    std::fprintf(stderr, "[%6.1f s] %s %s %s ...\n", (NowMs() - start) / 1e3, c.id.c_str(),
+                 c.ShapeText().c_str(), c.FormatText().c_str());
+    CaseResult result;
+    try {
+      result = RunCase(c, options);
+    } catch (const std::exception &error) {
+      result.benchCase = c;
+      result.error = error.what();
+      failed = true;
+    }
+    if (result.error.empty()) {
+      std::fprintf(stderr, "           ours %.3f ms, PyTorch %s ms, memcpy %.3f ms, check %.2g",
+                   result.oursMs, result.torchAvailable ? std::to_string(result.torchMs).c_str() : "n/a",
+                   result.memcpyMs, result.relativeError);
+      if (!result.Ok()) {
+        std::fprintf(stderr, "  WARNING: MISMATCH in %lld of %lld elements",
+                     static_cast<long long>(result.badElements),
+                     static_cast<long long>(result.checkedElements));
+      }
+      std::fprintf(stderr, "\n");
+    } else {
+      std::fprintf(stderr, "           ERROR: %s\n", result.error.c_str());
+    }
+    results.push_back(result);
+  }
+
+  ScalingResult scaling;
+  const bool hasB1 = std::any_of(cases.begin(), cases.end(), [](const BenchCase &c) { return c.id == "B1"; });
+  if (options.scaling && hasB1 && options.threads > 1) {
+    std::fprintf(stderr, "[%6.1f s] scaling on B1: 1 vs %d threads ...\n", (NowMs() - start) / 1e3,
+                 options.threads);
+    scaling = MeasureScaling(options);
+  }
+  std::fprintf(stderr, "[%6.1f s] done\n", (NowMs() - start) / 1e3);
+
+  const MachineInfo machine = ReadMachineInfo(options.threads, options.reps, options.warmup, TorchVersion());
+  WriteMarkdown(std::cout, machine, results, scaling);
+  if (!options.markdownPath.empty()) {
+    std::ofstream markdown(options.markdownPath);
+    WriteMarkdown(markdown, machine, results, scaling);
+    if (!markdown) {
+      std::fprintf(stderr, "cannot write %s\n", options.markdownPath.c_str());
+      failed = true;
+    }
+  }
+  if (!options.jsonPath.empty()) {
+    std::ofstream json(options.jsonPath);
+    WriteJson(json, machine, results, scaling);
+    if (!json) {
+      std::fprintf(stderr, "cannot write %s\n", options.jsonPath.c_str());
+      failed = true;
+    }
+  }
+  return failed ? 1 : 0;
+}
+
+}  // namespace
+}  // namespace bench
+
+int main(int argc, char **argv) {
+  try {
+    return bench::Main(argc, argv);
+  } catch (const std::exception &error) {
+    std::fprintf(stderr, "trilinear3d_bench: %s\n", error.what());
+    return 1;
+  }
+}

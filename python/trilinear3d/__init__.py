@@ -1,0 +1,149 @@
+"""trilinear3d: CANN's aclnnUpsampleTrilinear3d and aclnnUpsampleTrilinear3dBackward on the CPU, for PyTorch.
+
+``trilinear3d.interpolate(x, size=None, scale_factor=None, align_corners=False)`` is a drop-in for
+``torch.nn.functional.interpolate(x, ..., mode='trilinear')`` on 5-D CPU tensors (float32, float64,
+bfloat16 and float16), differentiable (the gradient is libtrilinear3d's aclnnUpsampleTrilinear3dBackward),
+deterministic, and without layout copies for contiguous and channels_last_3d tensors.
+
+The operators are also registered with torch (CPU and Autograd kernels, usable from TorchScript)::
+
+    torch.ops.trilinear3d.upsample_trilinear3d(self, output_size, align_corners,
+                                               scales_d=None, scales_h=None, scales_w=None)
+    torch.ops.trilinear3d.upsample_trilinear3d_backward(grad_output, output_size, input_size, align_corners,
+                                                        scales_d=None, scales_h=None, scales_w=None)
+
+The library's worker-core count is ``TRILINEAR3D_CORES`` (environment, read once at first use;
+default: the machine's hardware threads). Set it before the first call.
+"""
+import math
+import numbers
+import operator
+import os
+
+# Errors reach Python as exceptions carrying the library's message; the echo on stderr is noise here.
+os.environ.setdefault("TRILINEAR3D_QUIET", "1")
+
+import torch  # noqa: E402  (loads libtorch before the extension)
+
+try:
+    from . import _C  # noqa: E402,F401  (registers torch.ops.trilinear3d.*)
+except ImportError as error:  # e.g. the source folder python/trilinear3d imported instead of the installed one
+    raise ImportError(
+        f"trilinear3d: the compiled extension (trilinear3d._C) cannot be loaded from {os.path.dirname(__file__)}: "
+        f"{error}. Build and install the module with `bash tools/install_python.sh`, and import it from outside "
+        "the repository's python/ folder.") from error
+
+__all__ = ["interpolate", "upsample_trilinear3d", "upsample_trilinear3d_backward"]
+__version__ = "0.1.0"
+
+upsample_trilinear3d = torch.ops.trilinear3d.upsample_trilinear3d
+upsample_trilinear3d_backward = torch.ops.trilinear3d.upsample_trilinear3d_backward
+
+
+def _int_element(value, position):
+    if isinstance(value, bool):
+        raise TypeError(
+            f"interpolate(): argument 'size' must be tuple of ints, but found element of type bool at pos {position}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(
+            f"interpolate(): argument 'size' must be tuple of ints, but found element of type "
+            f"{type(value).__name__} at pos {position}") from None
+
+
+def _float_element(value, position):
+    if isinstance(value, numbers.Real):
+        return float(value)
+    if isinstance(value, torch.Tensor) and value.numel() == 1 and not value.is_complex():
+        return float(value.item())
+    raise TypeError(
+        f"interpolate(): argument 'scale_factor' must be tuple of floats, but found element of type "
+        f"{type(value).__name__} at pos {position}")
+
+
+def interpolate(input, size=None, scale_factor=None, align_corners=False, recompute_scale_factor=None):
+    r"""Trilinear interpolation of a 5-D (N, C, D, H, W) tensor, as
+    ``torch.nn.functional.interpolate(input, size, scale_factor, mode='trilinear', align_corners,
+    recompute_scale_factor)``, with the same argument rules and errors.
+
+    Args:
+        input (Tensor): 5-D CPU tensor of dtype float32, float64, bfloat16 or float16, in any layout
+            (contiguous, channels_last_3d and other strided views are read in place).
+        size (int or Tuple[int, int, int]): output spatial size (D, H, W). Exactly one of ``size`` and
+            ``scale_factor`` must be given.
+        scale_factor (float or Tuple[float, float, float]): multiplier for the spatial size. The output
+            size is ``floor(input_size * scale_factor)`` and, unless ``recompute_scale_factor`` is True,
+            the scale factors themselves map output to input coordinates (as torch does).
+        align_corners (bool): as in F.interpolate. Default: False (None is taken as False).
+        recompute_scale_factor (bool, optional): as in F.interpolate.
+
+    Returns:
+        Tensor of shape (N, C, *size) in the input's memory format (channels_last_3d stays
+        channels_last_3d). Differentiable: the gradient is computed by aclnnUpsampleTrilinear3dBackward.
+    """
+    if not isinstance(input, torch.Tensor):
+        raise TypeError(f"interpolate(): argument 'input' must be Tensor, not {type(input).__name__}")
+    if align_corners is None:
+        align_corners = False
+    if not isinstance(align_corners, bool):
+        raise TypeError(f"interpolate(): argument 'align_corners' must be bool, not {type(align_corners).__name__}")
+
+    dim = input.dim() - 2  # spatial dimensions, as F.interpolate counts them
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    elif size is not None:
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise ValueError(
+                    "Input and output must have the same number of spatial dimensions, but got "
+                    f"input with spatial dimensions of {list(input.shape[2:])} and output size of {size}. "
+                    "Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
+                    "output size in (o1, o2, ...,oK) format.")
+            output_size = list(size)
+        else:
+            output_size = [size for _ in range(dim)]
+        scale_factors = None
+    elif scale_factor is not None:
+        if isinstance(scale_factor, (list, tuple)):
+            if len(scale_factor) != dim:
+                raise ValueError(
+                    "Input and scale_factor must have the same number of spatial dimensions, but "
+                    f"got input with spatial dimensions of {list(input.shape[2:])} and "
+                    f"scale_factor of shape {scale_factor}. "
+                    "Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
+                    "scale_factor in (s1, s2, ...,sK) format.")
+            scale_factors = list(scale_factor)
+        else:
+            scale_factors = [scale_factor for _ in range(dim)]
+        output_size = None
+    else:
+        raise ValueError("either size or scale_factor should be defined")
+
+    if recompute_scale_factor is not None and recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+
+    if input.dim() != 5:
+        if input.dim() in (3, 4):
+            raise NotImplementedError(f"Got {input.dim()}D input, but trilinear mode needs 5D input")
+        raise NotImplementedError(
+            "Input Error: Only 3D, 4D and 5D input Tensors supported"
+            f" (got {input.dim()}D) for the modes: nearest | linear | bilinear | bicubic | trilinear | area |"
+            " nearest-exact (got trilinear)")
+
+    if output_size is not None:
+        output_size = [_int_element(v, i + 1) for i, v in enumerate(output_size)]
+        scales = (None, None, None)
+    else:
+        scale_factors = [_float_element(v, i + 1) for i, v in enumerate(scale_factors)]
+        output_size = []
+        for in_size, scale in zip(input.shape[2:], scale_factors):
+            product = float(in_size) * scale
+            if not math.isfinite(product):
+                raise RuntimeError(
+                    f"interpolate(): scale_factor {scale_factors} gives a non-finite output size for the "
+                    f"input spatial size {list(input.shape[2:])}")
+            output_size.append(int(product))  # torch's static_cast<int64_t>: floor for positive sizes
+        scales = (None, None, None) if recompute_scale_factor else tuple(scale_factors)
+
+    return torch.ops.trilinear3d.upsample_trilinear3d(input, output_size, align_corners, *scales)
