@@ -137,6 +137,9 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
   t.dChunkCount = CeilDiv(dstD, dChunk);
   t.itemCount = t.planeCount * t.dChunkCount * t.hChunkCount;
   t.blockDim = t.itemCount == 0 ? 0 : std::min<int64_t>(input.cores, t.itemCount);
+  const double dstBytes = static_cast<double>(t.batch) * static_cast<double>(dstD) * static_cast<double>(dstH) *
+                          static_cast<double>(dstW) * static_cast<double>(ElementSize(input.dataType));
+  t.streamStores = dstBytes > static_cast<double>(kStreamStoreBytes);
 
   // Per-core scratch, each buffer 64-byte aligned:
   //  backward: kRowBatch source rows (converted / packed) | kRowBatch W-pass rows | H-pass chunk | D ring

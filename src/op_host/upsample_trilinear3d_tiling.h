@@ -19,6 +19,7 @@ constexpr double kMinSupportScale = 0.02;   // seed: below this the NPU falls ba
 constexpr int64_t kCacheBudgetBytes = 512 * 1024;  // per-core working set aimed at (L2)
 constexpr int64_t kMinChannelsInner = 8;    // vectorise along C only when C is at least this
 constexpr int64_t kRowBatch = 4;            // backward: gradOut rows W-resampled together
+constexpr int64_t kStreamStoreBytes = 8 << 20;  // destinations larger than this bypass the caches
 
 enum class Direction { kBackward, kForward };
 
@@ -70,6 +71,9 @@ struct TilingData {
   int64_t hChunkCount = 0;
   int64_t itemCount = 0;    // planeCount * dChunkCount * hChunkCount
   int64_t blockDim = 0;     // worker cores launched: min(cores, itemCount)
+  // The destination is too large to stay cached for its reader: contiguous rows are written with
+  // non-temporal stores (no read-for-ownership of each line).
+  bool streamStores = false;
 
   // Per-core scratch (in elements of the accumulation type) and the workspace.
   int64_t ringPlanes = 0;        // backward: destination D planes accumulating at once

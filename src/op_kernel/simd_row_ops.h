@@ -172,8 +172,11 @@ struct Avx512Types<double> {
 // W pass of kRows rows at once through the vector steps (RowGather::lanes must match this
 // ISA's width, else the scalar lists are used). The rows share every step's indices, weights and
 // masks, and their independent accumulators hide the FMA latency.
+// prefetch: optional rows of a later batch (kRows byte pointers, elements of prefetchBytes each)
+// to request from memory as this batch is computed.
 template <int kRows, typename A>
-inline void GatherRows(const RowGather<A> &g, const A *const *src, A *const *dst) {
+inline void GatherRows(const RowGather<A> &g, const A *const *src, A *const *dst,
+                       const char *const *prefetch = nullptr, int64_t prefetchBytes = 0) {
 #if defined(__AVX512F__)
   if (g.lanes == 64 / static_cast<int>(sizeof(A))) {
     constexpr int kLanes = 64 / sizeof(A);
@@ -218,6 +221,16 @@ inline void GatherRows(const RowGather<A> &g, const A *const *src, A *const *dst
       }
       const int64_t sBegin = stepBegin[b], sEnd = stepBegin[b + 1];
       const bool windowed = g.blockWindowed[b] != 0;
+      if (prefetch != nullptr && sBegin < sEnd) {
+        // The rows of a later batch, at this block's window: the stream is requested at the
+        // pace it is consumed, a batch ahead.
+        const int64_t first = stepBase[sBegin] * prefetchBytes;
+        for (int r = 0; r < kRows; ++r) {
+          for (int64_t line = 0; line < 2 * kLanes * prefetchBytes; line += 64) {
+            __builtin_prefetch(prefetch[r] + first + line, 0, 3);
+          }
+        }
+      }
       if (windowed && sBegin < sEnd) loadWindows(stepBase[sBegin]);
       for (int64_t s = sBegin; s < sEnd; ++s) {
         if (!windowed) loadWindows(stepBase[s]);
@@ -295,6 +308,8 @@ inline void GatherRows(const RowGather<A> &g, const A *const *src, A *const *dst
     return;
   }
 #endif
+  (void)prefetch;  // the gather-based and scalar paths leave prefetching to the hardware
+  (void)prefetchBytes;
   for (int r = 0; r < kRows; ++r) GatherRowScalar(g, src[r], dst[r]);
 }
 

@@ -36,6 +36,8 @@ void *operator new(size_t size, const std::nothrow_t &) noexcept {
     return nullptr;
   }
 }
-void *operator new[](size_t size, const std::nothrow_t &) noexcept { return ::operator new(size, std::nothrow); }
+void *operator new[](size_t size, const std::nothrow_t &) noexcept {
+  return ::operator new(size, std::nothrow);
+}
 void operator delete(void *p, const std::nothrow_t &) noexcept { std::free(p); }
 void operator delete[](void *p, const std::nothrow_t &) noexcept { std::free(p); }

@@ -47,17 +47,25 @@ inline ::testing::AssertionResult PrepareBackward(const aclTensor *gradOut, cons
   }
   if (op->workspaceSize > 0 &&
       aclrtMalloc(&op->workspace, op->workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
-    return ::testing::AssertionFailure() << "aclrtMalloc of " << op->workspaceSize << " workspace bytes failed";
+    return ::testing::AssertionFailure()
+           << "aclrtMalloc of " << op->workspaceSize << " workspace bytes failed";
+  }
+  // A workspace's contents are unspecified (CANN reuses pools): fill it with NaN bytes so that a
+  // kernel reading it before writing it fails here, not only when fresh pages happen to be zero.
+  if (op->workspaceSize > 0 &&
+      aclrtMemset(op->workspace, op->workspaceSize, 0xFF, op->workspaceSize) != ACL_SUCCESS) {
+    return ::testing::AssertionFailure() << "aclrtMemset of the workspace failed";
   }
   return ::testing::AssertionSuccess();
 }
 
 inline ::testing::AssertionResult EnqueueBackward(PreparedOp *op, aclrtStream stream) {
-  const aclnnStatus status = aclnnUpsampleTrilinear3dBackward(op->workspace, op->workspaceSize, op->executor, stream);
+  const aclnnStatus status =
+      aclnnUpsampleTrilinear3dBackward(op->workspace, op->workspaceSize, op->executor, stream);
   op->executor = nullptr;  // consumed
   if (status != ACLNN_SUCCESS) {
-    return ::testing::AssertionFailure() << "aclnnUpsampleTrilinear3dBackward returned " << status << ": "
-                                         << aclGetRecentErrMsg();
+    return ::testing::AssertionFailure()
+           << "aclnnUpsampleTrilinear3dBackward returned " << status << ": " << aclGetRecentErrMsg();
   }
   return ::testing::AssertionSuccess();
 }

@@ -21,12 +21,9 @@ struct ShapeCase {
 
 // Up- and down-sampling, size-1 axes, identity axes, integer and odd ratios.
 const ShapeCase kShapes[] = {
-    {"MixedUpDown", {2, 3, 3, 5, 7}, {6, 4, 11}},
-    {"SizeOneAxes", {1, 2, 1, 4, 5}, {3, 4, 1}},
-    {"FromSizeOne", {1, 3, 5, 1, 3}, {2, 7, 3}},
-    {"OddRatios", {2, 1, 4, 6, 2}, {9, 13, 5}},
-    {"AllIdentity", {1, 2, 7, 3, 9}, {7, 3, 9}},
-    {"StrongDown", {1, 2, 9, 11, 13}, {2, 3, 1}},
+    {"MixedUpDown", {2, 3, 3, 5, 7}, {6, 4, 11}},   {"SizeOneAxes", {1, 2, 1, 4, 5}, {3, 4, 1}},
+    {"FromSizeOne", {1, 3, 5, 1, 3}, {2, 7, 3}},    {"OddRatios", {2, 1, 4, 6, 2}, {9, 13, 5}},
+    {"AllIdentity", {1, 2, 7, 3, 9}, {7, 3, 9}},    {"StrongDown", {1, 2, 9, 11, 13}, {2, 3, 1}},
     {"IntegerSources", {1, 2, 7, 5, 9}, {3, 3, 5}},  // align_corners: integer source indices
 };
 
@@ -36,7 +33,8 @@ enum class ScaleMode { kSizes, kScales };
 std::array<double, 3> ScalesFor(const ShapeCase &shape) {
   std::array<double, 3> scales{};
   for (int a = 0; a < 3; ++a) {
-    scales[a] = (static_cast<double>(shape.outputSize[a]) + 0.3) / static_cast<double>(shape.inputSize[2 + a]);
+    scales[a] =
+        (static_cast<double>(shape.outputSize[a]) + 0.3) / static_cast<double>(shape.inputSize[2 + a]);
   }
   return scales;
 }
@@ -54,8 +52,9 @@ TEST_P(BackwardAccuracy, MatchesFloat64Reference) {
   if (scaleMode == ScaleMode::kScales) {
     problem.scales = ScalesFor(shape);
     for (int a = 0; a < 3; ++a) {
-      ASSERT_EQ(static_cast<int64_t>(std::floor(static_cast<double>(shape.inputSize[2 + a]) * problem.scales[a])),
-                shape.outputSize[a])
+      ASSERT_EQ(
+          static_cast<int64_t>(std::floor(static_cast<double>(shape.inputSize[2 + a]) * problem.scales[a])),
+          shape.outputSize[a])
           << "test setup: scales must be consistent with the sizes";
     }
   }
@@ -67,7 +66,8 @@ TEST_P(BackwardAccuracy, MatchesFloat64Reference) {
     SCOPED_TRACE(DistributionName(dist));
     DeviceTensor gradOut(problem.GradOutShape(), dtype, format);
     DeviceTensor gradInput(problem.inputSize, dtype, format);
-    const std::vector<double> values = gradOut.Upload(RandomValues(rng, ElementCount(problem.GradOutShape()), dist));
+    const std::vector<double> values =
+        gradOut.Upload(RandomValues(rng, ElementCount(problem.GradOutShape()), dist));
     ASSERT_TRUE(RunBackward(gradOut, problem, gradInput));
     EXPECT_TRUE(ResultMatchesReference(values, problem, dtype, gradInput.Download()));
   }
@@ -79,13 +79,13 @@ std::string AccuracyName(const ::testing::TestParamInfo<AccuracyParam> &info) {
          (scaleMode == ScaleMode::kScales ? "Scales_" : "Sizes_") + shape.name;
 }
 
-INSTANTIATE_TEST_SUITE_P(Sweep, BackwardAccuracy,
-                         ::testing::Combine(::testing::Values(ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE),
-                                            ::testing::Values(ACL_FORMAT_ND, ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC),
-                                            ::testing::Bool(),
-                                            ::testing::Values(ScaleMode::kSizes, ScaleMode::kScales),
-                                            ::testing::ValuesIn(kShapes)),
-                         AccuracyName);
+INSTANTIATE_TEST_SUITE_P(
+    Sweep, BackwardAccuracy,
+    ::testing::Combine(::testing::Values(ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE),
+                       ::testing::Values(ACL_FORMAT_ND, ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC),
+                       ::testing::Bool(), ::testing::Values(ScaleMode::kSizes, ScaleMode::kScales),
+                       ::testing::ValuesIn(kShapes)),
+    AccuracyName);
 
 // ±inf and NaN in gradOut: each output's class must be the float64 golden's (SPEC section 5),
 // including NaN from a zero-weight tap times inf.
@@ -104,7 +104,8 @@ TEST_P(BackwardSpecialValues, NonFiniteClassesMatchGolden) {
   std::mt19937_64 rng(seed);
   DeviceTensor gradOut(problem.GradOutShape(), dtype, ACL_FORMAT_NCDHW);
   DeviceTensor gradInput(problem.inputSize, dtype, ACL_FORMAT_NCDHW);
-  std::vector<double> values = RandomValues(rng, ElementCount(problem.GradOutShape()), Distribution::kUnitNormal);
+  std::vector<double> values =
+      RandomValues(rng, ElementCount(problem.GradOutShape()), Distribution::kUnitNormal);
   std::uniform_int_distribution<size_t> pick(0, values.size() - 1);
   const double specials[] = {INFINITY, -INFINITY, NAN};
   for (int i = 0; i < 6; ++i) values[pick(rng)] = specials[i % 3];
@@ -135,8 +136,10 @@ TEST(BackwardFp16Overflow, LargeSumsBecomeInfinity) {
   std::mt19937_64 rng(seed);
   DeviceTensor gradOut(problem.GradOutShape(), ACL_FLOAT16, ACL_FORMAT_NCDHW);
   DeviceTensor gradInput(problem.inputSize, ACL_FLOAT16, ACL_FORMAT_NCDHW);
-  std::vector<double> values = RandomValues(rng, ElementCount(problem.GradOutShape()), Distribution::kUnitNormal);
-  for (size_t i = 0; i < values.size(); ++i) values[i] = (i < values.size() / 2 ? 30000.0 : -30000.0) + values[i];
+  std::vector<double> values =
+      RandomValues(rng, ElementCount(problem.GradOutShape()), Distribution::kUnitNormal);
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = (i < values.size() / 2 ? 30000.0 : -30000.0) + values[i];
   values = gradOut.Upload(values);
   ASSERT_TRUE(RunBackward(gradOut, problem, gradInput));
   const std::vector<double> got = gradInput.Download();

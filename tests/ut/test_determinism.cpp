@@ -100,7 +100,8 @@ class DeterminismChildWriter : public ::testing::Test {
   std::vector<std::string> env;
   for (char **e = environ; *e != nullptr; ++e) {
     const std::string entry = *e;
-    if (entry.rfind(std::string(kCoresEnv) + "=", 0) == 0 || entry.rfind(std::string(kOutputEnv) + "=", 0) == 0 ||
+    if (entry.rfind(std::string(kCoresEnv) + "=", 0) == 0 ||
+        entry.rfind(std::string(kOutputEnv) + "=", 0) == 0 ||
         entry.rfind(std::string(kSeedEnv) + "=", 0) == 0) {
       continue;
     }
@@ -128,9 +129,11 @@ class DeterminismChildWriter : public ::testing::Test {
   bytes->assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
   std::remove(path);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    return ::testing::AssertionFailure() << "child with " << kCoresEnv << "=" << cores << " failed, status " << status;
+    return ::testing::AssertionFailure()
+           << "child with " << kCoresEnv << "=" << cores << " failed, status " << status;
   }
-  if (bytes->empty()) return ::testing::AssertionFailure() << "child with " << cores << " cores wrote nothing";
+  if (bytes->empty())
+    return ::testing::AssertionFailure() << "child with " << cores << " cores wrote nothing";
   return ::testing::AssertionSuccess();
 }
 

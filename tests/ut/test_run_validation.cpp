@@ -25,7 +25,8 @@ class RunValidation : public ::testing::Test {
     std::mt19937_64 rng(seed_);
     gradOut_ = std::make_unique<DeviceTensor>(problem_.GradOutShape(), ACL_FLOAT, ACL_FORMAT_NCDHW);
     gradInput_ = std::make_unique<DeviceTensor>(problem_.inputSize, ACL_FLOAT, ACL_FORMAT_NCDHW);
-    values_ = gradOut_->Upload(RandomValues(rng, ElementCount(problem_.GradOutShape()), Distribution::kUnitNormal));
+    values_ =
+        gradOut_->Upload(RandomValues(rng, ElementCount(problem_.GradOutShape()), Distribution::kUnitNormal));
     gradInput_->Upload(RandomValues(rng, ElementCount(problem_.inputSize), Distribution::kLargeOffset));
     before_ = gradInput_->StorageBytes();
     ASSERT_TRUE(PrepareBackward(gradOut_->get(), problem_, gradInput_->get(), &op_));
@@ -34,7 +35,8 @@ class RunValidation : public ::testing::Test {
   // After draining the default stream, gradInput still holds its pre-filled bytes.
   ::testing::AssertionResult GradInputUntouched() {
     if (aclrtSynchronizeStream(nullptr) != ACL_SUCCESS) return ::testing::AssertionFailure() << "sync failed";
-    if (gradInput_->StorageBytes() != before_) return ::testing::AssertionFailure() << "a rejected run wrote gradInput";
+    if (gradInput_->StorageBytes() != before_)
+      return ::testing::AssertionFailure() << "a rejected run wrote gradInput";
     return ::testing::AssertionSuccess();
   }
 
@@ -75,8 +77,9 @@ TEST_F(RunValidation, WorkspaceSmallerThanAsked) {
     RunCorrectlyAndCheck();
     GTEST_SKIP() << "this build plans no workspace for the shape: nothing to undersize";
   }
-  EXPECT_TRUE(Rejected(aclnnUpsampleTrilinear3dBackward(op_.workspace, op_.workspaceSize - 1, op_.executor, nullptr),
-                       ACLNN_ERR_PARAM_INVALID, {"workspace"}));
+  EXPECT_TRUE(
+      Rejected(aclnnUpsampleTrilinear3dBackward(op_.workspace, op_.workspaceSize - 1, op_.executor, nullptr),
+               ACLNN_ERR_PARAM_INVALID, {"workspace"}));
   EXPECT_TRUE(GradInputUntouched());
   RunCorrectlyAndCheck();
 }
@@ -93,9 +96,10 @@ TEST_F(RunValidation, ConsumedExecutor) {
 
 TEST_F(RunValidation, GarbageExecutor) {
   int64_t notAnExecutor[16] = {};
-  EXPECT_TRUE(Rejected(aclnnUpsampleTrilinear3dBackward(op_.workspace, op_.workspaceSize,
-                                                        reinterpret_cast<aclOpExecutor *>(notAnExecutor), nullptr),
-                       ACLNN_ERR_PARAM_INVALID, {"executor"}));
+  EXPECT_TRUE(
+      Rejected(aclnnUpsampleTrilinear3dBackward(op_.workspace, op_.workspaceSize,
+                                                reinterpret_cast<aclOpExecutor *>(notAnExecutor), nullptr),
+               ACLNN_ERR_PARAM_INVALID, {"executor"}));
   EXPECT_TRUE(GradInputUntouched());
   RunCorrectlyAndCheck();
 }

@@ -30,7 +30,8 @@ std::unique_ptr<QueuedOp> MakeOp(std::mt19937_64 &rng, const BackwardProblem &pr
   q->dtype = dtype;
   q->gradOut = std::make_unique<DeviceTensor>(problem.GradOutShape(), dtype, format);
   q->gradInput = std::make_unique<DeviceTensor>(problem.inputSize, dtype, format);
-  q->values = q->gradOut->Upload(RandomValues(rng, ElementCount(problem.GradOutShape()), Distribution::kUnitNormal));
+  q->values =
+      q->gradOut->Upload(RandomValues(rng, ElementCount(problem.GradOutShape()), Distribution::kUnitNormal));
   return q;
 }
 
@@ -66,7 +67,8 @@ TEST_F(Streams, SeveralOpsOnTwoStreamsBeforeOneSynchronizeEach) {
   ASSERT_EQ(aclrtSynchronizeStream(streams[1]), ACL_SUCCESS);
   for (size_t i = 0; i < ops.size(); ++i) {
     SCOPED_TRACE("op " + std::to_string(i) + ": " + ops[i]->problem.Describe());
-    EXPECT_TRUE(ResultMatchesReference(ops[i]->values, ops[i]->problem, ops[i]->dtype, ops[i]->gradInput->Download()));
+    EXPECT_TRUE(ResultMatchesReference(ops[i]->values, ops[i]->problem, ops[i]->dtype,
+                                       ops[i]->gradInput->Download()));
   }
   EXPECT_EQ(aclrtDestroyStream(streams[0]), ACL_SUCCESS);
   EXPECT_EQ(aclrtDestroyStream(streams[1]), ACL_SUCCESS);
@@ -111,7 +113,8 @@ TEST_F(Streams, DefaultStreamRunsQueuedOps) {
 TEST_F(Streams, TensorsDestroyedAfterGetWorkspaceSize) {
   aclrtStream stream = nullptr;
   ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
-  std::unique_ptr<QueuedOp> q = MakeOp(rng_, Problem({2, 3, 5, 6, 7}, {9, 4, 15}, false), ACL_BF16, ACL_FORMAT_NDHWC);
+  std::unique_ptr<QueuedOp> q =
+      MakeOp(rng_, Problem({2, 3, 5, 6, 7}, {9, 4, 15}, false), ACL_BF16, ACL_FORMAT_NDHWC);
   ASSERT_TRUE(PrepareBackward(q->gradOut->get(), q->problem, q->gradInput->get(), &q->op));
   q->gradOut->DestroyAclTensor();
   q->gradInput->DestroyAclTensor();

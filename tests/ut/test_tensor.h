@@ -31,39 +31,55 @@ enum class MemLayout {
 
 inline const char *DtypeName(aclDataType dtype) {
   switch (dtype) {
-    case ACL_FLOAT: return "Float";
-    case ACL_FLOAT16: return "Float16";
-    case ACL_BF16: return "Bf16";
-    case ACL_DOUBLE: return "Double";
-    default: return "Other";
+    case ACL_FLOAT:
+      return "Float";
+    case ACL_FLOAT16:
+      return "Float16";
+    case ACL_BF16:
+      return "Bf16";
+    case ACL_DOUBLE:
+      return "Double";
+    default:
+      return "Other";
   }
 }
 
 inline const char *FormatName(aclFormat format) {
   switch (format) {
-    case ACL_FORMAT_ND: return "ND";
-    case ACL_FORMAT_NCDHW: return "NCDHW";
-    case ACL_FORMAT_NDHWC: return "NDHWC";
-    default: return "Other";
+    case ACL_FORMAT_ND:
+      return "ND";
+    case ACL_FORMAT_NCDHW:
+      return "NCDHW";
+    case ACL_FORMAT_NDHWC:
+      return "NDHWC";
+    default:
+      return "Other";
   }
 }
 
 inline size_t DtypeSize(aclDataType dtype) {
   switch (dtype) {
     case ACL_FLOAT16:
-    case ACL_BF16: return 2;
-    case ACL_DOUBLE: return 8;
-    default: return 4;
+    case ACL_BF16:
+      return 2;
+    case ACL_DOUBLE:
+      return 8;
+    default:
+      return 4;
   }
 }
 
 // The value a double becomes once stored in dtype (what the library actually reads).
 inline double Quantize(aclDataType dtype, double v) {
   switch (dtype) {
-    case ACL_FLOAT16: return HalfToFloat(FloatToHalf(static_cast<float>(v)));
-    case ACL_BF16: return Bf16ToFloat(FloatToBf16(static_cast<float>(v)));
-    case ACL_DOUBLE: return v;
-    default: return static_cast<float>(v);
+    case ACL_FLOAT16:
+      return HalfToFloat(FloatToHalf(static_cast<float>(v)));
+    case ACL_BF16:
+      return Bf16ToFloat(FloatToBf16(static_cast<float>(v)));
+    case ACL_DOUBLE:
+      return v;
+    default:
+      return static_cast<float>(v);
   }
 }
 
@@ -79,7 +95,9 @@ inline void EncodeElement(aclDataType dtype, double v, uint8_t *dst) {
       std::memcpy(dst, &b, 2);
       break;
     }
-    case ACL_DOUBLE: std::memcpy(dst, &v, 8); break;
+    case ACL_DOUBLE:
+      std::memcpy(dst, &v, 8);
+      break;
     default: {
       const float f = static_cast<float>(v);
       std::memcpy(dst, &f, 4);
@@ -213,7 +231,8 @@ class DeviceTensor {
       EncodeElement(dtype_, values[i], image.data() + static_cast<size_t>(elementOffsets_[i]) * size);
       stored[i] = DecodeElement(dtype_, image.data() + static_cast<size_t>(elementOffsets_[i]) * size);
     }
-    EXPECT_EQ(aclrtMemcpy(data_, allocBytes_, image.data(), image.size(), ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemcpy(data_, allocBytes_, image.data(), image.size(), ACL_MEMCPY_HOST_TO_DEVICE),
+              ACL_SUCCESS);
     return stored;
   }
 
@@ -231,7 +250,8 @@ class DeviceTensor {
   // The whole allocation, view and gaps, as raw bytes.
   std::vector<uint8_t> StorageBytes() const {
     std::vector<uint8_t> image(allocBytes_);
-    EXPECT_EQ(aclrtMemcpy(image.data(), image.size(), data_, allocBytes_, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemcpy(image.data(), image.size(), data_, allocBytes_, ACL_MEMCPY_DEVICE_TO_HOST),
+              ACL_SUCCESS);
     return image;
   }
 

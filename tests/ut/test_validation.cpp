@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "acl_test_environment.h"
-#include "allocation_probe.h"
 #include "aclnnop/aclnn_upsample_trilinear_3d_backward.h"
+#include "allocation_probe.h"
 #include "op_runner.h"
 #include "validation_helpers.h"
 
@@ -30,10 +30,11 @@ class Validation : public ::testing::Test {
   }
 
   aclnnStatus Call(const aclTensor *gradOut, const aclIntArray *outputSize, const aclIntArray *inputSize,
-                   aclTensor *gradInput, std::array<double, 3> scales = {0.0, 0.0, 0.0}, bool alignCorners = false) {
-    return aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize(gradOut, outputSize, inputSize, alignCorners, scales[0],
-                                                            scales[1], scales[2], gradInput, &workspaceSize_,
-                                                            &executor_);
+                   aclTensor *gradInput, std::array<double, 3> scales = {0.0, 0.0, 0.0},
+                   bool alignCorners = false) {
+    return aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize(gradOut, outputSize, inputSize, alignCorners,
+                                                            scales[0], scales[1], scales[2], gradInput,
+                                                            &workspaceSize_, &executor_);
   }
 
   // Runs an executor a successful call returned (a run is what frees it).
@@ -69,35 +70,36 @@ TEST_F(Validation, BaselineIsAccepted) {
 // Row 1: null arguments -> 161001.
 TEST_F(Validation, NullGradOut) {
   RawTensor gradInput = GradInput();
-  EXPECT_TRUE(Rejected(Call(nullptr, outputSize_.get(), inputSize_.get(), gradInput.get()), ACLNN_ERR_PARAM_NULLPTR,
-                       {"gradOut"}));
+  EXPECT_TRUE(Rejected(Call(nullptr, outputSize_.get(), inputSize_.get(), gradInput.get()),
+                       ACLNN_ERR_PARAM_NULLPTR, {"gradOut"}));
 }
 
 TEST_F(Validation, NullOutputSize) {
   RawTensor gradOut = GradOut();
   RawTensor gradInput = GradInput();
-  EXPECT_TRUE(Rejected(Call(gradOut.get(), nullptr, inputSize_.get(), gradInput.get()), ACLNN_ERR_PARAM_NULLPTR,
-                       {"outputSize"}));
+  EXPECT_TRUE(Rejected(Call(gradOut.get(), nullptr, inputSize_.get(), gradInput.get()),
+                       ACLNN_ERR_PARAM_NULLPTR, {"outputSize"}));
 }
 
 TEST_F(Validation, NullInputSize) {
   RawTensor gradOut = GradOut();
   RawTensor gradInput = GradInput();
-  EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), nullptr, gradInput.get()), ACLNN_ERR_PARAM_NULLPTR,
-                       {"inputSize"}));
+  EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), nullptr, gradInput.get()),
+                       ACLNN_ERR_PARAM_NULLPTR, {"inputSize"}));
 }
 
 TEST_F(Validation, NullGradInput) {
   RawTensor gradOut = GradOut();
-  EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), nullptr), ACLNN_ERR_PARAM_NULLPTR,
-                       {"gradInput"}));
+  EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), nullptr),
+                       ACLNN_ERR_PARAM_NULLPTR, {"gradInput"}));
 }
 
 TEST_F(Validation, NullWorkspaceSize) {
   RawTensor gradOut = GradOut();
   RawTensor gradInput = GradInput();
   const aclnnStatus status = aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize(
-      gradOut.get(), outputSize_.get(), inputSize_.get(), false, 0.0, 0.0, 0.0, gradInput.get(), nullptr, &executor_);
+      gradOut.get(), outputSize_.get(), inputSize_.get(), false, 0.0, 0.0, 0.0, gradInput.get(), nullptr,
+      &executor_);
   EXPECT_TRUE(Rejected(status, ACLNN_ERR_PARAM_NULLPTR, {"workspaceSize"}));
 }
 
@@ -105,8 +107,8 @@ TEST_F(Validation, NullExecutor) {
   RawTensor gradOut = GradOut();
   RawTensor gradInput = GradInput();
   const aclnnStatus status = aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize(
-      gradOut.get(), outputSize_.get(), inputSize_.get(), false, 0.0, 0.0, 0.0, gradInput.get(), &workspaceSize_,
-      nullptr);
+      gradOut.get(), outputSize_.get(), inputSize_.get(), false, 0.0, 0.0, 0.0, gradInput.get(),
+      &workspaceSize_, nullptr);
   EXPECT_TRUE(Rejected(status, ACLNN_ERR_PARAM_NULLPTR, {"executor"}));
 }
 
@@ -317,15 +319,16 @@ TEST_F(Validation, ScalesInconsistentWithSizes) {
   // Consistent would be e.g. (1.5, 1.4, 1.3): floor(2*1.5)=3, floor(3*1.4)=4, floor(4*1.3)=5.
   for (bool alignCorners : {false, true}) {
     SCOPED_TRACE(alignCorners ? "alignCorners" : "no alignCorners");
-    EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get(), {1.5, 1.4, 1.6},
-                              alignCorners),
+    EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get(),
+                              {1.5, 1.4, 1.6}, alignCorners),
                          ACLNN_ERR_PARAM_INVALID, {"scales"}));
   }
 }
 
 TEST_F(Validation, ScalesWithOneNotPositiveAreIgnored) {
   // Inconsistent as a triple, but one is <= 0: the sizes decide and the result follows them.
-  for (std::array<double, 3> scales : {std::array<double, 3>{1.5, 0.0, 9.0}, std::array<double, 3>{-1.0, 7.0, 1.3}}) {
+  for (std::array<double, 3> scales :
+       {std::array<double, 3>{1.5, 0.0, 9.0}, std::array<double, 3>{-1.0, 7.0, 1.3}}) {
     SCOPED_TRACE("scales " + std::to_string(scales[0]) + "," + std::to_string(scales[1]) + "," +
                  std::to_string(scales[2]));
     BackwardProblem problem;
@@ -364,8 +367,10 @@ TEST_F(Validation, EmptyBatchOrChannelsIsANoOp) {
 }
 
 TEST_F(Validation, NegativeBatch) {
-  RawTensor gradOut({-1, 2, 3, 4, 5}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), {120, 60, 20, 5, 1}, 0, {120});
-  RawTensor gradInput({-1, 2, 2, 3, 4}, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.get(), {48, 24, 12, 4, 1}, 0, {48});
+  RawTensor gradOut({-1, 2, 3, 4, 5}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), {120, 60, 20, 5, 1}, 0,
+                    {120});
+  RawTensor gradInput({-1, 2, 2, 3, 4}, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.get(), {48, 24, 12, 4, 1}, 0,
+                      {48});
   IntArray inputSize{-1, 2, 2, 3, 4};
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_INVALID, {"gradOut", "gradInput", "inputSize"}));
@@ -405,8 +410,8 @@ TEST_F(Validation, NegativeStride) {
 // Order: a null argument (row 1) is reported before an unsupported dtype (row 2).
 TEST_F(Validation, NullIsReportedBeforeDtype) {
   RawTensor gradOut = GradOut(ACL_INT32);
-  EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), nullptr), ACLNN_ERR_PARAM_NULLPTR,
-                       {"gradInput"}));
+  EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), nullptr),
+                       ACLNN_ERR_PARAM_NULLPTR, {"gradInput"}));
 }
 
 }  // namespace

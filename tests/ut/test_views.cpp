@@ -27,10 +27,14 @@ const ViewCase kViewCases[] = {
     {"SlicedBoth", ACL_FORMAT_NCDHW, MemLayout::kSliced, ACL_FORMAT_NCDHW, MemLayout::kSliced},
     {"SlicedBothNdhwc", ACL_FORMAT_NDHWC, MemLayout::kSliced, ACL_FORMAT_NDHWC, MemLayout::kSliced},
     // Each tensor read by its own format.
-    {"GradOutNdhwcGradInputNcdhw", ACL_FORMAT_NDHWC, MemLayout::kContiguous, ACL_FORMAT_NCDHW, MemLayout::kContiguous},
-    {"GradOutNcdhwGradInputNdhwc", ACL_FORMAT_NCDHW, MemLayout::kContiguous, ACL_FORMAT_NDHWC, MemLayout::kContiguous},
-    {"PermutedGradOutSlicedGradInput", ACL_FORMAT_NCDHW, MemLayout::kPermuted, ACL_FORMAT_NDHWC, MemLayout::kSliced},
-    {"SlicedGradOutPermutedGradInput", ACL_FORMAT_ND, MemLayout::kSliced, ACL_FORMAT_NDHWC, MemLayout::kPermuted},
+    {"GradOutNdhwcGradInputNcdhw", ACL_FORMAT_NDHWC, MemLayout::kContiguous, ACL_FORMAT_NCDHW,
+     MemLayout::kContiguous},
+    {"GradOutNcdhwGradInputNdhwc", ACL_FORMAT_NCDHW, MemLayout::kContiguous, ACL_FORMAT_NDHWC,
+     MemLayout::kContiguous},
+    {"PermutedGradOutSlicedGradInput", ACL_FORMAT_NCDHW, MemLayout::kPermuted, ACL_FORMAT_NDHWC,
+     MemLayout::kSliced},
+    {"SlicedGradOutPermutedGradInput", ACL_FORMAT_ND, MemLayout::kSliced, ACL_FORMAT_NDHWC,
+     MemLayout::kPermuted},
 };
 
 using ViewParam = std::tuple<aclDataType, ViewCase>;

@@ -58,8 +58,8 @@ class RawTensor {
             std::vector<int64_t> strides = {}, int64_t offset = 0, std::vector<int64_t> storageDims = {}) {
     if (strides.empty()) strides = ContiguousStrides(dims);
     if (storageDims.empty()) storageDims = dims;
-    tensor_ = aclCreateTensor(dims.data(), dims.size(), dtype, strides.data(), offset, format, storageDims.data(),
-                              storageDims.size(), data);
+    tensor_ = aclCreateTensor(dims.data(), dims.size(), dtype, strides.data(), offset, format,
+                              storageDims.data(), storageDims.size(), data);
     EXPECT_NE(tensor_, nullptr) << aclGetRecentErrMsg();
   }
   ~RawTensor() {
@@ -92,7 +92,8 @@ class IntArray {
 };
 
 inline std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
 }
 
@@ -103,8 +104,8 @@ inline ::testing::AssertionResult Rejected(aclnnStatus status, aclnnStatus expec
   const std::string message = aclGetRecentErrMsg();
   const std::string again = aclGetRecentErrMsg();
   if (status != expected) {
-    return ::testing::AssertionFailure() << "status " << status << ", expected " << expected << " (message: \""
-                                         << message << "\")";
+    return ::testing::AssertionFailure()
+           << "status " << status << ", expected " << expected << " (message: \"" << message << "\")";
   }
   if (message.empty()) return ::testing::AssertionFailure() << "aclGetRecentErrMsg() is empty";
   bool named = false;
@@ -113,8 +114,10 @@ inline ::testing::AssertionResult Rejected(aclnnStatus status, aclnnStatus expec
     named = named || Lower(message).find(Lower(name)) != std::string::npos;
     wanted += std::string(wanted.empty() ? "" : " or ") + name;
   }
-  if (!named) return ::testing::AssertionFailure() << "message \"" << message << "\" does not name " << wanted;
-  if (!again.empty()) return ::testing::AssertionFailure() << "second read gave \"" << again << "\", expected \"\"";
+  if (!named)
+    return ::testing::AssertionFailure() << "message \"" << message << "\" does not name " << wanted;
+  if (!again.empty())
+    return ::testing::AssertionFailure() << "second read gave \"" << again << "\", expected \"\"";
   return ::testing::AssertionSuccess();
 }
 

@@ -20,6 +20,10 @@ namespace {
 using tiling::RowLayout;
 using tiling::TilingData;
 
+// How far ahead (in row batches) gradOut rows are requested. One batch takes a few hundred
+// nanoseconds to compute, about DRAM latency, so two batches keep the stream ahead.
+constexpr int64_t kPrefetchBatches = 2;
+
 int64_t Align64(int64_t elems, int64_t elemBytes) { return (elems * elemBytes + 63) / 64 * 64 / elemBytes; }
 
 template <typename T>
@@ -40,6 +44,7 @@ class BackwardItemRunner {
     hPlane_ = wRow_ + tiling::kRowBatch * wRowStride_;
     chunkElems_ = Align64(t_.hChunk * t_.rowElems, bytes);
     ring_ = hPlane_ + chunkElems_;
+    denseRows_ = t_.layout == RowLayout::kWInner && src_.strides[4] == 1;
   }
 
   void Run(int64_t item) {
@@ -105,7 +110,13 @@ class BackwardItemRunner {
     constexpr int kBatch = static_cast<int>(tiling::kRowBatch);
     for (int64_t oh = ohFirst_; oh <= ohLast_; oh += kBatch) {
       const int count = static_cast<int>(std::min<int64_t>(kBatch, ohLast_ - oh + 1));
-      PrefetchRows(od, oh + kBatch, std::min<int64_t>(kBatch, ohLast_ - (oh + kBatch) + 1));
+      // Rows kPrefetchBatches batches ahead (same od) are requested while this batch computes.
+      const int64_t aheadOh = oh + kPrefetchBatches * kBatch;
+      const bool prefetch = denseRows_ && aheadOh + kBatch - 1 <= ohLast_;
+      const char *ahead[kBatch];
+      for (int k = 0; prefetch && k < kBatch; ++k) {
+        ahead[k] = reinterpret_cast<const char *>(srcBase_ + od * src_.strides[2] + (aheadOh + k) * src_.strides[3]);
+      }
       const A *rows[kBatch];
       A *wRows[kBatch];
       for (int k = 0; k < count; ++k) {
@@ -113,25 +124,11 @@ class BackwardItemRunner {
         wRows[k] = wRow_ + k * wRowStride_;
       }
       if (t_.layout == RowLayout::kWInner && count == kBatch) {
-        GatherRows<kBatch>(p_.rowW, rows, wRows);
+        GatherRows<kBatch>(p_.rowW, rows, wRows, prefetch ? ahead : nullptr, static_cast<int64_t>(sizeof(T)));
       } else {
         for (int k = 0; k < count; ++k) ResampleW(rows[k], wRows[k]);
       }
       for (int k = 0; k < count; ++k) ScatterH(oh + k, wRows[k]);
-    }
-  }
-
-  // Short gradOut rows end before the hardware prefetcher ramps up: ask for the next batch's
-  // rows while this batch is computed. Long rows stream well on their own.
-  void PrefetchRows(int64_t od, int64_t oh, int64_t count) {
-    constexpr int64_t kMaxRowBytes = 8192;
-    const int64_t rowBytes = srcRowElems_ * static_cast<int64_t>(sizeof(T));
-    const bool dense = t_.layout == RowLayout::kWInner ? src_.strides[4] == 1
-                                                        : src_.strides[1] == 1 && src_.strides[4] == t_.c;
-    if (!dense || rowBytes > kMaxRowBytes) return;
-    for (int64_t k = 0; k < count; ++k) {
-      const char *row = reinterpret_cast<const char *>(srcBase_ + od * src_.strides[2] + (oh + k) * src_.strides[3]);
-      for (int64_t b = 0; b < rowBytes; b += 64) __builtin_prefetch(row + b, 0, 3);
     }
   }
 
@@ -179,8 +176,12 @@ class BackwardItemRunner {
     for (int64_t ih = h0_; ih < h1_; ++ih) {
       const A *row = acc + (ih - h0_) * t_.rowElems;
       T *out = dstBase_ + id * dst_.strides[2] + ih * dst_.strides[3];
-      if (t_.layout == RowLayout::kWInner) {
+      if (t_.layout == RowLayout::kWInner && dst_.strides[4] == 1 && t_.streamStores) {
+        StoreRowStreaming<T>(row, out, t_.w.inSize);
+      } else if (t_.layout == RowLayout::kWInner) {
         StoreRow<T>(row, out, dst_.strides[4], t_.w.inSize);
+      } else if (dst_.strides[1] == 1 && dst_.strides[4] == t_.c && t_.streamStores) {
+        StoreRowStreaming<T>(row, out, t_.rowElems);
       } else if (dst_.strides[1] == 1 && dst_.strides[4] == t_.c) {
         StoreRow<T>(row, out, 1, t_.rowElems);
       } else {
@@ -200,6 +201,7 @@ class BackwardItemRunner {
   const T *srcBase_ = nullptr;
   T *dstBase_ = nullptr;
   int64_t d0_ = 0, d1_ = 0, h0_ = 0, h1_ = 0, ohFirst_ = 0, ohLast_ = -1;
+  bool denseRows_ = false;  // W-inner gradOut rows are contiguous: prefetch them ahead
 };
 
 template <typename T>
@@ -212,6 +214,7 @@ void RunBackwardTyped(const KernelArgs &args, int blockIdx) {
   for (int64_t item = args.nextItem->fetch_add(1); item < t.itemCount; item = args.nextItem->fetch_add(1)) {
     runner.Run(item);
   }
+  StreamFence();  // non-temporal stores are visible before the launch reports completion
 }
 
 }  // namespace

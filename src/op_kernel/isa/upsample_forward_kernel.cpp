@@ -64,7 +64,6 @@ class ForwardItemRunner {
         StoreOutRow(od, oh);
       }
     }
-    StreamFence();
   }
 
  private:
@@ -101,12 +100,14 @@ class ForwardItemRunner {
 
   void StoreOutRow(int64_t od, int64_t oh) {
     T *out = dstBase_ + od * dst_.strides[2] + oh * dst_.strides[3];
-    if (t_.layout == RowLayout::kWInner && dst_.strides[4] == 1) {
+    if (t_.layout == RowLayout::kWInner && dst_.strides[4] == 1 && t_.streamStores) {
       StoreRowStreaming<T>(dstRow_, out, t_.w.outSize);
     } else if (t_.layout == RowLayout::kWInner) {
       StoreRow<T>(dstRow_, out, dst_.strides[4], t_.w.outSize);
-    } else if (dst_.strides[1] == 1 && dst_.strides[4] == t_.c) {
+    } else if (dst_.strides[1] == 1 && dst_.strides[4] == t_.c && t_.streamStores) {
       StoreRowStreaming<T>(dstRow_, out, t_.rowElems);
+    } else if (dst_.strides[1] == 1 && dst_.strides[4] == t_.c) {
+      StoreRow<T>(dstRow_, out, 1, t_.rowElems);
     } else {
       for (int64_t ow = 0; ow < t_.w.outSize; ++ow) {
         StoreRow<T>(dstRow_ + ow * t_.c, out + ow * dst_.strides[4], dst_.strides[1], t_.c);
@@ -134,6 +135,7 @@ void RunForwardTyped(const KernelArgs &args, int blockIdx) {
   for (int64_t item = args.nextItem->fetch_add(1); item < t.itemCount; item = args.nextItem->fetch_add(1)) {
     runner.Run(item);
   }
+  StreamFence();  // non-temporal stores are visible before the launch reports completion
 }
 
 }  // namespace

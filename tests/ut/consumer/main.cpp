@@ -11,12 +11,12 @@
 
 namespace {
 
-#define CHECK(cond)                                                   \
-  do {                                                                \
-    if (!(cond)) {                                                    \
+#define CHECK(cond)                                                                   \
+  do {                                                                                \
+    if (!(cond)) {                                                                    \
       std::fprintf(stderr, "consumer: %s failed: %s\n", #cond, aclGetRecentErrMsg()); \
-      return 1;                                                       \
-    }                                                                 \
+      return 1;                                                                       \
+    }                                                                                 \
   } while (0)
 
 struct Tap {
@@ -50,15 +50,18 @@ int main() {
   CHECK(aclrtCreateStream(&stream) == ACL_SUCCESS);
 
   std::vector<float> gradOutHost(outCount);
-  for (size_t i = 0; i < outCount; ++i) gradOutHost[i] = (i % 2 ? 1.0f : -1.0f) * (0.5f + 0.1f * static_cast<float>(i));
+  for (size_t i = 0; i < outCount; ++i)
+    gradOutHost[i] = (i % 2 ? 1.0f : -1.0f) * (0.5f + 0.1f * static_cast<float>(i));
   void *gradOutDev = nullptr, *gradInputDev = nullptr;
   CHECK(aclrtMalloc(&gradOutDev, outCount * 4, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS);
   CHECK(aclrtMalloc(&gradInputDev, inCount * 4, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS);
   CHECK(aclrtMemcpy(gradOutDev, outCount * 4, gradOutHost.data(), outCount * 4, ACL_MEMCPY_HOST_TO_DEVICE) ==
         ACL_SUCCESS);
 
-  aclTensor *gradOut = aclCreateTensor(outDims, 5, ACL_FLOAT, outStrides, 0, ACL_FORMAT_NCDHW, outDims, 5, gradOutDev);
-  aclTensor *gradInput = aclCreateTensor(inSize, 5, ACL_FLOAT, inStrides, 0, ACL_FORMAT_NCDHW, inSize, 5, gradInputDev);
+  aclTensor *gradOut =
+      aclCreateTensor(outDims, 5, ACL_FLOAT, outStrides, 0, ACL_FORMAT_NCDHW, outDims, 5, gradOutDev);
+  aclTensor *gradInput =
+      aclCreateTensor(inSize, 5, ACL_FLOAT, inStrides, 0, ACL_FORMAT_NCDHW, inSize, 5, gradInputDev);
   aclIntArray *outputSize = aclCreateIntArray(outSize, 3);
   aclIntArray *inputSize = aclCreateIntArray(inSize, 5);
   CHECK(gradOut != nullptr && gradInput != nullptr && outputSize != nullptr && inputSize != nullptr);
@@ -66,14 +69,17 @@ int main() {
   uint64_t workspaceSize = 0;
   aclOpExecutor *executor = nullptr;
   CHECK(aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize(gradOut, outputSize, inputSize, false, 0.0, 0.0, 0.0,
-                                                         gradInput, &workspaceSize, &executor) == ACLNN_SUCCESS);
+                                                         gradInput, &workspaceSize,
+                                                         &executor) == ACLNN_SUCCESS);
   void *workspace = nullptr;
-  if (workspaceSize > 0) CHECK(aclrtMalloc(&workspace, workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS);
+  if (workspaceSize > 0)
+    CHECK(aclrtMalloc(&workspace, workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS);
   CHECK(aclnnUpsampleTrilinear3dBackward(workspace, workspaceSize, executor, stream) == ACLNN_SUCCESS);
   CHECK(aclrtSynchronizeStream(stream) == ACL_SUCCESS);
 
   std::vector<float> got(inCount);
-  CHECK(aclrtMemcpy(got.data(), inCount * 4, gradInputDev, inCount * 4, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS);
+  CHECK(aclrtMemcpy(got.data(), inCount * 4, gradInputDev, inCount * 4, ACL_MEMCPY_DEVICE_TO_HOST) ==
+        ACL_SUCCESS);
 
   std::vector<double> expected(inCount, 0.0), magnitude(inCount, 0.0);
   for (int64_t c = 0; c < 2; ++c)
