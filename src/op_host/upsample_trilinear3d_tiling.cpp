@@ -143,14 +143,16 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
 
   // Per-core scratch, each buffer 64-byte aligned:
   //  backward: kRowBatch source rows (converted / packed) | kRowBatch W-pass rows | H-pass chunk | D ring
-  //  forward:  two converted source rows | H-pass row | destination row | D-pass rows one chunk needs
+  //  forward:  two converted source rows | kRowBatch H-pass rows | kRowBatch destination rows |
+  //            D-pass rows one chunk needs
   int64_t scratchBytes = 0;
   if (backward) {
     scratchBytes = (RoundUp64Bytes(srcRowElems, accBytes) + RoundUp64Bytes(t.rowElems, accBytes)) * kRowBatch +
                    RoundUp64Bytes(hChunk * t.rowElems, accBytes) * (1 + t.ringPlanes);
   } else {
     const int64_t srcRowsPerChunk = MaxSourceRowsPerChunk(axes[1], hChunk);
-    scratchBytes = RoundUp64Bytes(srcRowElems, accBytes) * (3 + srcRowsPerChunk) + RoundUp64Bytes(t.rowElems, accBytes);
+    scratchBytes = RoundUp64Bytes(srcRowElems, accBytes) * (2 + kRowBatch + srcRowsPerChunk) +
+                   RoundUp64Bytes(t.rowElems, accBytes) * kRowBatch;
   }
   t.scratchElemsPerCore = scratchBytes / accBytes;
   t.workspaceSize = t.itemCount == 0 ? 0 : static_cast<uint64_t>(scratchBytes) * static_cast<uint64_t>(t.blockDim);

@@ -18,7 +18,7 @@ constexpr int64_t kSlideSize = 16;          // seed: SLIDE_SIZE, source points p
 constexpr double kMinSupportScale = 0.02;   // seed: below this the NPU falls back to AICPU
 constexpr int64_t kCacheBudgetBytes = 512 * 1024;  // per-core working set aimed at (L2)
 constexpr int64_t kMinChannelsInner = 8;    // vectorise along C only when C is at least this
-constexpr int64_t kRowBatch = 4;            // backward: gradOut rows W-resampled together
+constexpr int64_t kRowBatch = 4;            // rows W-resampled together (they share the steps)
 constexpr int64_t kStreamStoreBytes = 8 << 20;  // destinations larger than this bypass the caches
 
 enum class Direction { kBackward, kForward };

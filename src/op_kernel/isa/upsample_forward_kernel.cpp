@@ -29,8 +29,9 @@ class ForwardItemRunner {
     rowA_ = scratch;
     rowB_ = rowA_ + srcRowStride;
     hRow_ = rowB_ + srcRowStride;
-    dstRow_ = hRow_ + srcRowStride;
-    dPlane_ = dstRow_ + Align64(t_.rowElems, bytes);
+    dstRowStride_ = Align64(t_.rowElems, bytes);
+    dstRow_ = hRow_ + tiling::kRowBatch * srcRowStride;
+    dPlane_ = dstRow_ + tiling::kRowBatch * dstRowStride_;
     srcRowStride_ = srcRowStride;
   }
 
@@ -57,11 +58,25 @@ class ForwardItemRunner {
         const A *b = SourceRow(p_.d.i1[od], ih, rowB_);
         BlendRows(dPlane_ + (ih - ihFirst) * srcRowStride_, a, p_.d.l0[od], b, p_.d.l1[od], srcRowElems_);
       }
-      for (int64_t oh = oh0; oh < oh1; ++oh) {
-        BlendRows(hRow_, dPlane_ + (p_.h.i0[oh] - ihFirst) * srcRowStride_, p_.h.l0[oh],
-                  dPlane_ + (p_.h.i1[oh] - ihFirst) * srcRowStride_, p_.h.l1[oh], srcRowElems_);
-        ResampleW();
-        StoreOutRow(od, oh);
+      // H pass, then the W pass of kRowBatch rows at once (they share the gather's steps).
+      constexpr int kBatch = static_cast<int>(tiling::kRowBatch);
+      for (int64_t oh = oh0; oh < oh1; oh += kBatch) {
+        const int count = static_cast<int>(std::min<int64_t>(kBatch, oh1 - oh));
+        const A *hRows[kBatch];
+        A *outRows[kBatch];
+        for (int k = 0; k < count; ++k) {
+          A *hRow = hRow_ + k * srcRowStride_;
+          BlendRows(hRow, dPlane_ + (p_.h.i0[oh + k] - ihFirst) * srcRowStride_, p_.h.l0[oh + k],
+                    dPlane_ + (p_.h.i1[oh + k] - ihFirst) * srcRowStride_, p_.h.l1[oh + k], srcRowElems_);
+          hRows[k] = hRow;
+          outRows[k] = dstRow_ + k * dstRowStride_;
+        }
+        if (t_.layout == RowLayout::kWInner && count == kBatch) {
+          GatherRows<kBatch>(p_.rowW, hRows, outRows);
+        } else {
+          for (int k = 0; k < count; ++k) ResampleW(hRows[k], outRows[k]);
+        }
+        for (int k = 0; k < count; ++k) StoreOutRow(od, oh + k, outRows[k]);
       }
     }
   }
@@ -85,32 +100,32 @@ class ForwardItemRunner {
     return buffer;
   }
 
-  void ResampleW() {
+  void ResampleW(const A *hRow, A *outRow) {
     const RowGather<A> &g = p_.rowW;
     if (t_.layout == RowLayout::kWInner) {
-      GatherRow(g, hRow_, dstRow_);
+      GatherRow(g, hRow, outRow);
       return;
     }
     const int64_t c = t_.c;
     for (int64_t ow = 0; ow < g.dstLen; ++ow) {
       const int64_t e = g.begin[ow];  // exactly two entries: (i0, l0), (i1, l1)
-      BlendRows(dstRow_ + ow * c, hRow_ + g.src[e] * c, g.w[e], hRow_ + g.src[e + 1] * c, g.w[e + 1], c);
+      BlendRows(outRow + ow * c, hRow + g.src[e] * c, g.w[e], hRow + g.src[e + 1] * c, g.w[e + 1], c);
     }
   }
 
-  void StoreOutRow(int64_t od, int64_t oh) {
+  void StoreOutRow(int64_t od, int64_t oh, const A *row) {
     T *out = dstBase_ + od * dst_.strides[2] + oh * dst_.strides[3];
     if (t_.layout == RowLayout::kWInner && dst_.strides[4] == 1 && t_.streamStores) {
-      StoreRowStreaming<T>(dstRow_, out, t_.w.outSize);
+      StoreRowStreaming<T>(row, out, t_.w.outSize);
     } else if (t_.layout == RowLayout::kWInner) {
-      StoreRow<T>(dstRow_, out, dst_.strides[4], t_.w.outSize);
+      StoreRow<T>(row, out, dst_.strides[4], t_.w.outSize);
     } else if (dst_.strides[1] == 1 && dst_.strides[4] == t_.c && t_.streamStores) {
-      StoreRowStreaming<T>(dstRow_, out, t_.rowElems);
+      StoreRowStreaming<T>(row, out, t_.rowElems);
     } else if (dst_.strides[1] == 1 && dst_.strides[4] == t_.c) {
-      StoreRow<T>(dstRow_, out, 1, t_.rowElems);
+      StoreRow<T>(row, out, 1, t_.rowElems);
     } else {
       for (int64_t ow = 0; ow < t_.w.outSize; ++ow) {
-        StoreRow<T>(dstRow_ + ow * t_.c, out + ow * dst_.strides[4], dst_.strides[1], t_.c);
+        StoreRow<T>(row + ow * t_.c, out + ow * dst_.strides[4], dst_.strides[1], t_.c);
       }
     }
   }
@@ -119,7 +134,7 @@ class ForwardItemRunner {
   const PlanTables<A> &p_;
   const TensorView5d &src_;
   const TensorView5d &dst_;
-  int64_t rowWidth_ = 1, srcRowElems_ = 0, srcRowStride_ = 0;
+  int64_t rowWidth_ = 1, srcRowElems_ = 0, srcRowStride_ = 0, dstRowStride_ = 0;
   A *rowA_ = nullptr, *rowB_ = nullptr, *hRow_ = nullptr, *dstRow_ = nullptr, *dPlane_ = nullptr;
   const T *srcBase_ = nullptr;
   T *dstBase_ = nullptr;
