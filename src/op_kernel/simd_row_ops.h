@@ -20,6 +20,25 @@ namespace trilinear3d::kernel::TRILINEAR3D_ISA {
 // dst = w * src (assign) or dst += w * src, n elements.
 template <typename A>
 inline void AxpyRow(A *__restrict dst, const A *__restrict src, A w, int64_t n, bool assign) {
+#if defined(__AVX512F__)
+  // Explicit vectors with a masked tail: these rows are short (a few hundred elements) and called
+  // often, so the compiler's peeled prologue and scalar epilogue would cost as much as the body.
+  if constexpr (std::is_same_v<A, float>) {
+    const __m512 wv = _mm512_set1_ps(w);
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+      const __m512 x = _mm512_loadu_ps(src + i);
+      _mm512_storeu_ps(dst + i, assign ? _mm512_mul_ps(wv, x) : _mm512_fmadd_ps(wv, x, _mm512_loadu_ps(dst + i)));
+    }
+    if (i < n) {
+      const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
+      const __m512 x = _mm512_maskz_loadu_ps(m, src + i);
+      _mm512_mask_storeu_ps(dst + i, m,
+                            assign ? _mm512_mul_ps(wv, x) : _mm512_fmadd_ps(wv, x, _mm512_maskz_loadu_ps(m, dst + i)));
+    }
+    return;
+  }
+#endif
   if (assign) {
     for (int64_t i = 0; i < n; ++i) dst[i] = w * src[i];
   } else {
@@ -172,11 +191,28 @@ struct Avx512Types<double> {
 // W pass of kRows rows at once through the vector steps (RowGather::lanes must match this
 // ISA's width, else the scalar lists are used). The rows share every step's indices, weights and
 // masks, and their independent accumulators hide the FMA latency.
+// Where a W-pass output row goes next (the backward's H scatter): up to two rows, each
+// target = w * row (assign) or target += w * row, applied in order.
+template <typename A>
+struct RowTargets {
+  A *row[2];
+  A w[2];
+  bool assign[2];
+  int count;
+};
+
+// Applies a row's targets to its n elements held in `values` (the paths without fused epilogue).
+template <typename A>
+inline void ApplyTargets(const RowTargets<A> &t, const A *values, int64_t n);
+
 // prefetch: optional rows of a later batch (kRows byte pointers, elements of prefetchBytes each)
 // to request from memory as this batch is computed.
+// targets: optional, one per row: the results go to the targets (fused with the W pass: no
+// round trip through dst on the vector path) after being written to dst on the other paths.
 template <int kRows, typename A>
 inline void GatherRows(const RowGather<A> &g, const A *const *src, A *const *dst,
-                       const char *const *prefetch = nullptr, int64_t prefetchBytes = 0) {
+                       const char *const *prefetch = nullptr, int64_t prefetchBytes = 0,
+                       const RowTargets<A> *targets = nullptr) {
 #if defined(__AVX512F__)
   if (g.lanes == 64 / static_cast<int>(sizeof(A))) {
     constexpr int kLanes = 64 / sizeof(A);
@@ -256,10 +292,27 @@ inline void GatherRows(const RowGather<A> &g, const A *const *src, A *const *dst
       const int left = g.blockLanes[b];
       const Mask keep = left >= kLanes ? Mask(~Mask(0)) : Mask((1u << left) - 1);
       for (int r = 0; r < kRows; ++r) {
-        if constexpr (std::is_same_v<A, float>) {
-          _mm512_mask_storeu_ps(dst[r] + j0, keep, acc[r]);
-        } else {
-          _mm512_mask_storeu_pd(dst[r] + j0, keep, acc[r]);
+        if (targets == nullptr) {
+          if constexpr (std::is_same_v<A, float>) {
+            _mm512_mask_storeu_ps(dst[r] + j0, keep, acc[r]);
+          } else {
+            _mm512_mask_storeu_pd(dst[r] + j0, keep, acc[r]);
+          }
+          continue;
+        }
+        for (int t = 0; t < targets[r].count; ++t) {
+          A *out = targets[r].row[t] + j0;
+          if constexpr (std::is_same_v<A, float>) {
+            const __m512 w = _mm512_set1_ps(targets[r].w[t]);
+            _mm512_mask_storeu_ps(out, keep,
+                                  targets[r].assign[t] ? _mm512_mul_ps(w, acc[r])
+                                                       : _mm512_fmadd_ps(w, acc[r], _mm512_maskz_loadu_ps(keep, out)));
+          } else {
+            const __m512d w = _mm512_set1_pd(targets[r].w[t]);
+            _mm512_mask_storeu_pd(out, keep,
+                                  targets[r].assign[t] ? _mm512_mul_pd(w, acc[r])
+                                                       : _mm512_fmadd_pd(w, acc[r], _mm512_maskz_loadu_pd(keep, out)));
+          }
         }
       }
     }
@@ -304,13 +357,22 @@ inline void GatherRows(const RowGather<A> &g, const A *const *src, A *const *dst
         }
         for (int64_t j = 0; j < left; ++j) dst[r][j0 + j] = out[j];
       }
+      if (targets != nullptr) ApplyTargets(targets[r], dst[r], g.dstLen);
     }
     return;
   }
 #endif
   (void)prefetch;  // the gather-based and scalar paths leave prefetching to the hardware
   (void)prefetchBytes;
-  for (int r = 0; r < kRows; ++r) GatherRowScalar(g, src[r], dst[r]);
+  for (int r = 0; r < kRows; ++r) {
+    GatherRowScalar(g, src[r], dst[r]);
+    if (targets != nullptr) ApplyTargets(targets[r], dst[r], g.dstLen);
+  }
+}
+
+template <typename A>
+inline void ApplyTargets(const RowTargets<A> &t, const A *values, int64_t n) {
+  for (int k = 0; k < t.count; ++k) AxpyRow(t.row[k], values, t.w[k], n, t.assign[k]);
 }
 
 #if defined(__AVX512F__)

@@ -124,22 +124,36 @@ class BackwardItemRunner {
         wRows[k] = wRow_ + k * wRowStride_;
       }
       if (t_.layout == RowLayout::kWInner && count == kBatch) {
-        GatherRows<kBatch>(p_.rowW, rows, wRows, prefetch ? ahead : nullptr, static_cast<int64_t>(sizeof(T)));
+        // W pass with the H scatter fused into its epilogue.
+        RowTargets<A> targets[kBatch];
+        for (int k = 0; k < kBatch; ++k) targets[k] = HTargets(oh + k);
+        GatherRows<kBatch>(p_.rowW, rows, wRows, prefetch ? ahead : nullptr, static_cast<int64_t>(sizeof(T)),
+                           targets);
       } else {
-        for (int k = 0; k < count; ++k) ResampleW(rows[k], wRows[k]);
+        for (int k = 0; k < count; ++k) {
+          ResampleW(rows[k], wRows[k]);
+          ApplyTargets(HTargets(oh + k), wRows[k], t_.rowElems);
+        }
       }
-      for (int k = 0; k < count; ++k) ScatterH(oh + k, wRows[k]);
     }
   }
 
-  void ScatterH(int64_t oh, const A *wRow) {
+  // The H-pass rows gradOut row oh feeds, within this chunk: (i0, l0) then (i1, l1). A row is
+  // assigned by its first contribution (its first oh; the second of two coinciding taps adds).
+  RowTargets<A> HTargets(int64_t oh) const {
+    RowTargets<A> t{};
     const int64_t i0 = p_.h.i0[oh], i1 = p_.h.i1[oh];
     if (i0 >= h0_ && i0 < h1_) {
-      AxpyRow(hPlane_ + (i0 - h0_) * t_.rowElems, wRow, p_.h.l0[oh], t_.rowElems, p_.h.firstO[i0] == oh);
+      t.row[t.count] = hPlane_ + (i0 - h0_) * t_.rowElems;
+      t.w[t.count] = p_.h.l0[oh];
+      t.assign[t.count++] = p_.h.firstO[i0] == oh;
     }
     if (i1 >= h0_ && i1 < h1_) {
-      AxpyRow(hPlane_ + (i1 - h0_) * t_.rowElems, wRow, p_.h.l1[oh], t_.rowElems, i1 != i0 && p_.h.firstO[i1] == oh);
+      t.row[t.count] = hPlane_ + (i1 - h0_) * t_.rowElems;
+      t.w[t.count] = p_.h.l1[oh];
+      t.assign[t.count++] = i1 != i0 && p_.h.firstO[i1] == oh;
     }
+    return t;
   }
 
   // gradOut row (od, oh) as contiguous accumulation-type elements: in place when it already is.
