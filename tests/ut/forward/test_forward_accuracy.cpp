@@ -1,0 +1,328 @@
+// Accuracy of the forward op aclnnUpsampleTrilinear3d against the float64 reference with SPEC
+// section 5's bound built the forward way: every dtype x format x alignCorners x (sizes | scales)
+// on small odd shapes; strided self / out views (bytes outside out's view never written, self
+// never written); empty N or C; +-inf / NaN inputs and the non-finite class rule.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "acl_test_environment.h"
+#include "forward/forward_op_runner.h"
+#include "forward/forward_reference.h"
+#include "test_tensor.h"
+
+namespace trilinear3d::test {
+namespace {
+
+struct ShapeCase {
+  const char *name;
+  Shape5 selfSize;                    // self: N, C, iD, iH, iW
+  std::array<int64_t, 3> outputSize;  // out's D, H, W
+};
+
+// Up- and down-sampling, size-1 axes, identity axes, integer and odd ratios, rows longer than a
+// vector (W) and channel counts longer than a vector (the channels-last path).
+const ShapeCase kShapes[] = {
+    {"MixedUpDown", {2, 3, 3, 5, 7}, {6, 4, 11}},        // up, down, up
+    {"SizeOneAxes", {1, 2, 1, 4, 5}, {3, 4, 1}},         // from 1, identity, to 1
+    {"FromSizeOne", {1, 3, 5, 1, 3}, {2, 7, 3}},         // down, from 1, identity
+    {"OddRatios", {2, 1, 4, 6, 2}, {9, 13, 5}},          // odd up ratios
+    {"AllIdentity", {1, 2, 7, 3, 9}, {7, 3, 9}},         // a copy (zero-weight taps still added)
+    {"StrongDown", {1, 2, 9, 11, 13}, {2, 3, 1}},        // down on every axis
+    {"IntegerSources", {1, 2, 7, 5, 9}, {3, 3, 5}},      // align_corners: integer source indices
+    {"VeryStrongDown", {1, 2, 3, 130, 150}, {2, 3, 2}},  // ratios below CANN's MIN_SUPPORT_SCALE 0.02
+    {"WideRows", {1, 19, 2, 3, 37}, {3, 2, 53}},         // W and C longer than a vector
+};
+
+enum class ScaleMode { kSizes, kScales };
+
+// A user scale per axis with floor(in * s) == out but 1/s != in/out, so that using it matters.
+std::array<double, 3> ScalesFor(const ShapeCase &shape) {
+  std::array<double, 3> scales{};
+  for (int a = 0; a < 3; ++a) {
+    scales[a] = (static_cast<double>(shape.outputSize[a]) + 0.3) / static_cast<double>(shape.selfSize[2 + a]);
+  }
+  return scales;
+}
+
+using AccuracyParam = std::tuple<aclDataType, aclFormat, bool, ScaleMode, ShapeCase>;
+
+class ForwardAccuracy : public ::testing::TestWithParam<AccuracyParam> {};
+
+TEST_P(ForwardAccuracy, MatchesFloat64Reference) {
+  const auto &[dtype, format, alignCorners, scaleMode, shape] = GetParam();
+  ForwardProblem problem;
+  problem.selfSize = shape.selfSize;
+  problem.outputSize = shape.outputSize;
+  problem.alignCorners = alignCorners;
+  if (scaleMode == ScaleMode::kScales) {
+    problem.scales = ScalesFor(shape);
+    for (int a = 0; a < 3; ++a) {
+      ASSERT_EQ(
+          static_cast<int64_t>(std::floor(static_cast<double>(shape.selfSize[2 + a]) * problem.scales[a])),
+          shape.outputSize[a])
+          << "test setup: scales must be consistent with the sizes";
+    }
+  }
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE(SeedTrace(seed));
+  SCOPED_TRACE(problem.Describe());
+  std::mt19937_64 rng(seed);
+  for (Distribution dist : {Distribution::kUnitNormal, Distribution::kLargeOffset}) {
+    SCOPED_TRACE(DistributionName(dist));
+    DeviceTensor self(problem.selfSize, dtype, format);
+    DeviceTensor out(problem.OutShape(), dtype, format);
+    const std::vector<double> values = self.Upload(RandomValues(rng, ElementCount(problem.selfSize), dist));
+    ASSERT_TRUE(RunForward(self, problem, out));
+    EXPECT_TRUE(ForwardMatchesReference(values, problem, dtype, out.Download()));
+  }
+}
+
+std::string AccuracyName(const ::testing::TestParamInfo<AccuracyParam> &info) {
+  const auto &[dtype, format, alignCorners, scaleMode, shape] = info.param;
+  return std::string(DtypeName(dtype)) + "_" + FormatName(format) + (alignCorners ? "_Align_" : "_NoAlign_") +
+         (scaleMode == ScaleMode::kScales ? "Scales_" : "Sizes_") + shape.name;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Sweep, ForwardAccuracy,
+    ::testing::Combine(::testing::Values(ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE),
+                       ::testing::Values(ACL_FORMAT_ND, ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC),
+                       ::testing::Bool(), ::testing::Values(ScaleMode::kSizes, ScaleMode::kScales),
+                       ::testing::ValuesIn(kShapes)),
+    AccuracyName);
+
+// Non-contiguous self and out: read and written through their strides, each by its own format;
+// no byte of out's storage outside its view changes, and self's storage is never written.
+struct ViewCase {
+  const char *name;
+  aclFormat selfFormat;
+  MemLayout selfLayout;
+  aclFormat outFormat;
+  MemLayout outLayout;
+};
+
+const ViewCase kViewCases[] = {
+    // NCDHW views over channels-last memory (what torch's channels_last_3d gives).
+    {"PermutedBoth", ACL_FORMAT_NCDHW, MemLayout::kPermuted, ACL_FORMAT_NCDHW, MemLayout::kPermuted},
+    {"PermutedBothNdhwc", ACL_FORMAT_NDHWC, MemLayout::kPermuted, ACL_FORMAT_NDHWC, MemLayout::kPermuted},
+    // Every other element along the innermost dim, gaps between rows, an offset, a trailing gap.
+    {"SlicedBoth", ACL_FORMAT_NCDHW, MemLayout::kSliced, ACL_FORMAT_NCDHW, MemLayout::kSliced},
+    {"SlicedBothNdhwc", ACL_FORMAT_NDHWC, MemLayout::kSliced, ACL_FORMAT_NDHWC, MemLayout::kSliced},
+    // Each tensor read by its own format.
+    {"SelfNdhwcOutNcdhw", ACL_FORMAT_NDHWC, MemLayout::kContiguous, ACL_FORMAT_NCDHW, MemLayout::kContiguous},
+    {"SelfNcdhwOutNdhwc", ACL_FORMAT_NCDHW, MemLayout::kContiguous, ACL_FORMAT_NDHWC, MemLayout::kContiguous},
+    {"PermutedSelfSlicedOut", ACL_FORMAT_NCDHW, MemLayout::kPermuted, ACL_FORMAT_NDHWC, MemLayout::kSliced},
+    {"SlicedSelfPermutedOut", ACL_FORMAT_ND, MemLayout::kSliced, ACL_FORMAT_NDHWC, MemLayout::kPermuted},
+    {"ContiguousSelfSlicedOut", ACL_FORMAT_NCDHW, MemLayout::kContiguous, ACL_FORMAT_NCDHW,
+     MemLayout::kSliced},
+    {"SlicedSelfContiguousOut", ACL_FORMAT_NDHWC, MemLayout::kSliced, ACL_FORMAT_NCDHW,
+     MemLayout::kContiguous},
+};
+
+using ViewParam = std::tuple<aclDataType, ViewCase>;
+
+class ForwardViews : public ::testing::TestWithParam<ViewParam> {};
+
+TEST_P(ForwardViews, StridedViewsMatchReferenceAndGapsKeepCanary) {
+  const auto &[dtype, view] = GetParam();
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE(SeedTrace(seed));
+  std::mt19937_64 rng(seed);
+  // An upsampling and a downsampling problem (the forward's D-pass window differs between them),
+  // and one with C >= 8 (out with unit channel stride takes the channels-inner row layout).
+  struct ViewProblem {
+    Shape5 selfSize;
+    std::array<int64_t, 3> outputSize;
+  };
+  const ViewProblem viewProblems[] = {
+      {{2, 3, 5, 4, 7}, {8, 9, 5}}, {{2, 3, 5, 4, 7}, {3, 2, 4}}, {{1, 9, 3, 4, 5}, {5, 7, 2}}};
+  for (const ViewProblem &viewProblem : viewProblems) {
+    for (bool alignCorners : {false, true}) {
+      ForwardProblem problem;
+      problem.selfSize = viewProblem.selfSize;
+      problem.outputSize = viewProblem.outputSize;
+      problem.alignCorners = alignCorners;
+      SCOPED_TRACE(problem.Describe());
+      DeviceTensor self(problem.selfSize, dtype, view.selfFormat, view.selfLayout);
+      DeviceTensor out(problem.OutShape(), dtype, view.outFormat, view.outLayout);
+      const std::vector<uint8_t> canary = out.StorageBytes();
+      const std::vector<double> values =
+          self.Upload(RandomValues(rng, ElementCount(problem.selfSize), Distribution::kUnitNormal));
+      const std::vector<uint8_t> selfBytes = self.StorageBytes();
+      ASSERT_TRUE(RunForward(self, problem, out));
+      EXPECT_TRUE(ForwardMatchesReference(values, problem, dtype, out.Download()));
+      EXPECT_TRUE(out.OutsideViewUnchanged(canary));
+      EXPECT_TRUE(self.StorageBytes() == selfBytes) << "the forward wrote into self's storage";
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Layouts, ForwardViews,
+                         ::testing::Combine(::testing::Values(ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE),
+                                            ::testing::ValuesIn(kViewCases)),
+                         [](const ::testing::TestParamInfo<ViewParam> &info) {
+                           return std::string(DtypeName(std::get<0>(info.param))) + "_" +
+                                  std::get<1>(info.param).name;
+                         });
+
+// Empty tensors (N or C = 0): success, workspace 0, nothing written (the canary stays).
+using EmptyParam = std::tuple<aclDataType, aclFormat>;
+
+class ForwardEmpty : public ::testing::TestWithParam<EmptyParam> {};
+
+TEST_P(ForwardEmpty, EmptyBatchOrChannelsIsANoOp) {
+  const auto &[dtype, format] = GetParam();
+  for (int emptyAxis : {0, 1}) {
+    SCOPED_TRACE(emptyAxis == 0 ? "N = 0" : "C = 0");
+    ForwardProblem problem;
+    problem.selfSize = {2, 3, 4, 5, 6};
+    problem.selfSize[static_cast<size_t>(emptyAxis)] = 0;
+    problem.outputSize = {7, 3, 9};
+    DeviceTensor self(problem.selfSize, dtype, format);
+    DeviceTensor out(problem.OutShape(), dtype, format);
+    const std::vector<uint8_t> before = out.StorageBytes();
+    PreparedOp op;
+    op.workspaceSize = 12345;
+    ASSERT_TRUE(PrepareForward(self.get(), problem, out.get(), &op));
+    EXPECT_EQ(op.workspaceSize, 0u);
+    ASSERT_TRUE(EnqueueForward(&op, nullptr));
+    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+    EXPECT_EQ(out.StorageBytes(), before) << "an empty out's storage was written";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(DtypesFormats, ForwardEmpty,
+                         ::testing::Combine(::testing::Values(ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE),
+                                            ::testing::Values(ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC)),
+                         [](const ::testing::TestParamInfo<EmptyParam> &info) {
+                           return std::string(DtypeName(std::get<0>(info.param))) + "_" +
+                                  FormatName(std::get<1>(info.param));
+                         });
+
+// +-inf and NaN in self: each output's class must be the float64 golden's (SPEC section 5),
+// including NaN from a zero-weight tap times inf.
+using SpecialParam = std::tuple<aclDataType, aclFormat, bool>;
+
+class ForwardSpecialValues : public ::testing::TestWithParam<SpecialParam> {};
+
+TEST_P(ForwardSpecialValues, NonFiniteClassesMatchGolden) {
+  const auto &[dtype, format, alignCorners] = GetParam();
+  ForwardProblem problem;
+  problem.selfSize = {1, 2, 3, 5, 7};
+  problem.outputSize = {6, 5, 11};  // H is an identity axis: its zero-weight tap must still spread NaN
+  problem.alignCorners = alignCorners;
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE(SeedTrace(seed));
+  std::mt19937_64 rng(seed);
+  DeviceTensor self(problem.selfSize, dtype, format);
+  DeviceTensor out(problem.OutShape(), dtype, format);
+  std::vector<double> values = RandomValues(rng, ElementCount(problem.selfSize), Distribution::kUnitNormal);
+  std::uniform_int_distribution<size_t> pick(0, values.size() - 1);
+  const double specials[] = {INFINITY, -INFINITY, NAN};
+  for (int i = 0; i < 6; ++i) values[pick(rng)] = specials[i % 3];
+  values = self.Upload(values);
+  ASSERT_TRUE(RunForward(self, problem, out));
+  const std::vector<double> got = out.Download();
+  EXPECT_TRUE(ForwardMatchesReference(values, problem, dtype, got));
+  size_t nonFinite = 0;
+  for (double v : got) nonFinite += std::isfinite(v) ? 0 : 1;
+  EXPECT_GT(nonFinite, 0u) << "the non-finite self values vanished";
+}
+
+INSTANTIATE_TEST_SUITE_P(Dtypes, ForwardSpecialValues,
+                         ::testing::Combine(::testing::Values(ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE),
+                                            ::testing::Values(ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC),
+                                            ::testing::Bool()),
+                         [](const ::testing::TestParamInfo<SpecialParam> &info) {
+                           return std::string(DtypeName(std::get<0>(info.param))) + "_" +
+                                  FormatName(std::get<1>(info.param)) +
+                                  (std::get<2>(info.param) ? "_Align" : "_NoAlign");
+                         });
+
+// An identity copy (every axis in == out) still adds each corner's zero-weight term (SPEC
+// section 2): an inf in self makes its lower neighbours NaN on every axis; no index is near
+// "rounding" there, so nothing is exempt. Finite values are copied exactly (1*x + 0*y + ... = x).
+class ForwardIdentity : public ::testing::TestWithParam<aclDataType> {};
+
+TEST_P(ForwardIdentity, ZeroWeightTapTimesInfIsNaNAndFiniteValuesCopyExactly) {
+  const aclDataType dtype = GetParam();
+  ForwardProblem problem;
+  problem.selfSize = {1, 2, 3, 3, 3};
+  problem.outputSize = {3, 3, 3};
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE(SeedTrace(seed));
+  std::mt19937_64 rng(seed);
+  for (aclFormat format : {ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC}) {
+    SCOPED_TRACE(FormatName(format));
+    DeviceTensor self(problem.selfSize, dtype, format);
+    DeviceTensor out(problem.OutShape(), dtype, format);
+    std::vector<double> values = RandomValues(rng, ElementCount(problem.selfSize), Distribution::kUnitNormal);
+    auto at = [](int64_t c, int64_t d, int64_t h, int64_t w) {
+      return static_cast<size_t>(((c * 3 + d) * 3 + h) * 3 + w);
+    };
+    values[at(0, 1, 1, 1)] = INFINITY;  // channel 0: +inf in the middle
+    values = self.Upload(values);
+    ASSERT_TRUE(RunForward(self, problem, out));
+    const std::vector<double> got = out.Download();
+    EXPECT_TRUE(ForwardMatchesReference(values, problem, dtype, got));
+    // Output (d,h,w) reads i0 = (d,h,w) with weight 1 and i1 = min(+1, 2) with weight 0 per axis.
+    for (int64_t d = 0; d < 3; ++d) {
+      for (int64_t h = 0; h < 3; ++h) {
+        for (int64_t w = 0; w < 3; ++w) {
+          const size_t i = at(0, d, h, w);
+          const bool isSource = d == 1 && h == 1 && w == 1;
+          const bool readsInf = (d == 0 || d == 1) && (h == 0 || h == 1) && (w == 0 || w == 1);
+          if (isSource) {
+            EXPECT_TRUE(std::isinf(got[i]) && got[i] > 0)
+                << "(" << d << "," << h << "," << w << "): " << got[i];
+          } else if (readsInf) {
+            EXPECT_TRUE(std::isnan(got[i]))
+                << "0 * inf must give NaN at (" << d << "," << h << "," << w << "), got " << got[i];
+          } else {
+            EXPECT_EQ(got[i], values[i]) << "(" << d << "," << h << "," << w << ")";
+          }
+        }
+      }
+    }
+    for (size_t i = at(1, 0, 0, 0); i < values.size(); ++i)
+      EXPECT_EQ(got[i], values[i]) << "channel 1, element " << i;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Dtypes, ForwardIdentity,
+                         ::testing::Values(ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE),
+                         [](const ::testing::TestParamInfo<aclDataType> &info) {
+                           return std::string(DtypeName(info.param));
+                         });
+
+// fp16 values near the top of the range: a convex blend cannot exceed them by more than the
+// bound; where it rounds past 65520 the rule accepts inf of the golden's sign.
+TEST(ForwardFp16Range, LargeValuesFollowTheOverflowRule) {
+  ForwardProblem problem;
+  problem.selfSize = {1, 2, 2, 3, 4};
+  problem.outputSize = {3, 5, 7};
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE(SeedTrace(seed));
+  std::mt19937_64 rng(seed);
+  DeviceTensor self(problem.selfSize, ACL_FLOAT16, ACL_FORMAT_NCDHW);
+  DeviceTensor out(problem.OutShape(), ACL_FLOAT16, ACL_FORMAT_NCDHW);
+  std::vector<double> values(static_cast<size_t>(ElementCount(problem.selfSize)));
+  std::uniform_real_distribution<double> magnitude(64000.0, 65504.0);  // all finite in fp16
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = (i < values.size() / 2 ? 1.0 : -1.0) * magnitude(rng);
+  values = self.Upload(values);
+  ASSERT_TRUE(RunForward(self, problem, out));
+  const std::vector<double> got = out.Download();
+  EXPECT_TRUE(ForwardMatchesReference(values, problem, ACL_FLOAT16, got));
+  EXPECT_GT(got.front(), 0.0);
+  EXPECT_LT(got.back(), 0.0);
+}
+
+}  // namespace
+}  // namespace trilinear3d::test

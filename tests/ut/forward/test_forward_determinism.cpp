@@ -1,0 +1,191 @@
+// Bitwise determinism of the forward op (SPEC section 2): the same result run after run and for
+// every core count. TRILINEAR3D_CORES is read once per process, so other core counts run in child
+// processes: this binary re-executes itself (fork + execve of /proc/self/exe) with a gtest filter
+// selecting the child test, which writes its raw results to a file for the parent to compare
+// (the pattern of tests/ut/test_determinism.cpp).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "acl_test_environment.h"
+#include "forward/forward_op_runner.h"
+#include "forward/forward_reference.h"
+
+extern char **environ;
+
+namespace trilinear3d::test {
+namespace {
+
+constexpr char kOutputEnv[] = "TRILINEAR3D_UT_FORWARD_DETERMINISM_OUTPUT";
+constexpr char kSeedEnv[] = "TRILINEAR3D_UT_FORWARD_DETERMINISM_SEED";
+constexpr char kCoresEnv[] = "TRILINEAR3D_CORES";
+
+struct DeterminismCase {
+  const char *name;
+  aclDataType dtype;
+  aclFormat format;
+  bool alignCorners;
+  Shape5 selfSize;
+  std::array<int64_t, 3> outputSize;
+  bool withScales;
+};
+
+// Shapes whose item split (planes x D chunks x H chunks) changes with the core count, on both
+// row layouts (W-inner, and C-inner for NDHWC with C >= 8) and every dtype.
+const DeterminismCase kCases[] = {
+    {"FloatNcdhwUp", ACL_FLOAT, ACL_FORMAT_NCDHW, false, {2, 5, 9, 17, 23}, {13, 31, 40}, false},
+    {"Bf16NcdhwUp", ACL_BF16, ACL_FORMAT_NCDHW, false, {2, 5, 9, 17, 23}, {13, 31, 40}, false},
+    {"FloatNdhwcAlign", ACL_FLOAT, ACL_FORMAT_NDHWC, true, {1, 11, 6, 9, 13}, {11, 17, 20}, false},
+    {"Fp16NdhwcScales", ACL_FLOAT16, ACL_FORMAT_NDHWC, false, {2, 11, 5, 7, 9}, {8, 12, 21}, true},
+    {"DoubleNcdhwDown", ACL_DOUBLE, ACL_FORMAT_NCDHW, false, {2, 3, 17, 31, 40}, {9, 13, 23}, false},
+    {"FloatStrongDownH", ACL_FLOAT, ACL_FORMAT_NCDHW, false, {1, 2, 4, 200, 9}, {3, 7, 5}, false},
+    {"FloatOnePlane", ACL_FLOAT, ACL_FORMAT_NCDHW, false, {1, 1, 7, 19, 33}, {15, 40, 50}, false},
+};
+
+ForwardProblem ProblemOf(const DeterminismCase &c) {
+  ForwardProblem problem;
+  problem.selfSize = c.selfSize;
+  problem.outputSize = c.outputSize;
+  problem.alignCorners = c.alignCorners;
+  if (c.withScales) {
+    for (int a = 0; a < 3; ++a) {
+      problem.scales[a] =
+          (static_cast<double>(c.outputSize[a]) + 0.4) / static_cast<double>(c.selfSize[2 + a]);
+    }
+  }
+  return problem;
+}
+
+// Raw out bytes of every case, concatenated; the data comes from seed alone so that every
+// process computes the same problem. When checkAccuracy, also checks each result's values.
+std::vector<uint8_t> ComputeAllCases(uint64_t seed, bool checkAccuracy) {
+  std::vector<uint8_t> bytes;
+  std::mt19937_64 rng(seed);
+  for (const DeterminismCase &c : kCases) {
+    SCOPED_TRACE(c.name);
+    const ForwardProblem problem = ProblemOf(c);
+    DeviceTensor self(problem.selfSize, c.dtype, c.format);
+    DeviceTensor out(problem.OutShape(), c.dtype, c.format);
+    const std::vector<double> values =
+        self.Upload(RandomValues(rng, ElementCount(problem.selfSize), Distribution::kUnitNormal));
+    EXPECT_TRUE(RunForward(self, problem, out));
+    if (checkAccuracy) {
+      EXPECT_TRUE(ForwardMatchesReference(values, problem, c.dtype, out.Download()));
+    }
+    const std::vector<uint8_t> result = out.StorageBytes();
+    bytes.insert(bytes.end(), result.begin(), result.end());
+  }
+  return bytes;
+}
+
+// The child's job, registered only in a child process (so it never shows up in a normal run or
+// in test discovery): compute every case and write the raw bytes for the parent.
+class ForwardDeterminismChildWriter : public ::testing::Test {
+ public:
+  void TestBody() override {
+    const char *output = std::getenv(kOutputEnv);
+    const char *seed = std::getenv(kSeedEnv);
+    ASSERT_NE(seed, nullptr);
+    const std::vector<uint8_t> bytes = ComputeAllCases(std::strtoull(seed, nullptr, 10), false);
+    std::ofstream file(output, std::ios::binary);
+    file.write(reinterpret_cast<const char *>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    ASSERT_TRUE(file.good());
+  }
+};
+
+[[maybe_unused]] const bool kChildRegistered =
+    std::getenv(kOutputEnv) != nullptr &&
+    ::testing::RegisterTest("ForwardDeterminismChild", "WriteResults", nullptr, nullptr, __FILE__, __LINE__,
+                            []() -> ::testing::Test * { return new ForwardDeterminismChildWriter; }) !=
+        nullptr;
+
+// Re-executes this binary with TRILINEAR3D_CORES=cores and returns what the child wrote.
+::testing::AssertionResult RunChild(int cores, uint64_t seed, std::vector<uint8_t> *bytes) {
+  char path[] = "/tmp/trilinear3d_forward_determinism_XXXXXX";
+  const int fd = mkstemp(path);
+  if (fd < 0) return ::testing::AssertionFailure() << "mkstemp failed";
+  close(fd);
+
+  // Everything execve needs is built before fork: the child only calls async-signal-safe functions.
+  std::vector<std::string> env;
+  for (char **e = environ; *e != nullptr; ++e) {
+    const std::string entry = *e;
+    if (entry.rfind(std::string(kCoresEnv) + "=", 0) == 0 ||
+        entry.rfind(std::string(kOutputEnv) + "=", 0) == 0 ||
+        entry.rfind(std::string(kSeedEnv) + "=", 0) == 0) {
+      continue;
+    }
+    env.push_back(entry);
+  }
+  env.push_back(std::string(kCoresEnv) + "=" + std::to_string(cores));
+  env.push_back(std::string(kOutputEnv) + "=" + path);
+  env.push_back(std::string(kSeedEnv) + "=" + std::to_string(seed));
+  std::vector<char *> envp;
+  for (std::string &entry : env) envp.push_back(entry.data());
+  envp.push_back(nullptr);
+  std::string exe = "/proc/self/exe";
+  std::string filter = "--gtest_filter=ForwardDeterminismChild.WriteResults";
+  char *argv[] = {exe.data(), filter.data(), nullptr};
+
+  const pid_t pid = fork();
+  if (pid < 0) return ::testing::AssertionFailure() << "fork failed";
+  if (pid == 0) {
+    execve("/proc/self/exe", argv, envp.data());
+    _exit(127);
+  }
+  int status = 0;
+  if (waitpid(pid, &status, 0) != pid) return ::testing::AssertionFailure() << "waitpid failed";
+  std::ifstream file(path, std::ios::binary);
+  bytes->assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+  std::remove(path);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    return ::testing::AssertionFailure()
+           << "child with " << kCoresEnv << "=" << cores << " failed, status " << status;
+  }
+  if (bytes->empty())
+    return ::testing::AssertionFailure() << "child with " << cores << " cores wrote nothing";
+  return ::testing::AssertionSuccess();
+}
+
+TEST(ForwardDeterminism, SameBitsForOneTwoAndThreeCores) {
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE(SeedTrace(seed));
+  // In process (the default core count), checked against the reference so that the comparison
+  // below is between correct results.
+  const std::vector<uint8_t> inProcess = ComputeAllCases(seed, true);
+  for (int cores : {1, 2, 3}) {
+    SCOPED_TRACE(std::string(kCoresEnv) + "=" + std::to_string(cores));
+    std::vector<uint8_t> child;
+    ASSERT_TRUE(RunChild(cores, seed, &child));
+    ASSERT_EQ(child.size(), inProcess.size());
+    size_t differing = 0, first = child.size();
+    for (size_t i = 0; i < child.size(); ++i) {
+      if (child[i] != inProcess[i]) {
+        ++differing;
+        first = std::min(first, i);
+      }
+    }
+    EXPECT_EQ(differing, 0u) << "result bits differ from the in-process run; first differing byte " << first;
+  }
+}
+
+TEST(ForwardDeterminism, RepeatedRunsInOneProcessAreIdentical) {
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE(SeedTrace(seed));
+  const std::vector<uint8_t> first = ComputeAllCases(seed, false);
+  for (int run = 0; run < 3; ++run) EXPECT_TRUE(ComputeAllCases(seed, false) == first) << "run " << run;
+}
+
+}  // namespace
+}  // namespace trilinear3d::test
