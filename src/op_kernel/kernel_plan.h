@@ -39,7 +39,7 @@ struct RowGather {
   std::vector<int32_t> src;
   std::vector<Acc> w;
 
-  int lanes = 0;  // V; 0 when no vector steps were built
+  int lanes = 0;  // V; 0 when no vector steps were built (the scalar lists are used)
   std::vector<int64_t> blockStart;
   std::vector<int32_t> blockLanes;
   std::vector<uint8_t> blockWindowed;
@@ -196,6 +196,12 @@ int64_t WindowedLanes(const RowGather<Acc> &g, int lanes, int64_t j0, int64_t *b
 // is cheaper (fewer loads per output) than a full block of V lanes with per-step windows.
 template <typename Acc>
 void BuildRowSteps(RowGather<Acc> *g, int lanes) {
+  // With more than 2V terms per output on average (a reduction by V or more), a step serves about
+  // one lane: the plan would grow to V times the lists for no speed. The scalar lists serve then.
+  if (static_cast<int64_t>(g->src.size()) > 2 * static_cast<int64_t>(lanes) * g->dstLen) {
+    g->lanes = 0;
+    return;
+  }
   g->lanes = lanes;
   g->blockStepBegin.assign(1, 0);
   for (int64_t j0 = 0; j0 < g->dstLen;) {

@@ -338,6 +338,13 @@ void CheckSteps(RowGather<Acc> g, int lanes, const std::string &what, std::mt199
   BuildRowSteps(&g, lanes);
   // The CSR lists are left as they were.
   EXPECT_TRUE(Lists(g) == lists);
+  // Reductions by V or more (over 2V terms per output on average) keep the scalar lists only.
+  const bool scalarOnly = static_cast<int64_t>(g.src.size()) > 2 * static_cast<int64_t>(lanes) * g.dstLen;
+  if (scalarOnly) {
+    EXPECT_EQ(g.lanes, 0);
+    EXPECT_TRUE(g.stepBase.empty() && g.blockStart.empty());
+    return;
+  }
   // Per lane, the steps visit exactly the list's entries, in the list's order.
   const auto seen = ReplaySteps(g, lanes);
   for (int64_t j = 0; j < g.dstLen; ++j) {
@@ -396,17 +403,24 @@ TEST(RowSteps, RandomAxes) {
 }
 
 TEST(RowSteps, HandWorkedOneToSixtyFour) {
-  // Backward 1 -> 64: the single destination gathers all 128 terms (i0 == i1 == 0 for every o):
-  // one block, each step one lane; the 2V window spans several gradOut indices per step.
+  // Backward 1 -> 64: the single destination gathers all 128 terms (i0 == i1 == 0 for every o).
+  // 128 terms > 2V = 32 per output: vector steps would serve one lane each, so none are built and
+  // the scalar lists serve.
   RowGather<float> g = BuildBackwardRowGather<float>(math::AxisSpec{1, 64, false, 1.0 / 64.0});
   ASSERT_EQ(g.begin, std::vector<int64_t>({0, 128}));
   BuildRowSteps(&g, 16);
-  EXPECT_EQ(g.blockStepBegin, std::vector<int64_t>({0, 128}));  // one entry per round for one lane
-  for (size_t s = 0; s < g.stepBase.size(); ++s) {
-    EXPECT_EQ(g.stepMask[s], 1u);
-    EXPECT_EQ(g.stepBase[s], static_cast<int64_t>(s / 2));  // entries (o, l0), (o, l1) for o = s / 2
-    EXPECT_EQ(g.stepIdx[s * 16], 0);
-  }
+  EXPECT_EQ(g.lanes, 0);
+  EXPECT_TRUE(g.stepBase.empty());
+  // Backward 4 -> 64 with V = 8: 128 terms over 4 outputs = 32 per output > 2V = 16: scalar too;
+  // with V = 16 (2V = 32, not exceeded) the steps are built.
+  RowGather<float> h = BuildBackwardRowGather<float>(math::AxisSpec{4, 64, false, 4.0 / 64.0});
+  ASSERT_EQ(h.src.size(), 128u);
+  RowGather<float> h8 = h;
+  BuildRowSteps(&h8, 8);
+  EXPECT_EQ(h8.lanes, 0);
+  BuildRowSteps(&h, 16);
+  EXPECT_EQ(h.lanes, 16);
+  EXPECT_FALSE(h.stepBase.empty());
 }
 
 TEST(RowSteps, HandWorkedDownsampleSplitsWideRounds) {
