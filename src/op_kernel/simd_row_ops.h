@@ -397,6 +397,38 @@ inline void GatherChannelChunk(const A *__restrict src, const int32_t *__restric
     }
   }
   const int vectors = static_cast<int>((width + kLanes - 1) / kLanes);
+  if (width == 4 * kLanes) {
+    // Full chunk: four named accumulators, so they stay in registers across the list.
+    Vec a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+    for (int64_t e = e0; e < e1; ++e) {
+      const A *x = src + static_cast<int64_t>(srcIdx[e]) * c + k0;
+      if constexpr (std::is_same_v<A, float>) {
+        const __m512 w = _mm512_set1_ps(weights[e]);
+        a0 = _mm512_fmadd_ps(w, _mm512_loadu_ps(x), a0);
+        a1 = _mm512_fmadd_ps(w, _mm512_loadu_ps(x + kLanes), a1);
+        a2 = _mm512_fmadd_ps(w, _mm512_loadu_ps(x + 2 * kLanes), a2);
+        a3 = _mm512_fmadd_ps(w, _mm512_loadu_ps(x + 3 * kLanes), a3);
+      } else {
+        const __m512d w = _mm512_set1_pd(weights[e]);
+        a0 = _mm512_fmadd_pd(w, _mm512_loadu_pd(x), a0);
+        a1 = _mm512_fmadd_pd(w, _mm512_loadu_pd(x + kLanes), a1);
+        a2 = _mm512_fmadd_pd(w, _mm512_loadu_pd(x + 2 * kLanes), a2);
+        a3 = _mm512_fmadd_pd(w, _mm512_loadu_pd(x + 3 * kLanes), a3);
+      }
+    }
+    if constexpr (std::is_same_v<A, float>) {
+      _mm512_storeu_ps(out, a0);
+      _mm512_storeu_ps(out + kLanes, a1);
+      _mm512_storeu_ps(out + 2 * kLanes, a2);
+      _mm512_storeu_ps(out + 3 * kLanes, a3);
+    } else {
+      _mm512_storeu_pd(out, a0);
+      _mm512_storeu_pd(out + kLanes, a1);
+      _mm512_storeu_pd(out + 2 * kLanes, a2);
+      _mm512_storeu_pd(out + 3 * kLanes, a3);
+    }
+    return;
+  }
   for (int64_t e = e0; e < e1; ++e) {
     const A *x = src + static_cast<int64_t>(srcIdx[e]) * c + k0;
 #pragma GCC unroll 4
@@ -428,9 +460,20 @@ inline void GatherChannels(const RowGather<A> &g, const A *__restrict src, A *__
   const int64_t *__restrict begin = g.begin.data();
   const int32_t *__restrict srcIdx = g.src.data();
   const A *__restrict weights = g.w.data();
+  // The source is streamed once per row; ask for the entries of output j + kAhead while j is summed.
+  constexpr int64_t kAhead = 4;
+  const int64_t lineElems = 64 / static_cast<int64_t>(sizeof(A));
   for (int64_t j = 0; j < g.dstLen; ++j) {
     A *out = dst + j * c;
     const int64_t e0 = begin[j], e1 = begin[j + 1];
+    if (j + kAhead < g.dstLen) {
+      const int64_t a0 = begin[j + kAhead], a1 = begin[j + kAhead + 1];
+      if (a0 < a1) {
+        const A *first = src + static_cast<int64_t>(srcIdx[a0]) * c;
+        const A *last = src + static_cast<int64_t>(srcIdx[a1 - 1]) * c + c;
+        for (const A *p = first; p < last; p += lineElems) __builtin_prefetch(p, 0, 3);
+      }
+    }
     for (int64_t k0 = 0; k0 < c; k0 += kChunk) {
       const int64_t width = c - k0 < kChunk ? c - k0 : kChunk;
 #if defined(__AVX512F__)
