@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "aclnn/aclnn_base.h"
+#include "common/data_type.h"
 #include "runtime/error.h"
 
 namespace trilinear3d::op_api {
@@ -82,7 +83,15 @@ int32_t CheckTensorMemory(const char *api, const char *name, const aclTensor &t)
     }
   }
   int64_t storage = 0;
-  if (!CheckedProduct(t.storageDims, &storage) || extent >= storage) {
+  int64_t storageBytes = 0;
+  DataType dataType = DataType::kFloat32;
+  ToDataType(t.dataType, &dataType);  // validated before this step
+  if (!CheckedProduct(t.storageDims, &storage) || __builtin_mul_overflow(storage, ElementSize(dataType), &storageBytes)) {
+    runtime::ReportError("%s: %s storage %s holds more bytes than int64 can count", api, name,
+                         ShapeString(t.storageDims).c_str());
+    return ACLNN_ERR_PARAM_INVALID;
+  }
+  if (extent >= storage) {
     runtime::ReportError("%s: %s view (shape %s, strides %s, offset %lld) reaches element %lld, outside its "
                          "storage %s",
                          api, name, ShapeString(t.viewDims).c_str(), ShapeString(t.strides).c_str(),
@@ -100,8 +109,12 @@ int32_t CheckTensorMemory(const char *api, const char *name, const aclTensor &t)
 
 kernel::TensorView5d KernelView(const aclTensor &t, int64_t elementSize) {
   kernel::TensorView5d v;
-  v.data = t.data == nullptr ? nullptr : static_cast<char *>(t.data) + t.offset * elementSize;
   LogicalNcdhw(t, v.dims, v.strides);
+  int64_t count = 0;
+  // An empty view touches no memory: its offset is not checked against the storage, so it is not
+  // applied either (the pointer arithmetic could overflow).
+  const bool empty = !CheckedProduct(t.viewDims, &count) || count == 0;
+  v.data = t.data == nullptr || empty ? t.data : static_cast<char *>(t.data) + t.offset * elementSize;
   return v;
 }
 
