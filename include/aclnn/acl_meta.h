@@ -23,10 +23,9 @@ typedef struct aclOpExecutor aclOpExecutor;
  * with numDims > 0, or more than 8 dims.
  */
 ACL_FUNC_VISIBILITY aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum,
-                                               aclDataType dataType, const int64_t *stride,
-                                               int64_t offset, aclFormat format,
-                                               const int64_t *storageDims, uint64_t storageDimsNum,
-                                               void *tensorData);
+                                               aclDataType dataType, const int64_t *stride, int64_t offset,
+                                               aclFormat format, const int64_t *storageDims,
+                                               uint64_t storageDimsNum, void *tensorData);
 ACL_FUNC_VISIBILITY aclError aclDestroyTensor(const aclTensor *tensor);
 
 ACL_FUNC_VISIBILITY aclIntArray *aclCreateIntArray(const int64_t *value, uint64_t size);

@@ -16,8 +16,8 @@ extern "C" {
  * self: (N, C, iD, iH, iW) in its format; out: (N, C, outputSize[0..2]) in its format.
  */
 ACL_FUNC_VISIBILITY aclnnStatus aclnnUpsampleTrilinear3dGetWorkspaceSize(
-    const aclTensor *self, const aclIntArray *outputSize, bool alignCorners, double scalesD,
-    double scalesH, double scalesW, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor);
+    const aclTensor *self, const aclIntArray *outputSize, bool alignCorners, double scalesD, double scalesH,
+    double scalesW, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor);
 
 /** Phase 2: enqueues the planned work on stream (null: the default stream). */
 ACL_FUNC_VISIBILITY aclnnStatus aclnnUpsampleTrilinear3d(void *workspace, uint64_t workspaceSize,

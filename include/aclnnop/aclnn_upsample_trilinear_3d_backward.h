@@ -19,17 +19,16 @@ extern "C" {
  * scalesD/H/W are used only when all three are > 0.
  */
 ACL_FUNC_VISIBILITY aclnnStatus aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize(
-    const aclTensor *gradOut, const aclIntArray *outputSize, const aclIntArray *inputSize,
-    bool alignCorners, double scalesD, double scalesH, double scalesW, aclTensor *gradInput,
-    uint64_t *workspaceSize, aclOpExecutor **executor);
+    const aclTensor *gradOut, const aclIntArray *outputSize, const aclIntArray *inputSize, bool alignCorners,
+    double scalesD, double scalesH, double scalesW, aclTensor *gradInput, uint64_t *workspaceSize,
+    aclOpExecutor **executor);
 
 /**
  * Phase 2: enqueues the planned work on stream (null: the default stream) and returns.
  * The executor is consumed by a successful call.
  */
 ACL_FUNC_VISIBILITY aclnnStatus aclnnUpsampleTrilinear3dBackward(void *workspace, uint64_t workspaceSize,
-                                                                 aclOpExecutor *executor,
-                                                                 aclrtStream stream);
+                                                                 aclOpExecutor *executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }

@@ -13,20 +13,32 @@ enum class DataType { kFloat32, kFloat16, kBFloat16, kFloat64 };
 // Returns false for an aclDataType the operators do not support.
 inline bool ToDataType(aclDataType acl, DataType *out) {
   switch (acl) {
-    case ACL_FLOAT: *out = DataType::kFloat32; return true;
-    case ACL_FLOAT16: *out = DataType::kFloat16; return true;
-    case ACL_BF16: *out = DataType::kBFloat16; return true;
-    case ACL_DOUBLE: *out = DataType::kFloat64; return true;
-    default: return false;
+    case ACL_FLOAT:
+      *out = DataType::kFloat32;
+      return true;
+    case ACL_FLOAT16:
+      *out = DataType::kFloat16;
+      return true;
+    case ACL_BF16:
+      *out = DataType::kBFloat16;
+      return true;
+    case ACL_DOUBLE:
+      *out = DataType::kFloat64;
+      return true;
+    default:
+      return false;
   }
 }
 
 inline int64_t ElementSize(DataType t) {
   switch (t) {
     case DataType::kFloat16:
-    case DataType::kBFloat16: return 2;
-    case DataType::kFloat64: return 8;
-    case DataType::kFloat32: break;
+    case DataType::kBFloat16:
+      return 2;
+    case DataType::kFloat64:
+      return 8;
+    case DataType::kFloat32:
+      break;
   }
   return 4;
 }
@@ -36,10 +48,14 @@ inline int64_t AccElementSize(DataType t) { return t == DataType::kFloat64 ? 8 :
 
 inline const char *DataTypeName(DataType t) {
   switch (t) {
-    case DataType::kFloat16: return "FLOAT16";
-    case DataType::kBFloat16: return "BFLOAT16";
-    case DataType::kFloat64: return "DOUBLE";
-    case DataType::kFloat32: break;
+    case DataType::kFloat16:
+      return "FLOAT16";
+    case DataType::kBFloat16:
+      return "BFLOAT16";
+    case DataType::kFloat64:
+      return "DOUBLE";
+    case DataType::kFloat32:
+      break;
   }
   return "FLOAT";
 }

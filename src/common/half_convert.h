@@ -47,8 +47,8 @@ inline uint16_t FloatToHalf(float f) {
   const uint32_t absBits = u & 0x7fffffffu;
   if (absBits > 0x7f800000u) return static_cast<uint16_t>(sign | 0x7e00u | ((absBits >> 13) & 0x3ffu));
   if (absBits >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // rounds to >= 65520: inf
-  if (absBits >= 0x38800000u) {                                                // normal half range
-    uint32_t r = absBits - 0x38000000u;                                        // rebias exponent 127 -> 15
+  if (absBits >= 0x38800000u) {                                              // normal half range
+    uint32_t r = absBits - 0x38000000u;                                      // rebias exponent 127 -> 15
     r += 0xfffu + ((r >> 13) & 1u);
     return static_cast<uint16_t>(sign | (r >> 13));
   }

@@ -47,9 +47,9 @@ int32_t CheckParams(const aclTensor &self, const aclIntArray &outputSize, const 
   LogicalNcdhw(self, dims, strides);
   for (int i = 0; i < 5; ++i) {
     if (dims[i] < 0 || (i >= 2 && dims[i] == 0)) {
-      runtime::ReportError("%s: self shape %s (format %s) has an invalid dim %d = %lld (N, C >= 0; D, H, W > 0)",
-                           kApi, ShapeString(self.viewDims).c_str(), FormatName(self.format), i,
-                           static_cast<long long>(dims[i]));
+      runtime::ReportError(
+          "%s: self shape %s (format %s) has an invalid dim %d = %lld (N, C >= 0; D, H, W > 0)", kApi,
+          ShapeString(self.viewDims).c_str(), FormatName(self.format), i, static_cast<long long>(dims[i]));
       return ACLNN_ERR_PARAM_INVALID;
     }
   }
@@ -67,10 +67,9 @@ int32_t CheckParams(const aclTensor &self, const aclIntArray &outputSize, const 
 
 using namespace trilinear3d;
 
-extern "C" aclnnStatus aclnnUpsampleTrilinear3dGetWorkspaceSize(const aclTensor *self, const aclIntArray *outputSize,
-                                                                bool alignCorners, double scalesD, double scalesH,
-                                                                double scalesW, aclTensor *out,
-                                                                uint64_t *workspaceSize, aclOpExecutor **executor) {
+extern "C" aclnnStatus aclnnUpsampleTrilinear3dGetWorkspaceSize(
+    const aclTensor *self, const aclIntArray *outputSize, bool alignCorners, double scalesD, double scalesH,
+    double scalesW, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
   int32_t s = op_api::CheckNotNull(self, outputSize, out, workspaceSize, executor);
   const double scales[3] = {scalesD, scalesH, scalesW};
   if (s == ACLNN_SUCCESS) s = op_api::CheckParams(*self, *outputSize, scales, *out);
@@ -96,7 +95,7 @@ extern "C" aclnnStatus aclnnUpsampleTrilinear3dGetWorkspaceSize(const aclTensor 
   return op_api::PlanAndPublish(op_api::kApi, input, src, dst, workspaceSize, executor);
 }
 
-extern "C" aclnnStatus aclnnUpsampleTrilinear3d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
-                                                aclrtStream stream) {
+extern "C" aclnnStatus aclnnUpsampleTrilinear3d(void *workspace, uint64_t workspaceSize,
+                                                aclOpExecutor *executor, aclrtStream stream) {
   return op_api::RunExecutor(op_api::kApi, workspace, workspaceSize, executor, stream);
 }

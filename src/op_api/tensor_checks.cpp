@@ -18,12 +18,18 @@ std::string ShapeString(const std::vector<int64_t> &dims) {
 
 const char *FormatName(aclFormat format) {
   switch (format) {
-    case ACL_FORMAT_ND: return "ND";
-    case ACL_FORMAT_NCDHW: return "NCDHW";
-    case ACL_FORMAT_NDHWC: return "NDHWC";
-    case ACL_FORMAT_NCHW: return "NCHW";
-    case ACL_FORMAT_NHWC: return "NHWC";
-    default: return "other";
+    case ACL_FORMAT_ND:
+      return "ND";
+    case ACL_FORMAT_NCDHW:
+      return "NCDHW";
+    case ACL_FORMAT_NDHWC:
+      return "NDHWC";
+    case ACL_FORMAT_NCHW:
+      return "NCHW";
+    case ACL_FORMAT_NHWC:
+      return "NHWC";
+    default:
+      return "other";
   }
 }
 
@@ -61,8 +67,8 @@ int32_t CheckTensorMemory(const char *api, const char *name, const aclTensor &t)
   }
   for (size_t i = 0; i < t.strides.size(); ++i) {
     if (t.strides[i] < 0) {
-      runtime::ReportError("%s: %s stride %zu is %lld; negative strides are not supported (strides %s)", api, name,
-                           i, static_cast<long long>(t.strides[i]), ShapeString(t.strides).c_str());
+      runtime::ReportError("%s: %s stride %zu is %lld; negative strides are not supported (strides %s)", api,
+                           name, i, static_cast<long long>(t.strides[i]), ShapeString(t.strides).c_str());
       return ACLNN_ERR_PARAM_INVALID;
     }
   }
@@ -86,17 +92,18 @@ int32_t CheckTensorMemory(const char *api, const char *name, const aclTensor &t)
   int64_t storageBytes = 0;
   DataType dataType = DataType::kFloat32;
   ToDataType(t.dataType, &dataType);  // validated before this step
-  if (!CheckedProduct(t.storageDims, &storage) || __builtin_mul_overflow(storage, ElementSize(dataType), &storageBytes)) {
+  if (!CheckedProduct(t.storageDims, &storage) ||
+      __builtin_mul_overflow(storage, ElementSize(dataType), &storageBytes)) {
     runtime::ReportError("%s: %s storage %s holds more bytes than int64 can count", api, name,
                          ShapeString(t.storageDims).c_str());
     return ACLNN_ERR_PARAM_INVALID;
   }
   if (extent >= storage) {
-    runtime::ReportError("%s: %s view (shape %s, strides %s, offset %lld) reaches element %lld, outside its "
-                         "storage %s",
-                         api, name, ShapeString(t.viewDims).c_str(), ShapeString(t.strides).c_str(),
-                         static_cast<long long>(t.offset), static_cast<long long>(extent),
-                         ShapeString(t.storageDims).c_str());
+    runtime::ReportError(
+        "%s: %s view (shape %s, strides %s, offset %lld) reaches element %lld, outside its "
+        "storage %s",
+        api, name, ShapeString(t.viewDims).c_str(), ShapeString(t.strides).c_str(),
+        static_cast<long long>(t.offset), static_cast<long long>(extent), ShapeString(t.storageDims).c_str());
     return ACLNN_ERR_PARAM_INVALID;
   }
   if (t.data == nullptr) {

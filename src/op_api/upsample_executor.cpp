@@ -28,7 +28,8 @@ std::unique_ptr<kernel::PlanTables<A>> BuildTables(const tiling::TilingData &t, 
 
 std::unique_ptr<UpsampleExecutor> UpsampleExecutor::Plan(const tiling::TilingInput &input,
                                                          const kernel::TensorView5d &src,
-                                                         const kernel::TensorView5d &dst, std::string *error) {
+                                                         const kernel::TensorView5d &dst,
+                                                         std::string *error) {
   std::unique_ptr<UpsampleExecutor> e(new (std::nothrow) UpsampleExecutor());
   if (!e) {
     *error = "out of memory";
@@ -57,7 +58,8 @@ void UpsampleExecutor::Execute(void *workspace) {
   std::atomic<int64_t> nextItem{0};
   kernel::KernelArgs args;
   args.tiling = &tiling_;
-  args.tables = tablesF64_ ? static_cast<const void *>(tablesF64_.get()) : static_cast<const void *>(tablesF32_.get());
+  args.tables =
+      tablesF64_ ? static_cast<const void *>(tablesF64_.get()) : static_cast<const void *>(tablesF32_.get());
   args.src = src_;
   args.dst = dst_;
   args.workspace = workspace;

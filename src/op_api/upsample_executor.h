@@ -16,7 +16,8 @@ namespace trilinear3d::op_api {
 class UpsampleExecutor final : public aclOpExecutor {
  public:
   // Plans the op; on failure returns null with *error set (an inner error: inputs were validated).
-  static std::unique_ptr<UpsampleExecutor> Plan(const tiling::TilingInput &input, const kernel::TensorView5d &src,
+  static std::unique_ptr<UpsampleExecutor> Plan(const tiling::TilingInput &input,
+                                                const kernel::TensorView5d &src,
                                                 const kernel::TensorView5d &dst, std::string *error);
 
   uint64_t WorkspaceSize() const override { return tiling_.workspaceSize; }

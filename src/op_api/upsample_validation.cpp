@@ -11,8 +11,8 @@ namespace trilinear3d::op_api {
 int32_t CheckDataTypes(const char *api, const op_host::OpDef &def, const char *aName, const aclTensor &a,
                        const char *bName, const aclTensor &b) {
   if (!op_host::SupportsDataType(def, a.dataType)) {
-    runtime::ReportError("%s: %s dtype %d is not supported (FLOAT=0, FLOAT16=1, DOUBLE=11, BF16=27)", api, aName,
-                         static_cast<int>(a.dataType));
+    runtime::ReportError("%s: %s dtype %d is not supported (FLOAT=0, FLOAT16=1, DOUBLE=11, BF16=27)", api,
+                         aName, static_cast<int>(a.dataType));
     return ACLNN_ERR_PARAM_INVALID;
   }
   if (b.dataType != a.dataType) {
@@ -61,8 +61,8 @@ int32_t CheckPositive(const char *api, const char *name, const aclIntArray &a, s
   return ACLNN_SUCCESS;
 }
 
-int32_t CheckLogicalShape(const char *api, const char *name, const aclTensor &t, const std::vector<int64_t> &expected,
-                          const char *expectedFrom) {
+int32_t CheckLogicalShape(const char *api, const char *name, const aclTensor &t,
+                          const std::vector<int64_t> &expected, const char *expectedFrom) {
   int64_t dims[5], strides[5];
   LogicalNcdhw(t, dims, strides);
   const std::vector<int64_t> logical(dims, dims + 5);
@@ -81,11 +81,11 @@ int32_t CheckScales(const char *api, const int64_t in[3], const int64_t out[3], 
   for (int i = 0; i < 3; ++i) {
     const int64_t expected = op_host::ScaledSize(in[i], scales[i]);
     if (expected != out[i]) {
-      runtime::ReportError("%s: %s = %g with input size %lld gives floor(%lld * %g) = %lld, but the output size is "
-                           "%lld (scales [%g,%g,%g] must match outputSize)",
-                           api, kNames[i], scales[i], static_cast<long long>(in[i]), static_cast<long long>(in[i]),
-                           scales[i], static_cast<long long>(expected), static_cast<long long>(out[i]), scales[0],
-                           scales[1], scales[2]);
+      runtime::ReportError(
+          "%s: %s = %g with input size %lld gives floor(%lld * %g) = %lld, but the output size is "
+          "%lld (scales [%g,%g,%g] must match outputSize)",
+          api, kNames[i], scales[i], static_cast<long long>(in[i]), static_cast<long long>(in[i]), scales[i],
+          static_cast<long long>(expected), static_cast<long long>(out[i]), scales[0], scales[1], scales[2]);
       return ACLNN_ERR_PARAM_INVALID;
     }
   }

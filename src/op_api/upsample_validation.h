@@ -23,8 +23,8 @@ int32_t CheckFormat(const char *api, const op_host::OpDef &def, const char *name
 // Step 4: the elements [first, end) of an int array are > 0.
 int32_t CheckPositive(const char *api, const char *name, const aclIntArray &a, size_t first);
 // Step 4: the tensor's logical (N, C, D, H, W) shape equals expected (read by its format).
-int32_t CheckLogicalShape(const char *api, const char *name, const aclTensor &t, const std::vector<int64_t> &expected,
-                          const char *expectedFrom);
+int32_t CheckLogicalShape(const char *api, const char *name, const aclTensor &t,
+                          const std::vector<int64_t> &expected, const char *expectedFrom);
 // Step 5: when all three scales are > 0, out[i] == floor(in[i] * scales[i]) (CANN's InferShape).
 int32_t CheckScales(const char *api, const int64_t in[3], const int64_t out[3], const double scales[3]);
 

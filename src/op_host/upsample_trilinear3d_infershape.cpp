@@ -23,8 +23,9 @@ std::string Join(const std::vector<double> &v) {
 }
 
 // Checks the "exactly one of outputSize / scales" rule and gives the spatial output sizes.
-bool SpatialOutputSizes(const char *op, const std::vector<int64_t> &spatialIn, const std::vector<int64_t> &outputSize,
-                        const std::vector<double> &scales, std::vector<int64_t> *sizes, std::string *error) {
+bool SpatialOutputSizes(const char *op, const std::vector<int64_t> &spatialIn,
+                        const std::vector<int64_t> &outputSize, const std::vector<double> &scales,
+                        std::vector<int64_t> *sizes, std::string *error) {
   if (outputSize.empty() == scales.empty()) {
     *error = std::string(op) + ": exactly one of output_size and scales must be non-empty, got output_size " +
              Join(outputSize) + " and scales " + Join(scales);
@@ -70,7 +71,8 @@ int64_t ScaledSize(int64_t size, double scale) {
 
 bool InferShapeUpsampleTrilinear3dGrad(const std::vector<int64_t> &gradOutputShape,
                                        const std::vector<int64_t> &outputSize,
-                                       const std::vector<int64_t> &inputSize, const std::vector<double> &scales,
+                                       const std::vector<int64_t> &inputSize,
+                                       const std::vector<double> &scales,
                                        std::vector<int64_t> *gradInputShape, std::string *error) {
   const char *op = "UpsampleTrilinear3dGrad";
   if (gradOutputShape.size() != 5) {
@@ -86,8 +88,9 @@ bool InferShapeUpsampleTrilinear3dGrad(const std::vector<int64_t> &gradOutputSha
   if (!SpatialOutputSizes(op, spatialIn, outputSize, scales, &sizes, error)) return false;
   for (size_t i = 0; i < 3; ++i) {
     if (gradOutputShape[2 + i] != sizes[i]) {
-      *error = std::string(op) + ": grad_output " + Join(gradOutputShape) + " does not match the output size " +
-               Join(sizes) + (scales.empty() ? " (output_size)" : " (floor(input_size * scales))");
+      *error = std::string(op) + ": grad_output " + Join(gradOutputShape) +
+               " does not match the output size " + Join(sizes) +
+               (scales.empty() ? " (output_size)" : " (floor(input_size * scales))");
       return false;
     }
   }

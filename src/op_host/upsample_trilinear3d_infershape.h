@@ -15,7 +15,8 @@ namespace trilinear3d::op_host {
 // The result is inputSize. On failure returns false and a message naming the values.
 bool InferShapeUpsampleTrilinear3dGrad(const std::vector<int64_t> &gradOutputShape,
                                        const std::vector<int64_t> &outputSize,
-                                       const std::vector<int64_t> &inputSize, const std::vector<double> &scales,
+                                       const std::vector<int64_t> &inputSize,
+                                       const std::vector<double> &scales,
                                        std::vector<int64_t> *gradInputShape, std::string *error);
 
 // Forward: x must be 5-D; exactly one of outputSize (3 elements > 0) and scales (3 values > 0,

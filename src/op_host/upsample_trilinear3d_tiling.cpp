@@ -17,7 +17,8 @@ AxisTiling MakeAxisTiling(const math::AxisSpec &axis) {
   t.needResize = axis.NeedResize();
   t.belowMinScale = t.needResize && axis.scale < kMinSupportScale;
   t.slideCount = CeilDiv(axis.in, kSlideSize);
-  for (const auto &[first, last] : SlideWindows(axis)) t.singleCoreK = std::max(t.singleCoreK, last - first + 1);
+  for (const auto &[first, last] : SlideWindows(axis))
+    t.singleCoreK = std::max(t.singleCoreK, last - first + 1);
   return t;
 }
 
@@ -97,7 +98,8 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
   t.w = MakeAxisTiling(axes[2]);
 
   const bool backward = input.direction == Direction::kBackward;
-  t.layout = input.channelsContiguous && input.c >= kMinChannelsInner ? RowLayout::kCInner : RowLayout::kWInner;
+  t.layout =
+      input.channelsContiguous && input.c >= kMinChannelsInner ? RowLayout::kCInner : RowLayout::kWInner;
   const int64_t rowWidth = t.layout == RowLayout::kCInner ? input.c : 1;
   t.planeCount = t.layout == RowLayout::kCInner ? input.n : t.batch;
   // Destination: gradInput (in-side sizes) backward, out (out-side sizes) forward.
@@ -137,8 +139,9 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
   t.dChunkCount = CeilDiv(dstD, dChunk);
   t.itemCount = t.planeCount * t.dChunkCount * t.hChunkCount;
   t.blockDim = t.itemCount == 0 ? 0 : std::min<int64_t>(input.cores, t.itemCount);
-  const double dstBytes = static_cast<double>(t.batch) * static_cast<double>(dstD) * static_cast<double>(dstH) *
-                          static_cast<double>(dstW) * static_cast<double>(ElementSize(input.dataType));
+  const double dstBytes = static_cast<double>(t.batch) * static_cast<double>(dstD) *
+                          static_cast<double>(dstH) * static_cast<double>(dstW) *
+                          static_cast<double>(ElementSize(input.dataType));
   t.streamStores = dstBytes > static_cast<double>(kStreamStoreBytes);
 
   // Per-core scratch, each buffer 64-byte aligned:
@@ -147,15 +150,17 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
   //            D-pass rows one chunk needs
   int64_t scratchBytes = 0;
   if (backward) {
-    scratchBytes = (RoundUp64Bytes(srcRowElems, accBytes) + RoundUp64Bytes(t.rowElems, accBytes)) * kRowBatch +
-                   RoundUp64Bytes(hChunk * t.rowElems, accBytes) * (1 + t.ringPlanes);
+    scratchBytes =
+        (RoundUp64Bytes(srcRowElems, accBytes) + RoundUp64Bytes(t.rowElems, accBytes)) * kRowBatch +
+        RoundUp64Bytes(hChunk * t.rowElems, accBytes) * (1 + t.ringPlanes);
   } else {
     const int64_t srcRowsPerChunk = MaxSourceRowsPerChunk(axes[1], hChunk);
     scratchBytes = RoundUp64Bytes(srcRowElems, accBytes) * (2 + kRowBatch + srcRowsPerChunk) +
                    RoundUp64Bytes(t.rowElems, accBytes) * kRowBatch;
   }
   t.scratchElemsPerCore = scratchBytes / accBytes;
-  t.workspaceSize = t.itemCount == 0 ? 0 : static_cast<uint64_t>(scratchBytes) * static_cast<uint64_t>(t.blockDim);
+  t.workspaceSize =
+      t.itemCount == 0 ? 0 : static_cast<uint64_t>(scratchBytes) * static_cast<uint64_t>(t.blockDim);
   *out = t;
   return true;
 }

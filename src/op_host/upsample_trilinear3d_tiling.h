@@ -14,12 +14,12 @@
 
 namespace trilinear3d::tiling {
 
-constexpr int64_t kSlideSize = 16;          // seed: SLIDE_SIZE, source points per slide
-constexpr double kMinSupportScale = 0.02;   // seed: below this the NPU falls back to AICPU
+constexpr int64_t kSlideSize = 16;                 // seed: SLIDE_SIZE, source points per slide
+constexpr double kMinSupportScale = 0.02;          // seed: below this the NPU falls back to AICPU
 constexpr int64_t kCacheBudgetBytes = 512 * 1024;  // per-core working set aimed at (L2)
-constexpr int64_t kMinChannelsInner = 8;    // vectorise along C only when C is at least this
-constexpr int64_t kRowBatch = 4;            // rows W-resampled together (they share the steps)
-constexpr int64_t kStreamStoreBytes = 8 << 20;  // destinations larger than this bypass the caches
+constexpr int64_t kMinChannelsInner = 8;           // vectorise along C only when C is at least this
+constexpr int64_t kRowBatch = 4;                   // rows W-resampled together (they share the steps)
+constexpr int64_t kStreamStoreBytes = 8 << 20;     // destinations larger than this bypass the caches
 
 enum class Direction { kBackward, kForward };
 
@@ -63,22 +63,22 @@ struct TilingData {
   // (plane, D chunk, H chunk); one core owns each item, so no two cores write one element and
   // every element's summation order is independent of the split: results are bitwise identical
   // for every core count.
-  int64_t planeCount = 0;   // n * c (W inner) or n (C inner)
-  int64_t rowElems = 0;     // elements of one destination row: dstW (W inner) or dstW * c (C inner)
-  int64_t dChunk = 0;       // destination D indices per item
-  int64_t hChunk = 0;       // destination H indices per item
+  int64_t planeCount = 0;  // n * c (W inner) or n (C inner)
+  int64_t rowElems = 0;    // elements of one destination row: dstW (W inner) or dstW * c (C inner)
+  int64_t dChunk = 0;      // destination D indices per item
+  int64_t hChunk = 0;      // destination H indices per item
   int64_t dChunkCount = 0;
   int64_t hChunkCount = 0;
-  int64_t itemCount = 0;    // planeCount * dChunkCount * hChunkCount
-  int64_t blockDim = 0;     // worker cores launched: min(cores, itemCount)
+  int64_t itemCount = 0;  // planeCount * dChunkCount * hChunkCount
+  int64_t blockDim = 0;   // worker cores launched: min(cores, itemCount)
   // The destination is too large to stay cached for its reader: contiguous rows are written with
   // non-temporal stores (no read-for-ownership of each line).
   bool streamStores = false;
 
   // Per-core scratch (in elements of the accumulation type) and the workspace.
-  int64_t ringPlanes = 0;        // backward: destination D planes accumulating at once
+  int64_t ringPlanes = 0;  // backward: destination D planes accumulating at once
   int64_t scratchElemsPerCore = 0;
-  uint64_t workspaceSize = 0;    // bytes: blockDim * scratch, each rounded to 64 bytes
+  uint64_t workspaceSize = 0;  // bytes: blockDim * scratch, each rounded to 64 bytes
 };
 
 // The math's view of a tiled axis (same sizes and scale): what the kernels' tables are built from.

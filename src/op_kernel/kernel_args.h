@@ -19,10 +19,10 @@ struct TensorView5d {
 
 struct KernelArgs {
   const tiling::TilingData *tiling = nullptr;
-  const void *tables = nullptr;  // PlanTables<float> or PlanTables<double> by the dtype's Acc
-  TensorView5d src;              // gradOut (backward) / self (forward)
-  TensorView5d dst;              // gradInput (backward) / out (forward)
-  void *workspace = nullptr;     // tiling->blockDim * scratch per core
+  const void *tables = nullptr;              // PlanTables<float> or PlanTables<double> by the dtype's Acc
+  TensorView5d src;                          // gradOut (backward) / self (forward)
+  TensorView5d dst;                          // gradInput (backward) / out (forward)
+  void *workspace = nullptr;                 // tiling->blockDim * scratch per core
   std::atomic<int64_t> *nextItem = nullptr;  // shared work counter for dynamic item scheduling
 };
 

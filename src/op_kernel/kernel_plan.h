@@ -128,7 +128,8 @@ struct StepLists {
 };
 
 template <typename Acc>
-int64_t AppendBlockSteps(const RowGather<Acc> &gather, int lanes, int64_t j0, int64_t j1, StepLists<Acc> out) {
+int64_t AppendBlockSteps(const RowGather<Acc> &gather, int lanes, int64_t j0, int64_t j1,
+                         StepLists<Acc> out) {
   const RowGather<Acc> *g = &gather;
   const int64_t before = static_cast<int64_t>(out.base.size());
   std::vector<int64_t> cursor(static_cast<size_t>(j1 - j0));
@@ -214,8 +215,8 @@ void BuildRowSteps(RowGather<Acc> *g, int lanes) {
     std::vector<uint32_t> trialMask;
     std::vector<int32_t> trialIdx;
     std::vector<Acc> trialW;
-    const int64_t generalSteps = detail::AppendBlockSteps<Acc>(
-        *g, lanes, j0, j0 + fullLanes, {trialBase, trialMask, trialIdx, trialW});
+    const int64_t generalSteps = detail::AppendBlockSteps<Acc>(*g, lanes, j0, j0 + fullLanes,
+                                                               {trialBase, trialMask, trialIdx, trialW});
     bool windowed = false;
     if (windowLanes > 0) {
       int64_t rounds = 0;
@@ -227,13 +228,15 @@ void BuildRowSteps(RowGather<Acc> *g, int lanes) {
     }
     const int64_t blockLanes = windowed ? windowLanes : fullLanes;
     const size_t firstStep = g->stepBase.size();
-    detail::AppendBlockSteps<Acc>(*g, lanes, j0, j0 + blockLanes, {g->stepBase, g->stepMask, g->stepIdx, g->stepW});
+    detail::AppendBlockSteps<Acc>(*g, lanes, j0, j0 + blockLanes,
+                                  {g->stepBase, g->stepMask, g->stepIdx, g->stepW});
     if (windowed) {
       // All operands fit the one window at base: rebase every step onto it.
       for (size_t s = firstStep; s < g->stepBase.size(); ++s) {
         const int32_t shift = static_cast<int32_t>(g->stepBase[s] - base);
         for (int l = 0; l < lanes; ++l) {
-          if (g->stepMask[s] >> l & 1u) g->stepIdx[s * static_cast<size_t>(lanes) + static_cast<size_t>(l)] += shift;
+          if (g->stepMask[s] >> l & 1u)
+            g->stepIdx[s * static_cast<size_t>(lanes) + static_cast<size_t>(l)] += shift;
         }
         g->stepBase[s] = base;
       }

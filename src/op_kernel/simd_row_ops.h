@@ -28,13 +28,15 @@ inline void AxpyRow(A *__restrict dst, const A *__restrict src, A w, int64_t n, 
     int64_t i = 0;
     for (; i + 16 <= n; i += 16) {
       const __m512 x = _mm512_loadu_ps(src + i);
-      _mm512_storeu_ps(dst + i, assign ? _mm512_mul_ps(wv, x) : _mm512_fmadd_ps(wv, x, _mm512_loadu_ps(dst + i)));
+      _mm512_storeu_ps(dst + i,
+                       assign ? _mm512_mul_ps(wv, x) : _mm512_fmadd_ps(wv, x, _mm512_loadu_ps(dst + i)));
     }
     if (i < n) {
       const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
       const __m512 x = _mm512_maskz_loadu_ps(m, src + i);
-      _mm512_mask_storeu_ps(dst + i, m,
-                            assign ? _mm512_mul_ps(wv, x) : _mm512_fmadd_ps(wv, x, _mm512_maskz_loadu_ps(m, dst + i)));
+      _mm512_mask_storeu_ps(
+          dst + i, m,
+          assign ? _mm512_mul_ps(wv, x) : _mm512_fmadd_ps(wv, x, _mm512_maskz_loadu_ps(m, dst + i)));
     }
     return;
   }
@@ -48,7 +50,8 @@ inline void AxpyRow(A *__restrict dst, const A *__restrict src, A w, int64_t n, 
 
 // dst = w0 * a + w1 * b: the forward's two-tap blend of rows.
 template <typename A>
-inline void BlendRows(A *__restrict dst, const A *__restrict a, A w0, const A *__restrict b, A w1, int64_t n) {
+inline void BlendRows(A *__restrict dst, const A *__restrict a, A w0, const A *__restrict b, A w1,
+                      int64_t n) {
   for (int64_t i = 0; i < n; ++i) dst[i] = w0 * a[i] + w1 * b[i];
 }
 
@@ -65,7 +68,8 @@ inline void LoadRow(const T *src, int64_t stride, Acc<T> *__restrict dst, int64_
       }
     } else if constexpr (std::is_same_v<T, Fp16>) {
       for (; i + 16 <= n; i += 16) {
-        _mm512_storeu_ps(dst + i, _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + i))));
+        _mm512_storeu_ps(dst + i,
+                         _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + i))));
       }
     }
 #elif defined(__AVX2__)
@@ -76,7 +80,8 @@ inline void LoadRow(const T *src, int64_t stride, Acc<T> *__restrict dst, int64_
       }
     } else if constexpr (std::is_same_v<T, Fp16>) {
       for (; i + 8 <= n; i += 8) {
-        _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i))));
+        _mm256_storeu_ps(dst + i,
+                         _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i))));
       }
     }
 #endif
@@ -112,15 +117,17 @@ inline void StoreRow(const Acc<T> *__restrict src, T *dst, int64_t stride, int64
       }
     } else if constexpr (std::is_same_v<T, Fp16>) {
       for (; i + 16 <= n; i += 16) {
-        _mm256_storeu_si256(reinterpret_cast<__m256i *>(dst + i),
-                            _mm512_cvtps_ph(_mm512_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+        _mm256_storeu_si256(
+            reinterpret_cast<__m256i *>(dst + i),
+            _mm512_cvtps_ph(_mm512_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
       }
     }
 #elif defined(__AVX2__)
     if constexpr (std::is_same_v<T, Fp16>) {
       for (; i + 8 <= n; i += 8) {
-        _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + i),
-                         _mm256_cvtps_ph(_mm256_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+        _mm_storeu_si128(
+            reinterpret_cast<__m128i *>(dst + i),
+            _mm256_cvtps_ph(_mm256_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
       }
     }
 #endif
@@ -234,15 +241,18 @@ inline void GatherRows(const RowGather<A> &g, const A *const *src, A *const *dst
       const int64_t avail = srcLen - base;
       const bool full = avail >= 2 * kLanes;
       const Mask mlo = full || avail >= kLanes ? Mask(~Mask(0)) : Mask((1u << avail) - 1);
-      const Mask mhi = full ? Mask(~Mask(0)) : (avail > kLanes ? Mask((1u << (avail - kLanes)) - 1) : Mask(0));
+      const Mask mhi =
+          full ? Mask(~Mask(0)) : (avail > kLanes ? Mask((1u << (avail - kLanes)) - 1) : Mask(0));
 #pragma GCC unroll 8
       for (int r = 0; r < kRows; ++r) {
         if constexpr (std::is_same_v<A, float>) {
           lo[r] = full ? _mm512_loadu_ps(rows[r] + base) : _mm512_maskz_loadu_ps(mlo, rows[r] + base);
-          hi[r] = full ? _mm512_loadu_ps(rows[r] + base + kLanes) : _mm512_maskz_loadu_ps(mhi, rows[r] + base + kLanes);
+          hi[r] = full ? _mm512_loadu_ps(rows[r] + base + kLanes)
+                       : _mm512_maskz_loadu_ps(mhi, rows[r] + base + kLanes);
         } else {
           lo[r] = full ? _mm512_loadu_pd(rows[r] + base) : _mm512_maskz_loadu_pd(mlo, rows[r] + base);
-          hi[r] = full ? _mm512_loadu_pd(rows[r] + base + kLanes) : _mm512_maskz_loadu_pd(mhi, rows[r] + base + kLanes);
+          hi[r] = full ? _mm512_loadu_pd(rows[r] + base + kLanes)
+                       : _mm512_maskz_loadu_pd(mhi, rows[r] + base + kLanes);
         }
       }
     };
@@ -279,8 +289,8 @@ inline void GatherRows(const RowGather<A> &g, const A *const *src, A *const *dst
             acc[r] = _mm512_mask3_fmadd_ps(_mm512_permutex2var_ps(lo[r], idx, hi[r]), w, acc[r], m);
           }
         } else {
-          const __m512i idx =
-              _mm512_cvtepi32_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(stepIdx + s * kLanes)));
+          const __m512i idx = _mm512_cvtepi32_epi64(
+              _mm256_loadu_si256(reinterpret_cast<const __m256i *>(stepIdx + s * kLanes)));
           const __m512d w = _mm512_loadu_pd(stepW + s * kLanes);
 #pragma GCC unroll 8
           for (int r = 0; r < kRows; ++r) {
@@ -305,13 +315,15 @@ inline void GatherRows(const RowGather<A> &g, const A *const *src, A *const *dst
           if constexpr (std::is_same_v<A, float>) {
             const __m512 w = _mm512_set1_ps(targets[r].w[t]);
             _mm512_mask_storeu_ps(out, keep,
-                                  targets[r].assign[t] ? _mm512_mul_ps(w, acc[r])
-                                                       : _mm512_fmadd_ps(w, acc[r], _mm512_maskz_loadu_ps(keep, out)));
+                                  targets[r].assign[t]
+                                      ? _mm512_mul_ps(w, acc[r])
+                                      : _mm512_fmadd_ps(w, acc[r], _mm512_maskz_loadu_ps(keep, out)));
           } else {
             const __m512d w = _mm512_set1_pd(targets[r].w[t]);
             _mm512_mask_storeu_pd(out, keep,
-                                  targets[r].assign[t] ? _mm512_mul_pd(w, acc[r])
-                                                       : _mm512_fmadd_pd(w, acc[r], _mm512_maskz_loadu_pd(keep, out)));
+                                  targets[r].assign[t]
+                                      ? _mm512_mul_pd(w, acc[r])
+                                      : _mm512_fmadd_pd(w, acc[r], _mm512_maskz_loadu_pd(keep, out)));
           }
         }
       }
@@ -330,7 +342,8 @@ inline void GatherRows(const RowGather<A> &g, const A *const *src, A *const *dst
         if constexpr (std::is_same_v<A, float>) {
           __m256 acc = _mm256_setzero_ps();
           for (int64_t s = g.blockStepBegin[b]; s < g.blockStepBegin[b + 1]; ++s) {
-            const __m256i idx = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(g.stepIdx.data() + s * kLanes));
+            const __m256i idx =
+                _mm256_loadu_si256(reinterpret_cast<const __m256i *>(g.stepIdx.data() + s * kLanes));
             const __m256i bits = _mm256_set_epi32(128, 64, 32, 16, 8, 4, 2, 1);
             const __m256i lanesOn = _mm256_cmpeq_epi32(
                 _mm256_and_si256(_mm256_set1_epi32(static_cast<int>(g.stepMask[s])), bits), bits);
@@ -344,7 +357,8 @@ inline void GatherRows(const RowGather<A> &g, const A *const *src, A *const *dst
         } else {
           __m256d acc = _mm256_setzero_pd();
           for (int64_t s = g.blockStepBegin[b]; s < g.blockStepBegin[b + 1]; ++s) {
-            const __m128i idx = _mm_loadu_si128(reinterpret_cast<const __m128i *>(g.stepIdx.data() + s * kLanes));
+            const __m128i idx =
+                _mm_loadu_si128(reinterpret_cast<const __m128i *>(g.stepIdx.data() + s * kLanes));
             const __m256i bits = _mm256_set_epi64x(8, 4, 2, 1);
             const __m256i lanesOn = _mm256_cmpeq_epi64(
                 _mm256_and_si256(_mm256_set1_epi64x(static_cast<int64_t>(g.stepMask[s])), bits), bits);
@@ -435,9 +449,11 @@ inline void GatherChannelChunk(const A *__restrict src, const int32_t *__restric
     for (int v = 0; v < 4; ++v) {
       if (v >= vectors) break;
       if constexpr (std::is_same_v<A, float>) {
-        acc[v] = _mm512_fmadd_ps(_mm512_set1_ps(weights[e]), _mm512_maskz_loadu_ps(mask[v], x + v * kLanes), acc[v]);
+        acc[v] = _mm512_fmadd_ps(_mm512_set1_ps(weights[e]), _mm512_maskz_loadu_ps(mask[v], x + v * kLanes),
+                                 acc[v]);
       } else {
-        acc[v] = _mm512_fmadd_pd(_mm512_set1_pd(weights[e]), _mm512_maskz_loadu_pd(mask[v], x + v * kLanes), acc[v]);
+        acc[v] = _mm512_fmadd_pd(_mm512_set1_pd(weights[e]), _mm512_maskz_loadu_pd(mask[v], x + v * kLanes),
+                                 acc[v]);
       }
     }
   }
@@ -456,7 +472,7 @@ inline void GatherChannelChunk(const A *__restrict src, const int32_t *__restric
 template <typename A>
 inline void GatherChannels(const RowGather<A> &g, const A *__restrict src, A *__restrict dst, int64_t c) {
   constexpr int kLanes = 64 / static_cast<int>(sizeof(A));  // one 64-byte vector of A
-  constexpr int kChunk = 4 * kLanes;                         // channels accumulated at once
+  constexpr int kChunk = 4 * kLanes;                        // channels accumulated at once
   const int64_t *__restrict begin = g.begin.data();
   const int32_t *__restrict srcIdx = g.src.data();
   const A *__restrict weights = g.w.data();

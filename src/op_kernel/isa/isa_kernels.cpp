@@ -10,8 +10,8 @@ void RunForward(const KernelArgs &args, int blockIdx);
 const IsaKernels &Kernels() {
 #define TRILINEAR3D_STR2(x) #x
 #define TRILINEAR3D_STR(x) TRILINEAR3D_STR2(x)
-  static const IsaKernels kernels{TRILINEAR3D_STR(TRILINEAR3D_ISA), GatherLanes<float>(), GatherLanes<double>(),
-                                  &RunBackward, &RunForward};
+  static const IsaKernels kernels{TRILINEAR3D_STR(TRILINEAR3D_ISA), GatherLanes<float>(),
+                                  GatherLanes<double>(), &RunBackward, &RunForward};
 #undef TRILINEAR3D_STR
 #undef TRILINEAR3D_STR2
   return kernels;

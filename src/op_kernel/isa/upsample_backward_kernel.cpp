@@ -32,7 +32,10 @@ class BackwardItemRunner {
   using A = Acc<T>;
 
   BackwardItemRunner(const KernelArgs &args, A *scratch)
-      : t_(*args.tiling), p_(*static_cast<const PlanTables<A> *>(args.tables)), src_(args.src), dst_(args.dst) {
+      : t_(*args.tiling),
+        p_(*static_cast<const PlanTables<A> *>(args.tables)),
+        src_(args.src),
+        dst_(args.dst) {
     const bool cInner = t_.layout == RowLayout::kCInner;
     rowWidth_ = cInner ? t_.c : 1;
     srcRowElems_ = t_.w.outSize * rowWidth_;
@@ -92,7 +95,8 @@ class BackwardItemRunner {
     for (int64_t od = odFirst; od <= odLast; ++od) {
       ResampleWH(od);
       const int64_t i0 = p_.d.i0[od], i1 = p_.d.i1[od];
-      if (i0 >= d0_ && i0 < d1_) AxpyRow(RingPlane(i0), hPlane_, p_.d.l0[od], planeElems, p_.d.firstO[i0] == od);
+      if (i0 >= d0_ && i0 < d1_)
+        AxpyRow(RingPlane(i0), hPlane_, p_.d.l0[od], planeElems, p_.d.firstO[i0] == od);
       if (i1 >= d0_ && i1 < d1_) {
         AxpyRow(RingPlane(i1), hPlane_, p_.d.l1[od], planeElems, i1 != i0 && p_.d.firstO[i1] == od);
       }
@@ -115,7 +119,8 @@ class BackwardItemRunner {
       const bool prefetch = denseRows_ && aheadOh + kBatch - 1 <= ohLast_;
       const char *ahead[kBatch];
       for (int k = 0; prefetch && k < kBatch; ++k) {
-        ahead[k] = reinterpret_cast<const char *>(srcBase_ + od * src_.strides[2] + (aheadOh + k) * src_.strides[3]);
+        ahead[k] =
+            reinterpret_cast<const char *>(srcBase_ + od * src_.strides[2] + (aheadOh + k) * src_.strides[3]);
       }
       const A *rows[kBatch];
       A *wRows[kBatch];
@@ -235,10 +240,18 @@ void RunBackwardTyped(const KernelArgs &args, int blockIdx) {
 
 void RunBackward(const KernelArgs &args, int blockIdx) {
   switch (args.tiling->dataType) {
-    case DataType::kFloat32: RunBackwardTyped<float>(args, blockIdx); break;
-    case DataType::kFloat64: RunBackwardTyped<double>(args, blockIdx); break;
-    case DataType::kFloat16: RunBackwardTyped<Fp16>(args, blockIdx); break;
-    case DataType::kBFloat16: RunBackwardTyped<Bf16>(args, blockIdx); break;
+    case DataType::kFloat32:
+      RunBackwardTyped<float>(args, blockIdx);
+      break;
+    case DataType::kFloat64:
+      RunBackwardTyped<double>(args, blockIdx);
+      break;
+    case DataType::kFloat16:
+      RunBackwardTyped<Fp16>(args, blockIdx);
+      break;
+    case DataType::kBFloat16:
+      RunBackwardTyped<Bf16>(args, blockIdx);
+      break;
   }
 }
 

@@ -21,7 +21,10 @@ class ForwardItemRunner {
   using A = Acc<T>;
 
   ForwardItemRunner(const KernelArgs &args, A *scratch)
-      : t_(*args.tiling), p_(*static_cast<const PlanTables<A> *>(args.tables)), src_(args.src), dst_(args.dst) {
+      : t_(*args.tiling),
+        p_(*static_cast<const PlanTables<A> *>(args.tables)),
+        src_(args.src),
+        dst_(args.dst) {
     rowWidth_ = t_.layout == RowLayout::kCInner ? t_.c : 1;
     srcRowElems_ = t_.w.inSize * rowWidth_;
     const int64_t bytes = static_cast<int64_t>(sizeof(A));
@@ -157,10 +160,18 @@ void RunForwardTyped(const KernelArgs &args, int blockIdx) {
 
 void RunForward(const KernelArgs &args, int blockIdx) {
   switch (args.tiling->dataType) {
-    case DataType::kFloat32: RunForwardTyped<float>(args, blockIdx); break;
-    case DataType::kFloat64: RunForwardTyped<double>(args, blockIdx); break;
-    case DataType::kFloat16: RunForwardTyped<Fp16>(args, blockIdx); break;
-    case DataType::kBFloat16: RunForwardTyped<Bf16>(args, blockIdx); break;
+    case DataType::kFloat32:
+      RunForwardTyped<float>(args, blockIdx);
+      break;
+    case DataType::kFloat64:
+      RunForwardTyped<double>(args, blockIdx);
+      break;
+    case DataType::kFloat16:
+      RunForwardTyped<Fp16>(args, blockIdx);
+      break;
+    case DataType::kBFloat16:
+      RunForwardTyped<Bf16>(args, blockIdx);
+      break;
   }
 }
 

@@ -251,10 +251,13 @@ std::vector<std::vector<Entry<Acc>>> ReplaySteps(const RowGather<Acc> &g, int la
     const int64_t j0 = g.blockStart[static_cast<size_t>(b)];
     const int64_t blockLanes = g.blockLanes[static_cast<size_t>(b)];
     EXPECT_LE(g.blockStepBegin[static_cast<size_t>(b)], g.blockStepBegin[static_cast<size_t>(b) + 1]);
-    if (g.blockWindowed[static_cast<size_t>(b)] && g.blockStepBegin[static_cast<size_t>(b)] < g.blockStepBegin[static_cast<size_t>(b) + 1]) {
+    if (g.blockWindowed[static_cast<size_t>(b)] &&
+        g.blockStepBegin[static_cast<size_t>(b)] < g.blockStepBegin[static_cast<size_t>(b) + 1]) {
       // A windowed block loads one window: every step shares the first step's base.
-      for (int64_t s = g.blockStepBegin[static_cast<size_t>(b)]; s < g.blockStepBegin[static_cast<size_t>(b) + 1]; ++s) {
-        EXPECT_EQ(g.stepBase[static_cast<size_t>(s)], g.stepBase[static_cast<size_t>(g.blockStepBegin[static_cast<size_t>(b)])]);
+      for (int64_t s = g.blockStepBegin[static_cast<size_t>(b)];
+           s < g.blockStepBegin[static_cast<size_t>(b) + 1]; ++s) {
+        EXPECT_EQ(g.stepBase[static_cast<size_t>(s)],
+                  g.stepBase[static_cast<size_t>(g.blockStepBegin[static_cast<size_t>(b)])]);
       }
     }
     for (int64_t s = g.blockStepBegin[static_cast<size_t>(b)];
