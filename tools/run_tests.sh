@@ -32,7 +32,44 @@ step_format() {
   bash tools/check_format.sh
 }
 
-STEPS=(deps configure build ctest)
+# Reliability (tests/reliability/README.md): each step configures and builds its own directory.
+# The unit and reliability tests under AddressSanitizer + UndefinedBehaviorSanitizer.
+step_asan() {
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRILINEAR3D_SANITIZE=address,undefined \
+    -DTRILINEAR3D_BUILD_EXAMPLES=OFF -DTRILINEAR3D_WERROR=ON
+  cmake --build build-asan -j "${JOBS}"
+  ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1 \
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir build-asan --output-on-failure -j2 -L "ut|reliability"
+}
+
+# The stream and concurrency tests under ThreadSanitizer (the stress test runs 3 s here).
+step_tsan() {
+  cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRILINEAR3D_SANITIZE=thread \
+    -DTRILINEAR3D_BUILD_EXAMPLES=OFF -DTRILINEAR3D_WERROR=ON
+  cmake --build build-tsan -j "${JOBS}" --target trilinear3d_ut_test_streams trilinear3d_reliability_concurrency \
+    trilinear3d_reliability_exit_drain_probe
+  TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+    ctest --test-dir build-tsan --output-on-failure -R '^(test_streams[.]|reliability[.](concurrency|exit_drain)[.])'
+}
+
+# The libFuzzer target (clang, ASan + UBSan) for FUZZ_SECONDS (default 60) from the seed corpus;
+# new inputs go to build-fuzz/corpus, crashes to build-fuzz/artifacts/. tests/fuzz/README.md runs it longer.
+step_fuzz() {
+  cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+    -DTRILINEAR3D_BUILD_FUZZ=ON -DTRILINEAR3D_SANITIZE=address,undefined -DTRILINEAR3D_BUILD_EXAMPLES=OFF
+  cmake --build build-fuzz -j "${JOBS}" --target trilinear3d_fuzz
+  mkdir -p build-fuzz/corpus build-fuzz/artifacts
+  build-fuzz/tests/fuzz/trilinear3d_fuzz -max_total_time="${FUZZ_SECONDS:-60}" -timeout=10 -rss_limit_mb=2048 \
+    -print_final_stats=1 -artifact_prefix=build-fuzz/artifacts/ build-fuzz/corpus tests/fuzz/corpus
+}
+
+# The PyTorch extension (python/): build, install and run its pytest suite.
+step_python() {
+  SKIP_DEPS=1 bash tools/run_python_tests.sh
+}
+
+STEPS=(deps configure build ctest python asan tsan fuzz)
 
 if [[ $# -gt 0 ]]; then
   STEPS=("$@")

@@ -25,6 +25,13 @@ static const aclnnStatus ACLNN_ERR_INNER_TILING_ERROR = 561002;
 static const aclnnStatus ACLNN_ERR_INNER_FIND_KERNEL_ERROR = 561003;
 static const aclnnStatus ACLNN_ERR_INNER_NULLPTR = 561103;
 
+/**
+ * Frees an executor returned by a GetWorkspaceSize call that will not be run (a successful run
+ * frees its executor itself). An unknown, already run or destroyed executor gives
+ * ACLNN_ERR_PARAM_INVALID; null gives ACLNN_ERR_PARAM_NULLPTR.
+ */
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor);
+
 #ifdef __cplusplus
 }
 #endif

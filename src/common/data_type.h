@@ -11,7 +11,7 @@ namespace trilinear3d {
 enum class DataType { kFloat32, kFloat16, kBFloat16, kFloat64 };
 
 // Returns false for an aclDataType the operators do not support.
-inline bool ToDataType(aclDataType acl, DataType *out) {
+inline bool ToDataType(int32_t acl, DataType *out) {
   switch (acl) {
     case ACL_FLOAT:
       *out = DataType::kFloat32;

@@ -35,9 +35,6 @@ aclnnStatus RunExecutor(const char *api, void *workspace, uint64_t workspaceSize
     runtime::ReportError("%s: workspaceSize %" PRIu64 " is smaller than the %" PRIu64 " bytes needed", api,
                          workspaceSize, needed);
     status = ACLNN_ERR_PARAM_INVALID;
-  } else if (!runtime::IsValidStream(stream)) {
-    runtime::ReportError("%s: stream %p is not a live stream", api, stream);
-    status = ACLNN_ERR_PARAM_INVALID;
   }
   if (status != ACLNN_SUCCESS) {
     runtime::RegisterExecutor(executor);  // usable for a corrected retry
@@ -48,7 +45,13 @@ aclnnStatus RunExecutor(const char *api, void *workspace, uint64_t workspaceSize
     delete executor;
   });
   if (queued != ACL_SUCCESS) {
+    // Enqueue checks the stream under the streams' lock, so a stream destroyed by another thread
+    // just before is reported here as an invalid argument, not as a runtime failure.
     runtime::RegisterExecutor(executor);
+    if (queued == ACL_ERROR_INVALID_PARAM) {
+      runtime::ReportError("%s: stream %p is not a live stream", api, stream);
+      return ACLNN_ERR_PARAM_INVALID;
+    }
     runtime::ReportError("%s: could not enqueue on stream %p (error %d)", api, stream, queued);
     return ACLNN_ERR_RUNTIME_ERROR;
   }
@@ -56,3 +59,19 @@ aclnnStatus RunExecutor(const char *api, void *workspace, uint64_t workspaceSize
 }
 
 }  // namespace trilinear3d::op_api
+
+// CANN's aclDestroyAclOpExecutor: frees an executor that was planned but will not be run.
+extern "C" aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor) {
+  if (executor == nullptr) {
+    trilinear3d::runtime::ReportError("aclDestroyAclOpExecutor: executor is null");
+    return ACLNN_ERR_PARAM_NULLPTR;
+  }
+  if (!trilinear3d::runtime::UnregisterExecutor(executor)) {
+    trilinear3d::runtime::ReportError(
+        "aclDestroyAclOpExecutor: executor %p is unknown, already run or destroyed",
+        static_cast<void *>(executor));
+    return ACLNN_ERR_PARAM_INVALID;
+  }
+  delete executor;
+  return ACLNN_SUCCESS;
+}

@@ -16,7 +16,7 @@ std::string ShapeString(const std::vector<int64_t> &dims) {
   return s.str();
 }
 
-const char *FormatName(aclFormat format) {
+const char *FormatName(int32_t format) {
   switch (format) {
     case ACL_FORMAT_ND:
       return "ND";

@@ -15,7 +15,7 @@ namespace trilinear3d::op_api {
 constexpr int64_t kMaxDimSize = int64_t{1} << 20;  // CANN: every dim <= 2^20
 
 std::string ShapeString(const std::vector<int64_t> &dims);
-const char *FormatName(aclFormat format);
+const char *FormatName(int32_t format);
 
 // The tensor's view as logical (N, C, D, H, W) dims and strides; NDHWC views are (N, D, H, W, C).
 // The tensor must be 5-D.

@@ -48,12 +48,14 @@ const OpDef *FindOpDef(const std::string &type) {
   return nullptr;
 }
 
-bool SupportsDataType(const OpDef &def, aclDataType dataType) {
-  return std::find(def.dataTypes.begin(), def.dataTypes.end(), dataType) != def.dataTypes.end();
+bool SupportsDataType(const OpDef &def, int32_t dataType) {
+  return std::any_of(def.dataTypes.begin(), def.dataTypes.end(),
+                     [dataType](aclDataType t) { return static_cast<int32_t>(t) == dataType; });
 }
 
-bool SupportsFormat(const OpDef &def, aclFormat format) {
-  return std::find(def.formats.begin(), def.formats.end(), format) != def.formats.end();
+bool SupportsFormat(const OpDef &def, int32_t format) {
+  return std::any_of(def.formats.begin(), def.formats.end(),
+                     [format](aclFormat f) { return static_cast<int32_t>(f) == format; });
 }
 
 }  // namespace trilinear3d::op_host

@@ -33,8 +33,9 @@ const OpDef &UpsampleTrilinear3dDef();
 // The registered op of that type, or null.
 const OpDef *FindOpDef(const std::string &type);
 
-bool SupportsDataType(const OpDef &def, aclDataType dataType);
-bool SupportsFormat(const OpDef &def, aclFormat format);
+// Raw values as a caller passed them (see aclTensor in runtime/meta_objects.h).
+bool SupportsDataType(const OpDef &def, int32_t dataType);
+bool SupportsFormat(const OpDef &def, int32_t format);
 
 }  // namespace trilinear3d::op_host
 

@@ -12,8 +12,10 @@ struct aclTensor {
   std::vector<int64_t> strides;  // in elements, one per view dim
   int64_t offset = 0;            // in elements
   std::vector<int64_t> storageDims;
-  aclDataType dataType = ACL_DT_UNDEFINED;
-  aclFormat format = ACL_FORMAT_ND;
+  // Kept as plain integers: a C caller may pass any value, and an enum holding a value outside its
+  // range is undefined behaviour in C++. Validation compares them with the enumerators.
+  int32_t dataType = ACL_DT_UNDEFINED;
+  int32_t format = ACL_FORMAT_ND;
   void *data = nullptr;
 };
 

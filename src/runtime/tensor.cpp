@@ -80,8 +80,8 @@ aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDat
     tensor->strides.assign(stride, stride + viewDimsNum);
     tensor->offset = offset;
     tensor->storageDims.assign(storageDims, storageDims + storageDimsNum);
-    tensor->dataType = dataType;
-    tensor->format = format;
+    tensor->dataType = static_cast<int32_t>(dataType);
+    tensor->format = static_cast<int32_t>(format);
     tensor->data = tensorData;
     return tensor;
   } catch (const std::bad_alloc &) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <memory>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "acl_test_environment.h"
@@ -102,6 +103,20 @@ TEST_F(RunValidation, GarbageExecutor) {
                ACLNN_ERR_PARAM_INVALID, {"executor"}));
   EXPECT_TRUE(GradInputUntouched());
   RunCorrectlyAndCheck();
+}
+
+// aclDestroyAclOpExecutor frees a planned executor that will not run; afterwards the executor is
+// unknown to the run phase, and a second destroy or a null one is an error, never a crash.
+TEST_F(RunValidation, DestroyedExecutorIsUnknown) {
+  aclOpExecutor *executor = op_.executor;
+  ASSERT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
+  EXPECT_EQ(aclnnUpsampleTrilinear3dBackward(op_.workspace, op_.workspaceSize, executor, nullptr),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("executor"), std::string::npos);
+  EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclDestroyAclOpExecutor(nullptr), ACLNN_ERR_PARAM_NULLPTR);
+  op_.executor = nullptr;
+  EXPECT_TRUE(GradInputUntouched());
 }
 
 }  // namespace

@@ -1,0 +1,710 @@
+// libFuzzer target: GetWorkspaceSize and run of both operators with arbitrary descriptors.
+//
+// The input decodes (DecodeInput below; tests/fuzz/make_corpus.py writes the same format) into one
+// call: operator, two tensors (rank 0-9, any dims, strides, offset, storage, dtype, format, null
+// tensor or data), outputSize / inputSize arrays (null, any length, derived from the tensors or
+// perturbed), three scales (NaN, +-inf, negative, huge, tiny, consistent) and null out-pointers.
+// Each tensor gets a real buffer of exactly the elements its view reaches (min(view extent, declared
+// storage)), so ASan sees any access outside the view; a buffer above 64 MiB is not allocated and the
+// op is then only planned, not run.
+//
+// Properties checked (a violation aborts, which libFuzzer reports as a crash):
+//  - GetWorkspaceSize returns 0, 161001 or 161002 (SPEC section 3); a 561xxx inner error is a bug;
+//    every failure leaves a message for aclGetRecentErrMsg.
+//  - A planned op with buffers runs: misuse of the run phase (null / short workspace, unknown
+//    executor or stream) is rejected with 161001 / 161002 and leaves the executor usable; the real
+//    run returns 0, the stream synchronizes, and a second run of the consumed executor is 161002.
+//  - After the run: no element of the written view is left NaN (the view was poisoned with NaN, the
+//    input is finite), no byte of the written buffer outside the view changed, the input buffer is
+//    unchanged, and a second, independently planned run gives the same bytes.
+// Crashes, hangs (-timeout), huge allocations (-malloc_limit_mb) and leaks are libFuzzer's to catch.
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnn/aclnn_base.h"
+#include "aclnnop/aclnn_upsample_trilinear_3d.h"
+#include "aclnnop/aclnn_upsample_trilinear_3d_backward.h"
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TRILINEAR3D_FUZZ_LSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define TRILINEAR3D_FUZZ_LSAN 1
+#endif
+#ifdef TRILINEAR3D_FUZZ_LSAN
+#include <sanitizer/lsan_interface.h>
+// From the sanitizer runtime (clang's sanitizer/allocator_interface.h; gcc ships no header for it).
+extern "C" size_t __sanitizer_get_current_allocated_bytes(void);
+#endif
+
+// CANN's way to free an executor that will not be run; used when the library provides it.
+extern "C" __attribute__((weak)) aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor);
+
+namespace {
+
+constexpr int kMaxRank = 8;                               // CANN's limit; rank 9 is decoded too
+constexpr uint64_t kMaxBufferBytes = uint64_t{64} << 20;  // per input: above it the op is not run
+constexpr uint64_t kMaxWorkspaceBytes = uint64_t{256} << 20;
+constexpr int64_t kMaxRunElements = int64_t{1} << 22;      // per tensor: bounds the run time
+constexpr int64_t kMaxCheckedElements = int64_t{1} << 18;  // element-wise output checks: views up to this
+constexpr uint64_t kMaxCheckedBytes = uint64_t{4} << 20;   // and output buffers up to this
+constexpr uint8_t kPoisonByte = 0xFF;                      // all-ones is NaN in every supported dtype
+
+[[noreturn]] void Fail(const char *what, long long value) {
+  std::fprintf(stderr, "trilinear3d fuzz: PROPERTY VIOLATED: %s (%lld); last message: %s\n", what, value,
+               aclGetRecentErrMsg());
+  std::abort();
+}
+
+void Require(bool condition, const char *what, long long value = 0) {
+  if (!condition) Fail(what, value);
+}
+
+// Reads the input front to back; past its end every read gives zeros.
+class Reader {
+ public:
+  Reader(const uint8_t *data, size_t size) : data_(data), size_(size) {}
+  uint8_t U8() { return pos_ < size_ ? data_[pos_++] : 0; }
+  uint64_t U64() {
+    uint64_t v = 0;
+    for (int i = 0; i < 8; ++i) v |= static_cast<uint64_t>(U8()) << (8 * i);
+    return v;
+  }
+  int64_t I64() { return static_cast<int64_t>(U64()); }
+  double F64() {
+    const uint64_t bits = U64();
+    double v;
+    std::memcpy(&v, &bits, sizeof v);
+    return v;
+  }
+
+ private:
+  const uint8_t *data_;
+  size_t size_;
+  size_t pos_ = 0;
+};
+
+// A dim, stride, offset or size: mostly small, sometimes one of the edge values, sometimes raw.
+int64_t ReadDim(Reader &r) {
+  static const int64_t kSpecial[] = {-1,
+                                     -2,
+                                     int64_t{1} << 20,
+                                     (int64_t{1} << 20) + 1,
+                                     int64_t{1} << 31,
+                                     int64_t{1} << 32,
+                                     int64_t{1} << 40,
+                                     int64_t{1} << 62,
+                                     std::numeric_limits<int64_t>::max(),
+                                     std::numeric_limits<int64_t>::min(),
+                                     std::numeric_limits<int64_t>::max() - 1,
+                                     -(int64_t{1} << 20),
+                                     (int64_t{1} << 20) - 1,
+                                     int64_t{1} << 21,
+                                     100,
+                                     255,
+                                     256,
+                                     1000,
+                                     4097,
+                                     65536};
+  constexpr int kSpecialCount = sizeof(kSpecial) / sizeof(kSpecial[0]);
+  const uint8_t b = r.U8();
+  if (b < 0xE0) return b % 20;
+  const int i = b - 0xE0;
+  return i < kSpecialCount ? kSpecial[i] : r.I64();
+}
+
+// A user scale. kConsistent: floor(in * s) == out on this axis, so that CANN's rule passes.
+constexpr double kConsistent = -12345.0;
+double ReadScale(Reader &r) {
+  static const double kScales[] = {0.0,
+                                   0.0,
+                                   -1.0,
+                                   1.0,
+                                   2.0,
+                                   0.5,
+                                   std::numeric_limits<double>::quiet_NaN(),
+                                   std::numeric_limits<double>::infinity(),
+                                   -std::numeric_limits<double>::infinity(),
+                                   1e-300,
+                                   1e300,
+                                   -0.0,
+                                   std::numeric_limits<double>::denorm_min(),
+                                   kConsistent,
+                                   kConsistent,
+                                   1.5};
+  const uint8_t b = r.U8() % 17;
+  return b < 16 ? kScales[b] : r.F64();
+}
+
+size_t ElementSize(aclDataType dtype) {
+  switch (dtype) {
+    case ACL_FLOAT16:
+    case ACL_BF16:
+      return 2;
+    case ACL_FLOAT:
+      return 4;
+    default:
+      return 8;  // unsupported dtypes never run; 8 covers any element
+  }
+}
+
+// Any value of aclDataType / aclFormat: both enums hold -64..63 (their enumerators span -1..47).
+// A value outside that range is not a value of the enum type at all (undefined in C++, and
+// -fsanitize=enum reports the load), so a C caller can only pass it by breaking the type.
+int RawEnumValue(Reader &r) { return static_cast<int>(r.U8() % 128) - 64; }
+
+struct TensorSpec {
+  bool null = false;
+  bool nullData = false;
+  bool copyNC = false;
+  int strideMode = 0;
+  int storageMode = 0;
+  int zeroStrideDim = 0;
+  int64_t storageDelta = 0;
+  aclDataType dtype = ACL_FLOAT;
+  aclFormat format = ACL_FORMAT_NCDHW;
+  std::vector<int64_t> dims, strides, storageDims;
+  int64_t offset = 0;
+};
+
+TensorSpec ReadTensor(Reader &r) {
+  TensorSpec t;
+  const uint8_t flags = r.U8();
+  t.null = flags & 1;
+  t.nullData = flags & 2;
+  t.strideMode = (flags >> 2) & 3;
+  t.storageMode = (flags >> 4) & 3;
+  const bool explicitOffset = flags & 0x40;
+  t.copyNC = flags & 0x80;
+  const int rank = r.U8() % (kMaxRank + 2);
+  static const aclDataType kDtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_FLOAT, ACL_BF16};
+  const uint8_t dtype = r.U8() & 7;
+  t.dtype = dtype < 6 ? kDtypes[dtype] : dtype == 6 ? static_cast<aclDataType>(RawEnumValue(r)) : ACL_INT32;
+  static const aclFormat kFormats[] = {ACL_FORMAT_ND, ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC, ACL_FORMAT_NCDHW,
+                                       ACL_FORMAT_NCHW};
+  const uint8_t format = r.U8() % 6;
+  t.format = format < 5 ? kFormats[format] : static_cast<aclFormat>(RawEnumValue(r));
+  for (int i = 0; i < rank; ++i) t.dims.push_back(ReadDim(r));
+  if (t.strideMode == 2) {
+    for (int i = 0; i < rank; ++i) t.strides.push_back(ReadDim(r));
+  } else if (t.strideMode == 3) {
+    t.zeroStrideDim = r.U8();
+  }
+  if (explicitOffset) t.offset = ReadDim(r);
+  if (t.storageMode == 2) {
+    const int count = r.U8() % (kMaxRank + 1);
+    for (int i = 0; i < count; ++i) t.storageDims.push_back(ReadDim(r));
+  } else if (t.storageMode == 3) {
+    t.storageDelta = static_cast<int8_t>(r.U8());
+  }
+  return t;
+}
+
+// Positions of N and C among the view dims of a 5-D tensor in its format.
+int NPos() { return 0; }
+int CPos(aclFormat format) { return format == ACL_FORMAT_NDHWC ? 4 : 1; }
+int SpatialPos(aclFormat format, int axis) { return format == ACL_FORMAT_NDHWC ? 1 + axis : 2 + axis; }
+
+// Element count of a view, or -1 when a dim is negative or the product overflows.
+int64_t ViewCount(const std::vector<int64_t> &dims) {
+  int64_t count = 1;
+  for (int64_t d : dims) {
+    if (d < 0 || __builtin_mul_overflow(count, d, &count)) return -1;
+  }
+  return count;
+}
+
+// Fills in strides and storage dims from the modes (saturating: absurd values are the point).
+void Complete(TensorSpec *t) {
+  const size_t rank = t->dims.size();
+  if (t->strideMode != 2) {
+    t->strides.assign(rank, 0);
+    // Mode 1: dim 1 innermost (channels-last under NCDHW), the rest row-major.
+    std::vector<size_t> order;
+    for (size_t i = 0; i < rank; ++i) order.push_back(i);
+    if (t->strideMode == 1 && rank > 2) {
+      order.erase(order.begin() + 1);
+      order.push_back(1);
+    }
+    int64_t stride = 1;
+    for (size_t k = rank; k-- > 0;) {
+      t->strides[order[k]] = stride;
+      if (__builtin_mul_overflow(stride, t->dims[order[k]] > 0 ? t->dims[order[k]] : 1, &stride)) {
+        stride = std::numeric_limits<int64_t>::max();
+      }
+    }
+    if (t->strideMode == 3 && rank > 0) t->strides[t->zeroStrideDim % rank] = 0;
+  }
+}
+
+// The view's extent in elements (offset + sum (dim-1)*stride + 1), or -1 when it overflows or is
+// meaningless (negative offset or stride); 0 for an empty view.
+int64_t Extent(const TensorSpec &t) {
+  const int64_t count = ViewCount(t.dims);
+  if (count == 0) return 0;
+  if (count < 0 || t.offset < 0) return -1;
+  int64_t extent = t.offset;
+  for (size_t i = 0; i < t.dims.size(); ++i) {
+    int64_t span = 0;
+    if (t.strides[i] < 0 || __builtin_mul_overflow(t.dims[i] - 1, t.strides[i], &span) ||
+        __builtin_add_overflow(extent, span, &extent)) {
+      return -1;
+    }
+  }
+  return extent == std::numeric_limits<int64_t>::max() ? -1 : extent + 1;
+}
+
+void SetStorage(TensorSpec *t, int64_t extent) {
+  const int64_t base = extent > 0 ? extent : 1;
+  switch (t->storageMode) {
+    case 0:
+      t->storageDims = {base};
+      break;
+    case 1:
+      t->storageDims = t->dims;
+      break;
+    case 2:
+      break;  // explicit, read already
+    default: {
+      int64_t count = 0;
+      t->storageDims = {__builtin_add_overflow(base, t->storageDelta, &count) ? base : count};
+      break;
+    }
+  }
+}
+
+// A buffer the runtime allocated, or nothing.
+struct Buffer {
+  void *data = nullptr;
+  uint64_t bytes = 0;
+  bool owned = false;
+  ~Buffer() {
+    if (owned) aclrtFree(data);
+  }
+};
+
+// A finite pattern in the dtype (|v| <= 0.75), so that a NaN left in the output is the poison.
+void FillFinite(aclDataType dtype, void *data, uint64_t bytes) {
+  const size_t size = ElementSize(dtype);
+  uint8_t *p = static_cast<uint8_t *>(data);
+  for (uint64_t i = 0; i + size <= bytes; i += size) {
+    const float v = static_cast<float>(static_cast<int>((i / size * 37) % 7) - 3) * 0.25f;
+    if (dtype == ACL_FLOAT16) {
+      const uint16_t h = aclFloatToFloat16(v);
+      std::memcpy(p + i, &h, 2);
+    } else if (dtype == ACL_BF16) {
+      uint32_t bits;
+      std::memcpy(&bits, &v, 4);
+      const uint16_t b = static_cast<uint16_t>(bits >> 16);  // exact for these values
+      std::memcpy(p + i, &b, 2);
+    } else if (dtype == ACL_DOUBLE) {
+      const double d = v;
+      std::memcpy(p + i, &d, 8);
+    } else {
+      std::memcpy(p + i, &v, 4);
+    }
+  }
+}
+
+bool IsNaN(aclDataType dtype, const uint8_t *p) {
+  if (dtype == ACL_FLOAT16 || dtype == ACL_BF16) {
+    uint16_t bits;
+    std::memcpy(&bits, p, 2);
+    return dtype == ACL_FLOAT16 ? (bits & 0x7C00) == 0x7C00 && (bits & 0x03FF) != 0
+                                : (bits & 0x7F80) == 0x7F80 && (bits & 0x007F) != 0;
+  }
+  if (dtype == ACL_DOUBLE) {
+    double d;
+    std::memcpy(&d, p, 8);
+    return std::isnan(d);
+  }
+  float f;
+  std::memcpy(&f, p, 4);
+  return std::isnan(f);
+}
+
+// Calls f(byte offset of the element from the data pointer) for every element of the view.
+template <typename F>
+void ForEachElement(const TensorSpec &t, F f) {
+  const size_t rank = t.dims.size();
+  std::vector<int64_t> index(rank, 0);
+  const size_t size = ElementSize(t.dtype);
+  for (;;) {
+    int64_t element = t.offset;
+    for (size_t i = 0; i < rank; ++i) element += index[i] * t.strides[i];
+    f(static_cast<uint64_t>(element) * size);
+    size_t k = rank;
+    while (k > 0 && ++index[k - 1] == t.dims[k - 1]) index[--k] = 0;
+    if (k == 0) return;
+  }
+}
+
+aclTensor *Create(const TensorSpec &t, void *data) {
+  if (t.null) return nullptr;
+  return aclCreateTensor(t.dims.data(), t.dims.size(), t.dtype, t.strides.data(), t.offset, t.format,
+                         t.storageDims.data(), t.storageDims.size(), data);
+}
+
+// Arrays: mode 0 derived from the tensors, 1 explicit, 2 null, 3 derived with one value replaced.
+struct ArraySpec {
+  bool null = false;
+  std::vector<int64_t> values;
+};
+
+ArraySpec ReadArray(Reader &r, const std::vector<int64_t> &derived) {
+  ArraySpec a;
+  const uint8_t mode = r.U8();
+  switch (mode & 3) {
+    case 0:
+      a.values = derived;
+      break;
+    case 1:
+      for (int i = 0, n = (mode >> 2) % (kMaxRank + 1); i < n; ++i) a.values.push_back(ReadDim(r));
+      break;
+    case 2:
+      a.null = true;
+      break;
+    default:
+      a.values = derived;
+      if (!a.values.empty()) a.values[r.U8() % a.values.size()] = ReadDim(r);
+      break;
+  }
+  return a;
+}
+
+// Logical (N, C, D, H, W) of a tensor as its format reads it; fewer than 5 dims pass through.
+std::vector<int64_t> Logical(const TensorSpec &t) {
+  if (t.dims.size() != 5) return t.dims;
+  const std::vector<int64_t> &d = t.dims;
+  return {d[NPos()], d[CPos(t.format)], d[SpatialPos(t.format, 0)], d[SpatialPos(t.format, 1)],
+          d[SpatialPos(t.format, 2)]};
+}
+
+std::vector<int64_t> Spatial(const TensorSpec &t) {
+  const std::vector<int64_t> l = Logical(t);
+  if (l.size() >= 3) return std::vector<int64_t>(l.end() - 3, l.end());
+  return l;
+}
+
+// What the inputs reached, printed at exit when TRILINEAR3D_FUZZ_STATS=1 (see README.md).
+struct Stats {
+  uint64_t inputs = 0, rejected = 0, planned = 0, ran = 0, abandoned = 0;
+  ~Stats() {
+    if (const char *env = std::getenv("TRILINEAR3D_FUZZ_STATS"); env != nullptr && env[0] == '1') {
+      std::fprintf(stderr,
+                   "trilinear3d fuzz stats: %llu inputs, %llu rejected by GetWorkspaceSize, %llu planned, "
+                   "%llu planned executors ran, %llu not run (over the caps)\n",
+                   static_cast<unsigned long long>(inputs), static_cast<unsigned long long>(rejected),
+                   static_cast<unsigned long long>(planned), static_cast<unsigned long long>(ran),
+                   static_cast<unsigned long long>(abandoned));
+    }
+  }
+} g_stats;
+
+aclrtStream g_stream = nullptr;
+int g_unknownStream = 0;  // its address is a stream handle the runtime never made
+
+void CheckStatus(aclnnStatus status, const char *what) {
+  Require(status == ACLNN_SUCCESS || status == ACLNN_ERR_PARAM_NULLPTR || status == ACLNN_ERR_PARAM_INVALID,
+          what, status);
+  if (status != ACLNN_SUCCESS) {
+    const char *message = aclGetRecentErrMsg();
+    Require(message != nullptr && message[0] != '\0', "a failure without a message", status);
+  }
+}
+
+// Heap bytes now in use (0 when unknown).
+uint64_t HeapBytes() {
+#ifdef TRILINEAR3D_FUZZ_LSAN
+  return __sanitizer_get_current_allocated_bytes();
+#else
+  return 0;
+#endif
+}
+
+// Without aclDestroyAclOpExecutor, an executor that is planned but not run can never be freed. Those
+// are kept (hidden from LeakSanitizer) up to this many heap bytes; past it, calls that will not be
+// run (known from the descriptors before planning) are made with a null executor pointer instead,
+// so that a long run does not end in an out-of-memory report of its own making.
+constexpr uint64_t kAbandonedBudgetBytes = uint64_t{384} << 20;
+uint64_t g_abandonedBytes = 0;
+
+bool CanAbandon() { return aclDestroyAclOpExecutor != nullptr || g_abandonedBytes < kAbandonedBudgetBytes; }
+
+// An executor that is planned but will not be run; heapBefore: HeapBytes() before it was planned.
+void Abandon(aclOpExecutor *executor, uint64_t heapBefore) {
+  ++g_stats.abandoned;
+  if (aclDestroyAclOpExecutor != nullptr) {
+    Require(aclDestroyAclOpExecutor(executor) == ACLNN_SUCCESS, "aclDestroyAclOpExecutor failed");
+    return;
+  }
+  const uint64_t now = HeapBytes();
+  g_abandonedBytes += now > heapBefore ? now - heapBefore : 0;
+#ifdef TRILINEAR3D_FUZZ_LSAN
+  __lsan_ignore_object(executor);  // unreachable by design, not a library leak
+#endif
+}
+
+struct Call {
+  bool backward = false;
+  bool alignCorners = false;
+  bool nullWorkspaceSize = false;
+  bool nullExecutor = false;
+  bool createdStream = false;
+  bool misuse = false;
+  bool overlap = false;
+  bool twice = false;
+  TensorSpec src, dst;  // self / gradOut, out / gradInput
+  ArraySpec outputSize, inputSize;
+  double scales[3] = {0, 0, 0};
+};
+
+Call DecodeInput(const uint8_t *data, size_t size) {
+  Reader r(data, size);
+  Call c;
+  const uint8_t header = r.U8();
+  c.backward = header & 1;
+  c.alignCorners = header & 2;
+  c.nullWorkspaceSize = header & 4;
+  c.nullExecutor = header & 8;
+  c.createdStream = header & 0x10;
+  c.misuse = header & 0x20;
+  c.overlap = header & 0x40;
+  c.twice = header & 0x80;
+  c.src = ReadTensor(r);
+  c.dst = ReadTensor(r);
+  if (c.dst.copyNC && c.src.dims.size() == 5 && c.dst.dims.size() == 5) {
+    c.dst.dims[NPos()] = c.src.dims[NPos()];
+    c.dst.dims[CPos(c.dst.format)] = c.src.dims[CPos(c.src.format)];
+  }
+  Complete(&c.src);
+  Complete(&c.dst);
+  SetStorage(&c.src, Extent(c.src));
+  SetStorage(&c.dst, Extent(c.dst));
+  // outputSize: the spatial sizes of the tensor on the output side; inputSize: gradInput's shape.
+  c.outputSize = ReadArray(r, Spatial(c.backward ? c.src : c.dst));
+  if (c.backward) c.inputSize = ReadArray(r, Logical(c.dst));
+  const std::vector<int64_t> in = Spatial(c.backward ? c.dst : c.src);
+  for (int i = 0; i < 3; ++i) {
+    c.scales[i] = ReadScale(r);
+    if (c.scales[i] == kConsistent) {
+      const size_t k = static_cast<size_t>(i);
+      const bool known = k < in.size() && k < c.outputSize.values.size() && in[k] > 0;
+      c.scales[i] =
+          known ? (static_cast<double>(c.outputSize.values[k]) + 0.25) / static_cast<double>(in[k]) : 1.0;
+    }
+  }
+  return c;
+}
+
+// Allocates exactly the bytes a view reaches (never more than its declared storage), or nothing when
+// that is above the cap or not computable; the buffer is then a placeholder the op must not run on.
+void Allocate(const TensorSpec &t, Buffer *b, bool *runnable) {
+  const int64_t extent = Extent(t);
+  const int64_t storage = ViewCount(t.storageDims);
+  int64_t elements = extent < 0 ? -1 : extent;
+  if (elements >= 0 && storage >= 0 && storage < elements) elements = storage;
+  uint64_t bytes = 0;
+  if (elements < 0 || __builtin_mul_overflow(static_cast<uint64_t>(elements), ElementSize(t.dtype), &bytes) ||
+      bytes > kMaxBufferBytes) {
+    *runnable = false;
+    static uint64_t placeholder[8];
+    b->data = placeholder;
+    return;
+  }
+  b->bytes = bytes == 0 ? 1 : bytes;
+  Require(aclrtMalloc(&b->data, b->bytes, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS, "aclrtMalloc failed",
+          static_cast<long long>(b->bytes));
+  b->owned = true;
+}
+
+aclnnStatus GetWorkspaceSize(const Call &c, aclTensor *src, aclTensor *dst, aclIntArray *outputSize,
+                             aclIntArray *inputSize, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  if (c.backward) {
+    return aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize(src, outputSize, inputSize, c.alignCorners,
+                                                            c.scales[0], c.scales[1], c.scales[2], dst,
+                                                            workspaceSize, executor);
+  }
+  return aclnnUpsampleTrilinear3dGetWorkspaceSize(src, outputSize, c.alignCorners, c.scales[0], c.scales[1],
+                                                  c.scales[2], dst, workspaceSize, executor);
+}
+
+aclnnStatus Run(const Call &c, void *workspace, uint64_t size, aclOpExecutor *executor, aclrtStream stream) {
+  return c.backward ? aclnnUpsampleTrilinear3dBackward(workspace, size, executor, stream)
+                    : aclnnUpsampleTrilinear3d(workspace, size, executor, stream);
+}
+
+// Runs a planned executor the right way (after the misuse, when asked) and synchronizes.
+void RunAndSync(const Call &c, aclOpExecutor *executor, uint64_t size, aclrtStream stream) {
+  Buffer workspace;
+  if (size > 0) {
+    Require(aclrtMalloc(&workspace.data, size, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS,
+            "workspace aclrtMalloc");
+    workspace.owned = true;
+  }
+  if (c.misuse) {
+    if (size > 0) {
+      Require(Run(c, nullptr, size, executor, stream) == ACLNN_ERR_PARAM_NULLPTR,
+              "null workspace not 161001");
+      Require(Run(c, workspace.data, size - 1, executor, stream) == ACLNN_ERR_PARAM_INVALID,
+              "short workspace");
+    }
+    int notAnExecutor = 0;
+    Require(Run(c, workspace.data, size, reinterpret_cast<aclOpExecutor *>(&notAnExecutor), stream) ==
+                ACLNN_ERR_PARAM_INVALID,
+            "unknown executor not 161002");
+    Require(Run(c, workspace.data, size, executor, &g_unknownStream) == ACLNN_ERR_PARAM_INVALID,
+            "unknown stream not 161002");
+    Require(Run(c, workspace.data, size, nullptr, stream) == ACLNN_ERR_PARAM_NULLPTR,
+            "null executor not 161001");
+    (void)aclGetRecentErrMsg();
+  }
+  const aclnnStatus status = Run(c, workspace.data, size, executor, stream);
+  Require(status == ACLNN_SUCCESS, "the run of a planned executor failed", status);
+  ++g_stats.ran;
+  Require(aclrtSynchronizeStream(stream) == ACL_SUCCESS, "aclrtSynchronizeStream failed");
+  Require(Run(c, workspace.data, size, executor, stream) == ACLNN_ERR_PARAM_INVALID,
+          "consumed executor not 161002");
+  (void)aclGetRecentErrMsg();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+  setenv("TRILINEAR3D_QUIET", "1", 1);  // rejected calls are the norm here
+  Require(aclInit(nullptr) == ACL_SUCCESS, "aclInit");
+  Require(aclrtSetDevice(0) == ACL_SUCCESS, "aclrtSetDevice");
+  Require(aclrtCreateStream(&g_stream) == ACL_SUCCESS, "aclrtCreateStream");
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  const Call c = DecodeInput(data, size);
+  const aclrtStream stream = c.createdStream ? g_stream : nullptr;
+
+  bool runnable = true;
+  Buffer srcBuffer, dstBuffer;
+  Allocate(c.src, &srcBuffer, &runnable);
+  const bool overlapping = c.overlap && srcBuffer.owned;
+  if (overlapping) {
+    dstBuffer.data = srcBuffer.data;  // the output inside the input's buffer (unowned alias)
+    dstBuffer.bytes = srcBuffer.bytes;
+    const int64_t extent = Extent(c.dst);
+    uint64_t bytes = 0;
+    if (extent < 0 ||
+        __builtin_mul_overflow(static_cast<uint64_t>(extent), ElementSize(c.dst.dtype), &bytes) ||
+        bytes > dstBuffer.bytes) {
+      runnable = false;
+    }
+  } else {
+    Allocate(c.dst, &dstBuffer, &runnable);
+  }
+  const int64_t srcCount = ViewCount(c.src.dims), dstCount = ViewCount(c.dst.dims);
+  if (srcCount < 0 || dstCount < 0 || srcCount > kMaxRunElements || dstCount > kMaxRunElements)
+    runnable = false;
+
+  aclTensor *src = Create(c.src, c.src.nullData ? nullptr : srcBuffer.data);
+  aclTensor *dst = Create(c.dst, c.dst.nullData ? nullptr : dstBuffer.data);
+  (void)aclGetRecentErrMsg();  // aclCreateTensor may have refused (rank 9): the op then sees null
+  aclIntArray *outputSize =
+      c.outputSize.null ? nullptr : aclCreateIntArray(c.outputSize.values.data(), c.outputSize.values.size());
+  aclIntArray *inputSize =
+      c.inputSize.null ? nullptr : aclCreateIntArray(c.inputSize.values.data(), c.inputSize.values.size());
+
+  uint64_t workspaceSize = 0;
+  aclOpExecutor *executor = nullptr;
+  aclOpExecutor *second = nullptr;
+  uint64_t secondSize = 0;
+  const bool nullExecutor = c.nullExecutor || (!runnable && !CanAbandon());
+  const uint64_t heapBefore = HeapBytes();
+  aclnnStatus status =
+      GetWorkspaceSize(c, src, dst, outputSize, inputSize, c.nullWorkspaceSize ? nullptr : &workspaceSize,
+                       nullExecutor ? nullptr : &executor);
+  CheckStatus(status, "GetWorkspaceSize returned a code other than 0, 161001, 161002");
+  ++g_stats.inputs;
+  ++(status == ACLNN_SUCCESS ? g_stats.planned : g_stats.rejected);
+  if (status == ACLNN_SUCCESS) {
+    Require(executor != nullptr, "success without an executor");
+    if (c.twice && runnable) {
+      Require(GetWorkspaceSize(c, src, dst, outputSize, inputSize, &secondSize, &second) == ACLNN_SUCCESS,
+              "a second GetWorkspaceSize of the same call failed");
+      ++g_stats.planned;
+      Require(secondSize == workspaceSize, "the same call asked for another workspace size",
+              static_cast<long long>(secondSize));
+    }
+  }
+  // The executor must not need the descriptors any more.
+  if (src != nullptr) aclDestroyTensor(src);
+  if (dst != nullptr) aclDestroyTensor(dst);
+  if (outputSize != nullptr) aclDestroyIntArray(outputSize);
+  if (inputSize != nullptr) aclDestroyIntArray(inputSize);
+  if (status != ACLNN_SUCCESS) return 0;
+
+  // Null data passed validation only for an empty view, which the op must not touch.
+  const bool srcReal = srcBuffer.owned && !c.src.nullData;
+  const bool dstReal = (dstBuffer.owned || overlapping) && !c.dst.nullData;
+  if ((!srcReal && srcCount != 0) || (!dstReal && dstCount != 0)) runnable = false;
+  if (workspaceSize > kMaxWorkspaceBytes || secondSize > kMaxWorkspaceBytes) runnable = false;
+  if (!runnable) {
+    Abandon(executor, heapBefore);
+    if (second != nullptr) Abandon(second, HeapBytes());
+    return 0;
+  }
+
+  if (srcReal) FillFinite(c.src.dtype, srcBuffer.data, srcBuffer.bytes);
+  if (dstReal && !overlapping) std::memset(dstBuffer.data, kPoisonByte, dstBuffer.bytes);
+  std::vector<uint8_t> srcBefore;
+  if (srcReal && !overlapping) {
+    const uint8_t *p = static_cast<const uint8_t *>(srcBuffer.data);
+    srcBefore.assign(p, p + srcBuffer.bytes);
+  }
+
+  RunAndSync(c, executor, workspaceSize, stream);
+
+  if (!overlapping && srcReal) {
+    Require(std::memcmp(srcBefore.data(), srcBuffer.data, srcBuffer.bytes) == 0, "the input buffer changed");
+  }
+  std::vector<uint8_t> result;
+  // Elements of the output view that share memory get racing writes: their values may differ
+  // from run to run (SPEC: overlapping output is unspecified), so the runs are compared only when
+  // the check below has seen every element at its own address.
+  bool distinctOutput = false;
+  if (dstReal && !overlapping) {
+    const uint8_t *out = static_cast<const uint8_t *>(dstBuffer.data);
+    if (dstCount > 0 && dstCount <= kMaxCheckedElements && dstBuffer.bytes <= kMaxCheckedBytes) {
+      std::vector<bool> inView(dstBuffer.bytes, false);
+      const size_t elementSize = ElementSize(c.dst.dtype);
+      distinctOutput = true;
+      ForEachElement(c.dst, [&](uint64_t offset) {
+        Require(!IsNaN(c.dst.dtype, out + offset), "an element of the output view was not written",
+                static_cast<long long>(offset));
+        for (size_t b = 0; b < elementSize; ++b) {
+          if (inView[offset + b]) distinctOutput = false;
+          inView[offset + b] = true;
+        }
+      });
+      for (uint64_t i = 0; i < dstBuffer.bytes; ++i) {
+        Require(inView[i] || out[i] == kPoisonByte, "a byte outside the output view changed",
+                static_cast<long long>(i));
+      }
+    }
+    result.assign(out, out + dstBuffer.bytes);
+  }
+  if (second != nullptr) {
+    if (dstReal && !overlapping) std::memset(dstBuffer.data, kPoisonByte, dstBuffer.bytes);
+    RunAndSync(c, second, secondSize, stream);
+    if (distinctOutput) {
+      Require(std::memcmp(result.data(), dstBuffer.data, dstBuffer.bytes) == 0,
+              "two runs of one call differ");
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus of the trilinear3d fuzz target (tests/fuzz/corpus/*.bin).
+
+The byte format is the one DecodeInput in fuzz_upsample.cpp reads, front to back (reads past the end
+give zeros):
+
+  header   u8  bit0 backward, bit1 alignCorners, bit2 null workspaceSize pointer, bit3 null executor
+               pointer, bit4 created stream (else the default stream), bit5 run-phase misuse first,
+               bit6 output inside the input's buffer, bit7 plan twice and compare the two runs
+  tensor   src (self / gradOut), then dst (out / gradInput), each:
+           u8  flags: bit0 null tensor, bit1 null data, bits2-3 strides (0 row-major, 1 dim 1
+               innermost, 2 explicit, 3 row-major with one stride 0), bits4-5 storage (0 1-D extent,
+               1 the view dims, 2 explicit, 3 1-D extent + int8 delta), bit6 explicit offset,
+               bit7 (dst) copy N and C from src
+           u8  rank % 10;  u8 dtype & 7: FLOAT, FLOAT16, BF16, DOUBLE, FLOAT, BF16, raw, INT32
+           u8  format % 6: ND, NCDHW, NDHWC, NCDHW, NCHW, raw
+           (raw: one more u8 b, the enum value b % 128 - 64)
+           dim x rank; [strides: dim x rank]; [zero-stride dim: u8]; [offset: dim];
+           [storage: u8 count % 9, dim x count] or [delta: u8 as int8]
+  dim      u8 b: b < 0xE0 -> b % 20; 0xE0 + i -> the i-th edge value (-1, -2, 2^20, 2^20+1, 2^31,
+           2^32, 2^40, 2^62, INT64_MAX, INT64_MIN, INT64_MAX-1, -2^20, 2^20-1, 2^21, 100, 255, 256,
+           1000, 4097, 65536); later values -> 8 raw bytes (little-endian int64)
+  outputSize, then (backward) inputSize: u8 mode: &3 = 0 derived from the tensors, 1 explicit with
+           (mode >> 2) % 9 dims, 2 null, 3 derived with element (u8 % size) replaced by a dim
+  scales   3 x u8 % 17: 0, 0, -1, 1, 2, 0.5, NaN, +inf, -inf, 1e-300, 1e300, -0.0, denorm_min,
+           consistent, consistent, 1.5; 16 -> 8 raw bytes (little-endian double)
+
+Usage: python3 tests/fuzz/make_corpus.py [CORPUS_DIR [KNOWN_BUGS_DIR]]
+       (defaults: tests/fuzz/corpus and tests/fuzz/known_bugs next to this file)
+"""
+import os
+import struct
+import sys
+
+FLOAT, FLOAT16, BF16, DOUBLE = 0, 1, 2, 3
+ND, NCDHW, NDHWC = 0, 1, 2
+EDGE = {"-1": 0xE0, "2^20": 0xE2, "2^20+1": 0xE3, "2^62": 0xE7, "INT64_MAX": 0xE8, "INT64_MIN": 0xE9,
+        "INT64_MAX-1": 0xEA}
+SCALE = {"none": 0, "neg": 2, "one": 3, "two": 4, "half": 5, "nan": 6, "inf": 7, "-inf": 8,
+         "tiny": 9, "huge": 10, "consistent": 13, "raw": 16}
+
+
+def header(backward=False, align=False, null_ws=False, null_exec=False, stream=False, misuse=False,
+           overlap=False, twice=False):
+    bits = [backward, align, null_ws, null_exec, stream, misuse, overlap, twice]
+    return bytes([sum(1 << i for i, b in enumerate(bits) if b)])
+
+
+def tensor(dims, dtype=FLOAT, fmt=NCDHW, strides_mode=0, storage_mode=0, copy_nc=False, null=False,
+           null_data=False, strides=None, zero_dim=None, offset=None, storage=None, delta=None):
+    flags = (null * 1) | (null_data * 2) | (strides_mode << 2) | (storage_mode << 4)
+    flags |= (0x40 if offset is not None else 0) | (0x80 if copy_nc else 0)
+    out = bytes([flags, len(dims), dtype, fmt]) + dim_bytes(dims)
+    if strides_mode == 2:
+        out += dim_bytes(strides)
+    elif strides_mode == 3:
+        out += bytes([zero_dim])
+    if offset is not None:
+        out += dim_bytes([offset])
+    if storage_mode == 2:
+        out += bytes([len(storage)]) + dim_bytes(storage)
+    elif storage_mode == 3:
+        out += struct.pack("<b", delta)
+    return out
+
+
+def dim_bytes(values):
+    out = b""
+    for v in values:
+        if isinstance(v, str):
+            out += bytes([EDGE[v]])
+        elif 0 <= v < 20:
+            out += bytes([v])
+        else:
+            out += bytes([0xFF]) + struct.pack("<q", v)  # raw
+    return out
+
+
+def derived():
+    return bytes([0])
+
+
+def explicit(values):
+    return bytes([1 | (len(values) << 2)]) + dim_bytes(values)
+
+
+def null_array():
+    return bytes([2])
+
+
+def scales(*names, raw=None):
+    out = b""
+    for name in names:
+        out += bytes([SCALE[name]])
+        if name == "raw":
+            out += struct.pack("<d", raw)
+    return out
+
+
+SEEDS = {
+    # Valid calls of both operators over every dtype, format and stride mode.
+    "backward_float_ncdhw": header(backward=True) + tensor([2, 3, 5, 7, 9]) +
+        tensor([2, 3, 3, 4, 5], copy_nc=True) + derived() + derived() + scales("none", "none", "none"),
+    "forward_fp16_ndhwc": header() + tensor([1, 4, 5, 6, 3], FLOAT16, NDHWC) +
+        tensor([1, 7, 9, 11, 3], FLOAT16, NDHWC, copy_nc=True) + derived() + scales("none", "none", "none"),
+    "backward_bf16_channels_last_scales": header(backward=True, stream=True) +
+        tensor([1, 9, 6, 8, 10], BF16, NCDHW, strides_mode=1) +
+        tensor([1, 9, 3, 4, 5], BF16, NDHWC, copy_nc=True) + derived() + derived() +
+        scales("consistent", "consistent", "consistent"),
+    "forward_double_align_storage_delta": header(align=True) +
+        tensor([2, 2, 3, 4, 5], DOUBLE, ND, storage_mode=3, delta=7) +
+        tensor([2, 2, 6, 9, 11], DOUBLE, ND, copy_nc=True, offset=3, storage_mode=3, delta=2) +
+        derived() + scales("none", "none", "none"),
+    "backward_misuse_twice_explicit_strides": header(backward=True, stream=True, misuse=True, twice=True) +
+        tensor([1, 2, 4, 5, 6], FLOAT, NCDHW, strides_mode=2, strides=[250, 125, 30, 6, 1]) +
+        tensor([1, 2, 2, 3, 3], FLOAT, NCDHW, copy_nc=True, strides_mode=2, strides=[40, 20, 9, 3, 1],
+               offset=2) + derived() + derived() + scales("two", "half", "none"),
+    "forward_broadcast_zero_stride": header(twice=True) +
+        tensor([2, 3, 4, 4, 4], FLOAT16, NCDHW, strides_mode=3, zero_dim=1) +
+        tensor([2, 3, 8, 2, 5], FLOAT16, NCDHW, copy_nc=True) + derived() + scales("none", "none", "none"),
+    "forward_overlap": header(overlap=True) + tensor([1, 1, 4, 4, 4]) +
+        tensor([1, 1, 2, 2, 2], copy_nc=True) + derived() + scales("none", "none", "none"),
+    "backward_empty_n0": header(backward=True) + tensor([0, 3, 4, 5, 6]) +
+        tensor([0, 3, 2, 2, 2], copy_nc=True, null_data=True) + derived() + derived() +
+        scales("none", "none", "none"),
+    # Rejected calls: limits, overflow, bad ranks, null pointers, non-finite scales.
+    "backward_dims_2p20_overflow": header(backward=True) +
+        tensor(["2^20"] * 5, strides_mode=3, zero_dim=0) + tensor(["2^20"] * 5, copy_nc=True) +
+        derived() + derived() + scales("none", "none", "none"),
+    "forward_rank9_and_int64_extremes": header() + tensor([1] * 9) +
+        tensor([1, 1, "INT64_MAX", "INT64_MIN", "-1"]) + explicit(["2^62", 3, "2^20+1"]) +
+        scales("nan", "inf", "-inf"),
+    "backward_null_pointers": header(backward=True, null_ws=True, null_exec=True) + tensor([1, 1, 2, 2, 2]) +
+        tensor([1, 1, 1, 1, 1], copy_nc=True) + derived() + null_array() + scales("neg", "one", "one"),
+    "forward_bad_scales_raw": header() + tensor([1, 2, 3, 3, 3]) + tensor([1, 2, 6, 6, 6], copy_nc=True) +
+        derived() + scales("raw", "huge", "tiny", raw=2.0000001),
+    # Found by the fuzzer, fixed in commit 37edb4a: a storage of 2^61 + 8 doubles (2^64 bytes) passed
+    # the element-count checks and the byte offset 2^61 * 8 overflowed int64 (now 161002); an empty
+    # view (N = 0) with offset int64 max - 1 had its offset scaled by the element size all the same.
+    "forward_storage_bytes_overflow": header() + tensor([1, 1, 2, 2, 2], DOUBLE) +
+        tensor([1, 1, 2, 2, 2], DOUBLE, copy_nc=True, offset=1 << 61) + derived() +
+        scales("none", "none", "none"),
+    "backward_empty_view_huge_offset": header(backward=True) + tensor([0, 2, 3, 3, 3], DOUBLE) +
+        tensor([0, 2, 2, 2, 2], DOUBLE, copy_nc=True, offset="INT64_MAX-1") + derived() + derived() +
+        scales("none", "none", "none"),
+}
+
+# Inputs that expose open bugs (reported, not fixed yet), written to known_bugs/ rather than to the
+# corpus so that CI stays green meanwhile; once a bug is fixed, move its entry into SEEDS.
+KNOWN_BUGS = {
+}
+
+
+def write(out_dir, seeds):
+    if not seeds:
+        return
+    os.makedirs(out_dir, exist_ok=True)
+    for i, (name, data) in enumerate(seeds.items()):
+        with open(os.path.join(out_dir, "%02d_%s.bin" % (i, name)), "wb") as f:
+            f.write(data)
+    print("make_corpus: wrote %d inputs to %s" % (len(seeds), out_dir))
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    write(sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "corpus"), SEEDS)
+    write(sys.argv[2] if len(sys.argv) > 2 else os.path.join(here, "known_bugs"), KNOWN_BUGS)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,128 @@
+// Guard bands: the written tensor (gradInput / out) sits inside a larger allocation filled with a
+// canary, its view poisoned with NaN. After the op every element of the view holds a finite value
+// within SPEC section 5's bound of the float64 reference, no byte outside the view changed, and the
+// tensor read (gradOut / self) is byte-for-byte unchanged, guards included. For both operators,
+// every dtype, and contiguous NCDHW / ND / NDHWC, permuted (the other memory order) and sliced views.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "acl_test_environment.h"
+#include "reliability_support.h"
+
+namespace trilinear3d::reliability {
+namespace {
+
+struct ViewKind {
+  aclFormat format;
+  MemLayout layout;
+};
+
+const ViewKind kViewKinds[] = {
+    {ACL_FORMAT_NCDHW, MemLayout::kContiguous}, {ACL_FORMAT_ND, MemLayout::kContiguous},
+    {ACL_FORMAT_NDHWC, MemLayout::kContiguous}, {ACL_FORMAT_NCDHW, MemLayout::kPermuted},
+    {ACL_FORMAT_NDHWC, MemLayout::kPermuted},   {ACL_FORMAT_NCDHW, MemLayout::kSliced},
+    {ACL_FORMAT_NDHWC, MemLayout::kSliced},
+};
+constexpr int kViewKindCount = sizeof(kViewKinds) / sizeof(kViewKinds[0]);
+
+BackwardProblem Problem(Shape5 inputSize, std::array<int64_t, 3> outputSize, bool alignCorners,
+                        std::array<double, 3> scales = {0.0, 0.0, 0.0}) {
+  BackwardProblem p;
+  p.inputSize = inputSize;
+  p.outputSize = outputSize;
+  p.alignCorners = alignCorners;
+  p.scales = scales;
+  return p;
+}
+
+// Odd sizes and tails; an identity axis; downsampling with user scales; C >= 8 (the channels-inner
+// path when C is contiguous); N * C = 1.
+std::vector<BackwardProblem> Problems() {
+  return {
+      Problem({2, 3, 4, 5, 6}, {7, 9, 11}, false),
+      Problem({1, 9, 3, 4, 5}, {3, 7, 10}, true),
+      Problem({2, 2, 6, 8, 9}, {3, 4, 5}, false, {0.5, 0.5, 0.6}),
+      Problem({1, 16, 2, 3, 17}, {5, 6, 33}, false, {2.5, 2.0, 1.95}),
+      Problem({1, 1, 1, 1, 1}, {2, 1, 3}, false),
+  };
+}
+
+// (backward, dtype, view kind of the written tensor)
+using Param = std::tuple<bool, aclDataType, int>;
+
+class GuardBands : public ::testing::TestWithParam<Param> {
+ protected:
+  const uint64_t seed_ = test::FreshSeed();
+  const ::testing::ScopedTrace trace_{__FILE__, __LINE__, test::SeedTrace(seed_)};
+};
+
+TEST_P(GuardBands, EveryViewElementWrittenNothingElse) {
+  const auto [backward, dtype, kind] = GetParam();
+  std::mt19937_64 rng(seed_);
+  const std::vector<BackwardProblem> problems = Problems();
+  for (size_t i = 0; i < problems.size(); ++i) {
+    OpCase c;
+    c.backward = backward;
+    c.dtype = dtype;
+    c.problem = problems[i];
+    c.dstFormat = kViewKinds[kind].format;
+    c.dstLayout = kViewKinds[kind].layout;
+    // The tensor read walks the view kinds too, offset so that it differs from the written one.
+    const ViewKind &srcKind = kViewKinds[(kind + 1 + static_cast<int>(i)) % kViewKindCount];
+    c.srcFormat = srcKind.format;
+    c.srcLayout = srcKind.layout;
+    c.dataSeed = rng();
+    SCOPED_TRACE(c.Describe());
+
+    PreparedCase p;
+    ASSERT_TRUE(Prepare(c, &p));
+    const std::vector<uint8_t> srcBefore = p.src->Bytes();
+    ASSERT_TRUE(Enqueue(&p, nullptr));
+    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+
+    const std::vector<double> got = p.dst->Download();
+    size_t notFinite = 0;
+    for (double v : got) notFinite += std::isfinite(v) ? 0 : 1;
+    EXPECT_EQ(notFinite, 0u) << "elements of the written view left NaN (not written) or not finite";
+    EXPECT_TRUE(test::MatchesReference(got, Reference(c, p.srcValues), test::ToleranceFor(dtype, c.problem),
+                                       c.DstShape()));
+    EXPECT_TRUE(p.dst->CanaryIntact()) << "the written tensor";
+    EXPECT_TRUE(p.src->Bytes() == srcBefore) << "the tensor read was modified";
+  }
+}
+
+std::string ParamName(const ::testing::TestParamInfo<Param> &info) {
+  const auto [backward, dtype, kind] = info.param;
+  return std::string(backward ? "Backward" : "Forward") + test::DtypeName(dtype) +
+         test::FormatName(kViewKinds[kind].format) + LayoutName(kViewKinds[kind].layout);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllOpsDtypesViews, GuardBands,
+                         ::testing::Combine(::testing::Bool(),
+                                            ::testing::Values(ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE),
+                                            ::testing::Range(0, kViewKindCount)),
+                         ParamName);
+
+// Empty tensors (N or C = 0) succeed and write nothing: the canary of the whole allocation survives.
+TEST(GuardBandsEmpty, EmptyTensorsWriteNothing) {
+  for (bool backward : {true, false}) {
+    for (const Shape5 &in : {Shape5{0, 3, 2, 3, 4}, Shape5{2, 0, 2, 3, 4}}) {
+      OpCase c;
+      c.backward = backward;
+      c.problem = Problem(in, {4, 5, 6}, false);
+      SCOPED_TRACE(c.Describe());
+      PreparedCase p;
+      ASSERT_TRUE(Prepare(c, &p));
+      EXPECT_EQ(p.workspaceSize, 0u);
+      ASSERT_TRUE(Enqueue(&p, nullptr));
+      ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+      EXPECT_TRUE(p.dst->CanaryIntact());
+    }
+  }
+}
+
+}  // namespace
+}  // namespace trilinear3d::reliability
