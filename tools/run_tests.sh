@@ -69,7 +69,7 @@ step_python() {
   SKIP_DEPS=1 bash tools/run_python_tests.sh
 }
 
-STEPS=(deps configure build ctest python asan tsan fuzz)
+STEPS=(deps format configure build ctest python asan tsan fuzz)
 
 if [[ $# -gt 0 ]]; then
   STEPS=("$@")
