@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "acl_test_environment.h"
+#include "child_process.h"
 #include "op_runner.h"
 
 extern char **environ;
@@ -25,7 +26,6 @@ namespace {
 
 constexpr char kOutputEnv[] = "TRILINEAR3D_UT_DETERMINISM_OUTPUT";
 constexpr char kSeedEnv[] = "TRILINEAR3D_UT_DETERMINISM_SEED";
-constexpr char kCoresEnv[] = "TRILINEAR3D_CORES";
 
 struct DeterminismCase {
   aclDataType dtype;
@@ -91,50 +91,7 @@ class DeterminismChildWriter : public ::testing::Test {
 
 // Re-executes this binary with TRILINEAR3D_CORES=cores and returns what the child wrote.
 ::testing::AssertionResult RunChild(int cores, uint64_t seed, std::vector<uint8_t> *bytes) {
-  char path[] = "/tmp/trilinear3d_determinism_XXXXXX";
-  const int fd = mkstemp(path);
-  if (fd < 0) return ::testing::AssertionFailure() << "mkstemp failed";
-  close(fd);
-
-  // Everything execve needs is built before fork: the child only calls async-signal-safe functions.
-  std::vector<std::string> env;
-  for (char **e = environ; *e != nullptr; ++e) {
-    const std::string entry = *e;
-    if (entry.rfind(std::string(kCoresEnv) + "=", 0) == 0 ||
-        entry.rfind(std::string(kOutputEnv) + "=", 0) == 0 ||
-        entry.rfind(std::string(kSeedEnv) + "=", 0) == 0) {
-      continue;
-    }
-    env.push_back(entry);
-  }
-  env.push_back(std::string(kCoresEnv) + "=" + std::to_string(cores));
-  env.push_back(std::string(kOutputEnv) + "=" + path);
-  env.push_back(std::string(kSeedEnv) + "=" + std::to_string(seed));
-  std::vector<char *> envp;
-  for (std::string &entry : env) envp.push_back(entry.data());
-  envp.push_back(nullptr);
-  std::string exe = "/proc/self/exe";
-  std::string filter = "--gtest_filter=DeterminismChild.WriteResults";
-  char *argv[] = {exe.data(), filter.data(), nullptr};
-
-  const pid_t pid = fork();
-  if (pid < 0) return ::testing::AssertionFailure() << "fork failed";
-  if (pid == 0) {
-    execve("/proc/self/exe", argv, envp.data());
-    _exit(127);
-  }
-  int status = 0;
-  if (waitpid(pid, &status, 0) != pid) return ::testing::AssertionFailure() << "waitpid failed";
-  std::ifstream file(path, std::ios::binary);
-  bytes->assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
-  std::remove(path);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    return ::testing::AssertionFailure()
-           << "child with " << kCoresEnv << "=" << cores << " failed, status " << status;
-  }
-  if (bytes->empty())
-    return ::testing::AssertionFailure() << "child with " << cores << " cores wrote nothing";
-  return ::testing::AssertionSuccess();
+  return RunChildWithCores(cores, seed, kOutputEnv, kSeedEnv, "DeterminismChild.WriteResults", bytes);
 }
 
 TEST(Determinism, SameBitsForOneTwoAndThreeCores) {

@@ -1,0 +1,76 @@
+// Re-runs the current test binary as a child process with a given core count: the core count is
+// read once per process, so determinism across core counts is checked across processes.
+#ifndef TRILINEAR3D_TESTS_UT_CHILD_PROCESS_H_
+#define TRILINEAR3D_TESTS_UT_CHILD_PROCESS_H_
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace trilinear3d::test {
+
+constexpr char kCoresEnv[] = "TRILINEAR3D_CORES";
+
+// Re-executes this binary (fork + execve of /proc/self/exe, no shell) running only the test
+// childFilter, with TRILINEAR3D_CORES=cores, outputEnv naming a fresh temporary file and seedEnv=seed;
+// returns what the child wrote to that file.
+inline ::testing::AssertionResult RunChildWithCores(int cores, uint64_t seed, const char *outputEnv,
+                                                    const char *seedEnv, const char *childFilter,
+                                                    std::vector<uint8_t> *bytes) {
+  char path[] = "/tmp/trilinear3d_determinism_XXXXXX";
+  const int fd = mkstemp(path);
+  if (fd < 0) return ::testing::AssertionFailure() << "mkstemp failed";
+  close(fd);
+
+  // Everything execve needs is built before fork: the child only calls async-signal-safe functions.
+  std::vector<std::string> env;
+  for (char **e = environ; *e != nullptr; ++e) {
+    const std::string entry = *e;
+    if (entry.rfind(std::string(kCoresEnv) + "=", 0) == 0 ||
+        entry.rfind(std::string(outputEnv) + "=", 0) == 0 ||
+        entry.rfind(std::string(seedEnv) + "=", 0) == 0) {
+      continue;
+    }
+    env.push_back(entry);
+  }
+  env.push_back(std::string(kCoresEnv) + "=" + std::to_string(cores));
+  env.push_back(std::string(outputEnv) + "=" + path);
+  env.push_back(std::string(seedEnv) + "=" + std::to_string(seed));
+  std::vector<char *> envp;
+  for (std::string &entry : env) envp.push_back(entry.data());
+  envp.push_back(nullptr);
+  std::string exe = "/proc/self/exe";
+  std::string filter = std::string("--gtest_filter=") + childFilter;
+  char *argv[] = {exe.data(), filter.data(), nullptr};
+
+  const pid_t pid = fork();
+  if (pid < 0) return ::testing::AssertionFailure() << "fork failed";
+  if (pid == 0) {
+    execve("/proc/self/exe", argv, envp.data());
+    _exit(127);
+  }
+  int status = 0;
+  if (waitpid(pid, &status, 0) != pid) return ::testing::AssertionFailure() << "waitpid failed";
+  std::ifstream file(path, std::ios::binary);
+  bytes->assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+  std::remove(path);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    return ::testing::AssertionFailure()
+           << "child with " << kCoresEnv << "=" << cores << " failed, status " << status;
+  }
+  if (bytes->empty())
+    return ::testing::AssertionFailure() << "child with " << cores << " cores wrote nothing";
+  return ::testing::AssertionSuccess();
+}
+
+}  // namespace trilinear3d::test
+
+#endif  // TRILINEAR3D_TESTS_UT_CHILD_PROCESS_H_
