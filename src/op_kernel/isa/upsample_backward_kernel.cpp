@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "op_kernel/item_loop.h"
 #include "op_kernel/kernel_args.h"
 #include "op_kernel/simd_row_ops.h"
 
@@ -23,8 +24,6 @@ using tiling::TilingData;
 // How far ahead (in row batches) gradOut rows are requested. One batch takes a few hundred
 // nanoseconds to compute, about DRAM latency, so two batches keep the stream ahead.
 constexpr int64_t kPrefetchBatches = 2;
-
-int64_t Align64(int64_t elems, int64_t elemBytes) { return (elems * elemBytes + 63) / 64 * 64 / elemBytes; }
 
 template <typename T>
 class BackwardItemRunner {
@@ -223,34 +222,21 @@ class BackwardItemRunner {
   bool denseRows_ = false;  // W-inner gradOut rows are contiguous: prefetch them ahead
 };
 
-template <typename T>
-void RunBackwardTyped(const KernelArgs &args, int blockIdx) {
-  const TilingData &t = *args.tiling;
-  auto *scratch = reinterpret_cast<Acc<T> *>(static_cast<char *>(args.workspace) +
-                                             static_cast<int64_t>(blockIdx) * t.scratchElemsPerCore *
-                                                 static_cast<int64_t>(sizeof(Acc<T>)));
-  BackwardItemRunner<T> runner(args, scratch);
-  for (int64_t item = args.nextItem->fetch_add(1); item < t.itemCount; item = args.nextItem->fetch_add(1)) {
-    runner.Run(item);
-  }
-  StreamFence();  // non-temporal stores are visible before the launch reports completion
-}
-
 }  // namespace
 
 void RunBackward(const KernelArgs &args, int blockIdx) {
   switch (args.tiling->dataType) {
     case DataType::kFloat32:
-      RunBackwardTyped<float>(args, blockIdx);
+      RunItems<BackwardItemRunner<float>>(args, blockIdx);
       break;
     case DataType::kFloat64:
-      RunBackwardTyped<double>(args, blockIdx);
+      RunItems<BackwardItemRunner<double>>(args, blockIdx);
       break;
     case DataType::kFloat16:
-      RunBackwardTyped<Fp16>(args, blockIdx);
+      RunItems<BackwardItemRunner<Fp16>>(args, blockIdx);
       break;
     case DataType::kBFloat16:
-      RunBackwardTyped<Bf16>(args, blockIdx);
+      RunItems<BackwardItemRunner<Bf16>>(args, blockIdx);
       break;
   }
 }

@@ -4,6 +4,7 @@
 // out row blend two of those rows and W-resample it (banded gather, vector steps) into out.
 #include <algorithm>
 
+#include "op_kernel/item_loop.h"
 #include "op_kernel/kernel_args.h"
 #include "op_kernel/simd_row_ops.h"
 
@@ -12,8 +13,6 @@ namespace {
 
 using tiling::RowLayout;
 using tiling::TilingData;
-
-int64_t Align64(int64_t elems, int64_t elemBytes) { return (elems * elemBytes + 63) / 64 * 64 / elemBytes; }
 
 template <typename T>
 class ForwardItemRunner {
@@ -143,34 +142,21 @@ class ForwardItemRunner {
   T *dstBase_ = nullptr;
 };
 
-template <typename T>
-void RunForwardTyped(const KernelArgs &args, int blockIdx) {
-  const TilingData &t = *args.tiling;
-  auto *scratch = reinterpret_cast<Acc<T> *>(static_cast<char *>(args.workspace) +
-                                             static_cast<int64_t>(blockIdx) * t.scratchElemsPerCore *
-                                                 static_cast<int64_t>(sizeof(Acc<T>)));
-  ForwardItemRunner<T> runner(args, scratch);
-  for (int64_t item = args.nextItem->fetch_add(1); item < t.itemCount; item = args.nextItem->fetch_add(1)) {
-    runner.Run(item);
-  }
-  StreamFence();  // non-temporal stores are visible before the launch reports completion
-}
-
 }  // namespace
 
 void RunForward(const KernelArgs &args, int blockIdx) {
   switch (args.tiling->dataType) {
     case DataType::kFloat32:
-      RunForwardTyped<float>(args, blockIdx);
+      RunItems<ForwardItemRunner<float>>(args, blockIdx);
       break;
     case DataType::kFloat64:
-      RunForwardTyped<double>(args, blockIdx);
+      RunItems<ForwardItemRunner<double>>(args, blockIdx);
       break;
     case DataType::kFloat16:
-      RunForwardTyped<Fp16>(args, blockIdx);
+      RunItems<ForwardItemRunner<Fp16>>(args, blockIdx);
       break;
     case DataType::kBFloat16:
-      RunForwardTyped<Bf16>(args, blockIdx);
+      RunItems<ForwardItemRunner<Bf16>>(args, blockIdx);
       break;
   }
 }
