@@ -1,9 +1,11 @@
 // What both kernels do around their items, compiled once per ISA (included only from isa/*.cpp):
-// a core's scratch slice of the workspace, and the loop over the shared item counter.
+// a core's scratch slice of the workspace, the loop over the shared item counter, and reading and
+// writing a row of a 5-D view in either row layout.
 #ifndef TRILINEAR3D_OP_KERNEL_ITEM_LOOP_H_
 #define TRILINEAR3D_OP_KERNEL_ITEM_LOOP_H_
 
 #include <cstdint>
+#include <type_traits>
 
 #include "op_kernel/kernel_args.h"
 #include "op_kernel/simd_row_ops.h"
@@ -29,6 +31,52 @@ void RunItems(const KernelArgs &args, int blockIdx) {
     runner.Run(item);
   }
   StreamFence();  // non-temporal stores are visible before the launch reports completion
+}
+
+// A row of a 5-D view starting at `row`, `width` W positions long (times c channels in the
+// channels-inner layout), as contiguous accumulation-type elements: the row itself when it already
+// is, else converted and packed into buffer.
+template <typename T>
+const Acc<T> *ReadRow(const T *row, const TensorView5d &view, tiling::RowLayout layout, int64_t width,
+                      int64_t c, Acc<T> *buffer) {
+  const int64_t sW = view.strides[4];
+  if (layout == tiling::RowLayout::kWInner) {
+    if constexpr (std::is_same_v<T, Acc<T>>) {
+      if (sW == 1) return row;
+    }
+    LoadRow(row, sW, buffer, width);
+    return buffer;
+  }
+  // C inner: element (w, k) at w * sW + k * sC.
+  const int64_t sC = view.strides[1];
+  if constexpr (std::is_same_v<T, Acc<T>>) {
+    if (sC == 1 && sW == c) return row;
+  }
+  for (int64_t w = 0; w < width; ++w) LoadRow(row + w * sW, sC, buffer + w * c, c);
+  return buffer;
+}
+
+// Stores a contiguous accumulation-type row (the layout of ReadRow's result) into the view's row at
+// `out`, converting to T; contiguous rows of large destinations bypass the caches (stream).
+template <typename T>
+void WriteRow(const Acc<T> *row, T *out, const TensorView5d &view, tiling::RowLayout layout, int64_t width,
+              int64_t c, bool stream) {
+  const int64_t sW = view.strides[4], sC = view.strides[1];
+  if (layout == tiling::RowLayout::kWInner) {
+    if (sW == 1 && stream) {
+      StoreRowStreaming<T>(row, out, width);
+    } else {
+      StoreRow<T>(row, out, sW, width);
+    }
+  } else if (sC == 1 && sW == c) {
+    if (stream) {
+      StoreRowStreaming<T>(row, out, width * c);
+    } else {
+      StoreRow<T>(row, out, 1, width * c);
+    }
+  } else {
+    for (int64_t w = 0; w < width; ++w) StoreRow<T>(row + w * c, out + w * sW, sC, c);
+  }
 }
 
 }  // namespace trilinear3d::kernel::TRILINEAR3D_ISA

@@ -162,22 +162,8 @@ class BackwardItemRunner {
 
   // gradOut row (od, oh) as contiguous accumulation-type elements: in place when it already is.
   const A *SourceRow(int64_t od, int64_t oh, A *buffer) {
-    const T *row = srcBase_ + od * src_.strides[2] + oh * src_.strides[3];
-    const int64_t sW = src_.strides[4];
-    if (t_.layout == RowLayout::kWInner) {
-      if constexpr (std::is_same_v<T, A>) {
-        if (sW == 1) return row;
-      }
-      LoadRow(row, sW, buffer, t_.w.outSize);
-      return buffer;
-    }
-    // C inner: element (ow, c) at ow * sW + c * sC.
-    const int64_t sC = src_.strides[1];
-    if constexpr (std::is_same_v<T, A>) {
-      if (sC == 1 && sW == t_.c) return row;
-    }
-    for (int64_t ow = 0; ow < t_.w.outSize; ++ow) LoadRow(row + ow * sW, sC, buffer + ow * t_.c, t_.c);
-    return buffer;
+    return ReadRow(srcBase_ + od * src_.strides[2] + oh * src_.strides[3], src_, t_.layout, t_.w.outSize,
+                   t_.c, buffer);
   }
 
   void ResampleW(const A *row, A *wRow) {
@@ -192,21 +178,8 @@ class BackwardItemRunner {
   // Stores chunk rows of accumulator plane `acc` as gradInput[plane, id, h0_..h1_).
   void StorePlane(int64_t id, const A *acc) {
     for (int64_t ih = h0_; ih < h1_; ++ih) {
-      const A *row = acc + (ih - h0_) * t_.rowElems;
-      T *out = dstBase_ + id * dst_.strides[2] + ih * dst_.strides[3];
-      if (t_.layout == RowLayout::kWInner && dst_.strides[4] == 1 && t_.streamStores) {
-        StoreRowStreaming<T>(row, out, t_.w.inSize);
-      } else if (t_.layout == RowLayout::kWInner) {
-        StoreRow<T>(row, out, dst_.strides[4], t_.w.inSize);
-      } else if (dst_.strides[1] == 1 && dst_.strides[4] == t_.c && t_.streamStores) {
-        StoreRowStreaming<T>(row, out, t_.rowElems);
-      } else if (dst_.strides[1] == 1 && dst_.strides[4] == t_.c) {
-        StoreRow<T>(row, out, 1, t_.rowElems);
-      } else {
-        for (int64_t iw = 0; iw < t_.w.inSize; ++iw) {
-          StoreRow<T>(row + iw * t_.c, out + iw * dst_.strides[4], dst_.strides[1], t_.c);
-        }
-      }
+      WriteRow<T>(acc + (ih - h0_) * t_.rowElems, dstBase_ + id * dst_.strides[2] + ih * dst_.strides[3],
+                  dst_, t_.layout, t_.w.inSize, t_.c, t_.streamStores);
     }
   }
 

@@ -85,21 +85,8 @@ class ForwardItemRunner {
 
  private:
   const A *SourceRow(int64_t id, int64_t ih, A *buffer) {
-    const T *row = srcBase_ + id * src_.strides[2] + ih * src_.strides[3];
-    const int64_t sW = src_.strides[4];
-    if (t_.layout == RowLayout::kWInner) {
-      if constexpr (std::is_same_v<T, A>) {
-        if (sW == 1) return row;
-      }
-      LoadRow(row, sW, buffer, t_.w.inSize);
-      return buffer;
-    }
-    const int64_t sC = src_.strides[1];
-    if constexpr (std::is_same_v<T, A>) {
-      if (sC == 1 && sW == t_.c) return row;
-    }
-    for (int64_t iw = 0; iw < t_.w.inSize; ++iw) LoadRow(row + iw * sW, sC, buffer + iw * t_.c, t_.c);
-    return buffer;
+    return ReadRow(srcBase_ + id * src_.strides[2] + ih * src_.strides[3], src_, t_.layout, t_.w.inSize, t_.c,
+                   buffer);
   }
 
   void ResampleW(const A *hRow, A *outRow) {
@@ -116,20 +103,8 @@ class ForwardItemRunner {
   }
 
   void StoreOutRow(int64_t od, int64_t oh, const A *row) {
-    T *out = dstBase_ + od * dst_.strides[2] + oh * dst_.strides[3];
-    if (t_.layout == RowLayout::kWInner && dst_.strides[4] == 1 && t_.streamStores) {
-      StoreRowStreaming<T>(row, out, t_.w.outSize);
-    } else if (t_.layout == RowLayout::kWInner) {
-      StoreRow<T>(row, out, dst_.strides[4], t_.w.outSize);
-    } else if (dst_.strides[1] == 1 && dst_.strides[4] == t_.c && t_.streamStores) {
-      StoreRowStreaming<T>(row, out, t_.rowElems);
-    } else if (dst_.strides[1] == 1 && dst_.strides[4] == t_.c) {
-      StoreRow<T>(row, out, 1, t_.rowElems);
-    } else {
-      for (int64_t ow = 0; ow < t_.w.outSize; ++ow) {
-        StoreRow<T>(row + ow * t_.c, out + ow * dst_.strides[4], dst_.strides[1], t_.c);
-      }
-    }
+    WriteRow<T>(row, dstBase_ + od * dst_.strides[2] + oh * dst_.strides[3], dst_, t_.layout, t_.w.outSize,
+                t_.c, t_.streamStores);
   }
 
   const TilingData &t_;
