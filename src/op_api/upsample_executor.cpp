@@ -21,6 +21,10 @@ std::unique_ptr<kernel::PlanTables<A>> BuildTables(const tiling::TilingData &t, 
   const bool backward = t.direction == tiling::Direction::kBackward;
   tables->rowW = backward ? kernel::BuildBackwardRowGather<A>(w) : kernel::BuildForwardRowGather<A>(w);
   if (t.layout == tiling::RowLayout::kWInner && lanes > 0) kernel::BuildRowSteps(&tables->rowW, lanes);
+  if (backward && t.passOrder == tiling::PassOrder::kWidthLast) {
+    tables->colD = kernel::BuildBackwardRowGather<A>(d);
+    tables->colH = kernel::BuildBackwardRowGather<A>(h);
+  }
   return tables;
 }
 

@@ -41,6 +41,36 @@ int64_t MaxOpenDestinations(const math::AxisSpec &axis) {
   return most;
 }
 
+// Width-last backward: the most gradOut D planes two consecutive gradInput D indices share. While
+// the D step walks one index's planes, these must stay cached for the next index.
+int64_t MaxSharedPlanes(const math::AxisSpec &axis) {
+  const math::GatherTable table = math::BackwardTable(axis);
+  int64_t most = 0;
+  for (int64_t i = 0; i + 1 < axis.in; ++i) {
+    if (table.Count(i) == 0 || table.Count(i + 1) == 0) continue;
+    const int64_t last = table.Of(i)[table.Count(i) - 1].o;
+    const int64_t first = table.Of(i + 1)[0].o;
+    most = std::max(most, last - first + 1);
+  }
+  return most;
+}
+
+// Width-last backward: the most gradOut H rows the taps of one chunk of hChunk gradInput rows span.
+int64_t MaxTapRowsPerChunk(const math::AxisSpec &axis, int64_t hChunk) {
+  const math::GatherTable table = math::BackwardTable(axis);
+  int64_t most = 1;
+  for (int64_t start = 0; start < axis.in; start += hChunk) {
+    int64_t first = axis.out, last = -1;
+    for (int64_t i = start; i < std::min(start + hChunk, axis.in); ++i) {
+      if (table.Count(i) == 0) continue;
+      first = std::min(first, table.Of(i)[0].o);
+      last = std::max(last, table.Of(i)[table.Count(i) - 1].o);
+    }
+    most = std::max(most, last - first + 1);
+  }
+  return most;
+}
+
 // Forward: the most source H rows the taps of one chunk of hChunk output rows reach.
 int64_t MaxSourceRowsPerChunk(const math::AxisSpec &axis, int64_t hChunk) {
   int64_t most = 1;
@@ -52,6 +82,30 @@ int64_t MaxSourceRowsPerChunk(const math::AxisSpec &axis, int64_t hChunk) {
 }
 
 }  // namespace
+
+PassOrder ChooseBackwardPassOrder(const int64_t inSize[3], const int64_t outSize[3], RowLayout layout) {
+  const double wCost = layout == RowLayout::kWInner ? 3.0 : 1.0;
+  const double unit[3] = {1.0, 1.0, wCost};
+  // Elements before and after a pass on `axis` when `done` axes are already at their in-side size.
+  auto passCost = [&](int axis, const bool done[3]) {
+    double before = 1.0;
+    for (int a = 0; a < 3; ++a) before *= static_cast<double>(done[a] ? inSize[a] : outSize[a]);
+    const double after = before / static_cast<double>(outSize[axis]) * static_cast<double>(inSize[axis]);
+    return unit[axis] * std::max(before, after);
+  };
+  auto orderCost = [&](const int(&axes)[3]) {
+    bool done[3] = {false, false, false};
+    double cost = 0.0;
+    for (int axis : axes) {
+      cost += passCost(axis, done);
+      done[axis] = true;
+    }
+    return cost;
+  };
+  const int widthFirst[3] = {2, 1, 0};
+  const int widthLast[3] = {0, 1, 2};
+  return orderCost(widthLast) < orderCost(widthFirst) ? PassOrder::kWidthLast : PassOrder::kWidthFirst;
+}
 
 std::vector<std::pair<int64_t, int64_t>> SlideWindows(const math::AxisSpec &axis) {
   const math::GatherTable table = math::BackwardTable(axis);
@@ -111,14 +165,49 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
   const int64_t srcRowElems = srcW * rowWidth;
   const int64_t accBytes = AccElementSize(input.dataType);
 
+  const int64_t srcElemBytes = ElementSize(input.dataType);
+  if (backward) {
+    switch (input.passOrder) {
+      case PassOrderRequest::kAuto:
+        t.passOrder = ChooseBackwardPassOrder(input.inSize, input.outSize, t.layout);
+        break;
+      case PassOrderRequest::kWidthFirst:
+        t.passOrder = PassOrder::kWidthFirst;
+        break;
+      case PassOrderRequest::kWidthLast:
+        t.passOrder = PassOrder::kWidthLast;
+        break;
+    }
+  } else {
+    t.passOrder = PassOrder::kWidthLast;
+  }
+  const bool widthLast = backward && t.passOrder == PassOrder::kWidthLast;
+
   // H chunk: keep the per-core working set within the cache budget.
-  t.ringPlanes = backward ? MaxOpenDestinations(axes[0]) : 0;
-  // Rows held per destination row of a chunk: backward the H-pass row and the D ring's rows;
-  // forward the D-pass source rows one output row needs (more when the forward shrinks H).
-  const int64_t rowsPerChunkRow = backward ? 1 + t.ringPlanes : CeilDiv(input.inSize[1], input.outSize[1]);
-  const int64_t rowBytes = std::max<int64_t>(1, (backward ? t.rowElems : srcRowElems) * accBytes);
-  int64_t hChunk = kCacheBudgetBytes / (rowsPerChunkRow * rowBytes);
-  hChunk = std::clamp<int64_t>(hChunk, 1, dstH);
+  int64_t hChunk = 1;
+  if (widthLast) {
+    // Per slab row: the D-step slab row (acc), the kTapGroup gradOut rows being combined and the
+    // planes the next D index shares (dtype), all cached at once.
+    const int64_t perSlabRow =
+        (MaxSharedPlanes(axes[0]) + kTapGroup) * srcRowElems * srcElemBytes + srcRowElems * accBytes;
+    const int64_t rowsBudget = std::max<int64_t>(1, kCacheBudgetBytes / std::max<int64_t>(1, perSlabRow));
+    // A chunk of k gradInput rows spans about k * out / in + 3 gradOut rows.
+    const double rowsPerRow = static_cast<double>(input.outSize[1]) / static_cast<double>(dstH);
+    hChunk = static_cast<int64_t>(static_cast<double>(std::max<int64_t>(1, rowsBudget - 3)) / rowsPerRow);
+    hChunk = std::clamp<int64_t>(hChunk, 1, dstH);
+    for (int64_t span = MaxTapRowsPerChunk(axes[1], hChunk); hChunk > 1 && span > rowsBudget;
+         span = MaxTapRowsPerChunk(axes[1], hChunk)) {
+      hChunk = std::max<int64_t>(1, hChunk * rowsBudget / span - 1);
+    }
+  } else {
+    t.ringPlanes = backward ? MaxOpenDestinations(axes[0]) : 0;
+    // Rows held per destination row of a chunk: backward the H-pass row and the D ring's rows;
+    // forward the D-pass source rows one output row needs (more when the forward shrinks H).
+    const int64_t rowsPerChunkRow = backward ? 1 + t.ringPlanes : CeilDiv(input.inSize[1], input.outSize[1]);
+    const int64_t rowBytes = std::max<int64_t>(1, (backward ? t.rowElems : srcRowElems) * accBytes);
+    hChunk = kCacheBudgetBytes / (rowsPerChunkRow * rowBytes);
+    hChunk = std::clamp<int64_t>(hChunk, 1, dstH);
+  }
   int64_t dChunk = dstD;
 
   // Enough items for the cores to balance (dynamic scheduling), splitting H first (its chunk
@@ -145,11 +234,19 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
   t.streamStores = dstBytes > static_cast<double>(kStreamStoreBytes);
 
   // Per-core scratch, each buffer 64-byte aligned:
-  //  backward: kRowBatch source rows (converted / packed) | kRowBatch W-pass rows | H-pass chunk | D ring
+  //  width-first backward: kRowBatch source rows (converted / packed) | kRowBatch W-pass rows |
+  //            H-pass chunk | D ring
+  //  width-last backward: D-step slab (slabRows unpadded source-width rows) | kRowBatch H-step rows |
+  //            kRowBatch W-pass rows | kTapGroup converted source rows (strided views)
   //  forward:  two converted source rows | kRowBatch H-pass rows | kRowBatch destination rows |
   //            D-pass rows one chunk needs
   int64_t scratchBytes = 0;
-  if (backward) {
+  if (widthLast) {
+    t.slabRows = MaxTapRowsPerChunk(axes[1], hChunk);
+    scratchBytes = RoundUp64Bytes(t.slabRows * srcRowElems, accBytes) +
+                   RoundUp64Bytes(srcRowElems, accBytes) * (kRowBatch + kTapGroup) +
+                   RoundUp64Bytes(t.rowElems, accBytes) * kRowBatch;
+  } else if (backward) {
     scratchBytes =
         (RoundUp64Bytes(srcRowElems, accBytes) + RoundUp64Bytes(t.rowElems, accBytes)) * kRowBatch +
         RoundUp64Bytes(hChunk * t.rowElems, accBytes) * (1 + t.ringPlanes);

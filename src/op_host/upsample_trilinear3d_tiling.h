@@ -20,11 +20,24 @@ constexpr int64_t kCacheBudgetBytes = 512 * 1024;  // per-core working set aimed
 constexpr int64_t kMinChannelsInner = 8;           // vectorise along C only when C is at least this
 constexpr int64_t kRowBatch = 4;                   // rows W-resampled together (they share the steps)
 constexpr int64_t kStreamStoreBytes = 8 << 20;     // destinations larger than this bypass the caches
+constexpr int64_t kTapGroup = 4;  // width-last backward: source rows combined per sweep of a D / H step
 
 enum class Direction { kBackward, kForward };
 
 // Which axis is innermost in the kernel's rows: W (NCDHW-like memory) or C (channels-last memory).
 enum class RowLayout { kWInner, kCInner };
+
+// The order of the backward's three separable passes. They commute (each is a banded matrix on its
+// own axis), so the order changes only the work and the rounding, never the math:
+//  kWidthFirst: W -> H -> D, the seed's order; cheapest when the gradient grows (a downsampling
+//               forward), since the W pass, the only one that moves data across lanes, then runs on
+//               the smallest tensor.
+//  kWidthLast:  D -> H -> W; cheapest when the gradient shrinks (upsampling forward): the D and H
+//               passes combine whole rows (pure vector FMAs) while the data is large, and the W pass
+//               runs last, on the smallest tensor.
+// The forward kernel always runs D -> H -> W (kWidthLast).
+enum class PassOrder { kWidthFirst, kWidthLast };
+enum class PassOrderRequest { kAuto, kWidthFirst, kWidthLast };
 
 struct AxisTiling {
   int64_t inSize = 1;   // gradInput / forward-input size
@@ -47,6 +60,8 @@ struct TilingInput {
   double userScales[3] = {0.0, 0.0, 0.0};  // as passed; used only when all three are > 0
   bool channelsContiguous = false;         // the big tensor's C stride is 1 (channels-last memory)
   int64_t cores = 1;
+  // kAuto: the cheaper order by ChooseBackwardPassOrder (backward only; the forward ignores it).
+  PassOrderRequest passOrder = PassOrderRequest::kAuto;
 };
 
 struct TilingData {
@@ -58,6 +73,7 @@ struct TilingData {
   bool alignCorners = false;
   AxisTiling d, h, w;
   RowLayout layout = RowLayout::kWInner;
+  PassOrder passOrder = PassOrder::kWidthLast;
 
   // Work split. The destination tensor (gradInput backward, out forward) is cut into items
   // (plane, D chunk, H chunk); one core owns each item, so no two cores write one element and
@@ -76,7 +92,8 @@ struct TilingData {
   bool streamStores = false;
 
   // Per-core scratch (in elements of the accumulation type) and the workspace.
-  int64_t ringPlanes = 0;  // backward: destination D planes accumulating at once
+  int64_t ringPlanes = 0;  // width-first backward: destination D planes accumulating at once
+  int64_t slabRows = 0;    // width-last backward: gradOut H rows one H chunk's taps span (D-step slab)
   int64_t scratchElemsPerCore = 0;
   uint64_t workspaceSize = 0;  // bytes: blockDim * scratch, each rounded to 64 bytes
 };
@@ -85,6 +102,11 @@ struct TilingData {
 inline math::AxisSpec AxisSpecOf(const AxisTiling &axis, bool alignCorners) {
   return math::AxisSpec{axis.inSize, axis.outSize, alignCorners, axis.scale};
 }
+
+// The backward pass order of kAuto: the one with the lower estimated cost, where a pass costs
+// max(elements it reads, elements it writes), times 3 for a W pass over W-inner rows (lane
+// permutes; along C it is a plain row combination: 1). Ties keep the seed's kWidthFirst.
+PassOrder ChooseBackwardPassOrder(const int64_t inSize[3], const int64_t outSize[3], RowLayout layout);
 
 // Returns false and sets *error when the input cannot be tiled (sizes must already be valid).
 bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error);

@@ -33,6 +33,32 @@ void RunItems(const KernelArgs &args, int blockIdx) {
   StreamFence();  // non-temporal stores are visible before the launch reports completion
 }
 
+// The destination block an item covers: plane, D indices [d0, d1), H indices [h0, h1) of the
+// destination (gradInput backward, out forward; dstD / dstH its sizes).
+struct ItemBounds {
+  int64_t plane, d0, d1, h0, h1;
+};
+
+inline ItemBounds DecodeItem(const tiling::TilingData &t, int64_t item, int64_t dstD, int64_t dstH) {
+  const int64_t hc = item % t.hChunkCount;
+  const int64_t dc = (item / t.hChunkCount) % t.dChunkCount;
+  ItemBounds b;
+  b.plane = item / (t.hChunkCount * t.dChunkCount);
+  b.d0 = dc * t.dChunk;
+  b.d1 = dc * t.dChunk + t.dChunk < dstD ? dc * t.dChunk + t.dChunk : dstD;
+  b.h0 = hc * t.hChunk;
+  b.h1 = hc * t.hChunk + t.hChunk < dstH ? hc * t.hChunk + t.hChunk : dstH;
+  return b;
+}
+
+// Element (plane, 0, 0, 0) of a view: a plane is (n, c) with W inner, or n with C inner.
+template <typename T>
+T *PlaneBase(const TensorView5d &view, const tiling::TilingData &t, int64_t plane) {
+  T *data = static_cast<T *>(view.data);
+  if (t.layout == tiling::RowLayout::kCInner) return data + plane * view.strides[0];
+  return data + (plane / t.c) * view.strides[0] + (plane % t.c) * view.strides[1];
+}
+
 // A row of a 5-D view starting at `row`, `width` W positions long (times c channels in the
 // channels-inner layout), as contiguous accumulation-type elements: the row itself when it already
 // is, else converted and packed into buffer.

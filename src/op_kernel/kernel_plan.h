@@ -54,6 +54,9 @@ template <typename Acc>
 struct PlanTables {
   TapTable<Acc> d, h, w;
   RowGather<Acc> rowW;  // backward: gradOut row -> gradInput row; forward: self row -> out row
+  // Width-last backward: every gradInput D / H index's gradOut taps (o, w) in increasing o, as the
+  // lists of a RowGather without vector steps.
+  RowGather<Acc> colD, colH;
 };
 
 template <typename Acc>

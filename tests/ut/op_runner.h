@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <vector>
 
 #include "acl/acl.h"
@@ -14,6 +15,25 @@
 #include "test_tensor.h"
 
 namespace trilinear3d::test {
+
+// The backward's two kernels (pass orders). The library picks one per shape; tests run both on
+// every shape through TRILINEAR3D_PASS_ORDER, which is read at each GetWorkspaceSize.
+enum class PassOrder { kWidthFirst, kWidthLast };
+
+inline const char *PassOrderName(PassOrder order) {
+  return order == PassOrder::kWidthFirst ? "width_first" : "width_last";
+}
+
+// Sets TRILINEAR3D_PASS_ORDER for the scope's plans; restores "unset" on exit.
+class ScopedPassOrder {
+ public:
+  explicit ScopedPassOrder(PassOrder order) { setenv("TRILINEAR3D_PASS_ORDER", PassOrderName(order), 1); }
+  ~ScopedPassOrder() { unsetenv("TRILINEAR3D_PASS_ORDER"); }
+  ScopedPassOrder(const ScopedPassOrder &) = delete;
+  ScopedPassOrder &operator=(const ScopedPassOrder &) = delete;
+};
+
+constexpr PassOrder kPassOrders[] = {PassOrder::kWidthFirst, PassOrder::kWidthLast};
 
 // Phase 1 done: an executor and its workspace, waiting to be enqueued.
 struct PreparedOp {

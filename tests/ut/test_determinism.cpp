@@ -53,18 +53,21 @@ std::vector<uint8_t> ComputeAllCases(uint64_t seed, bool checkAccuracy) {
   std::vector<uint8_t> bytes;
   std::mt19937_64 rng(seed);
   for (const DeterminismCase &c : kCases) {
-    SCOPED_TRACE(std::string(DtypeName(c.dtype)) + " " + FormatName(c.format));
-    const BackwardProblem problem = MediumProblem(c.alignCorners);
-    DeviceTensor gradOut(problem.GradOutShape(), c.dtype, c.format);
-    DeviceTensor gradInput(problem.inputSize, c.dtype, c.format);
-    const std::vector<double> values =
-        gradOut.Upload(RandomValues(rng, ElementCount(problem.GradOutShape()), Distribution::kUnitNormal));
-    EXPECT_TRUE(RunBackward(gradOut, problem, gradInput));
-    if (checkAccuracy) {
-      EXPECT_TRUE(ResultMatchesReference(values, problem, c.dtype, gradInput.Download()));
+    for (PassOrder order : kPassOrders) {
+      const ScopedPassOrder passOrder(order);
+      SCOPED_TRACE(std::string(DtypeName(c.dtype)) + " " + FormatName(c.format) + " " + PassOrderName(order));
+      const BackwardProblem problem = MediumProblem(c.alignCorners);
+      DeviceTensor gradOut(problem.GradOutShape(), c.dtype, c.format);
+      DeviceTensor gradInput(problem.inputSize, c.dtype, c.format);
+      const std::vector<double> values =
+          gradOut.Upload(RandomValues(rng, ElementCount(problem.GradOutShape()), Distribution::kUnitNormal));
+      EXPECT_TRUE(RunBackward(gradOut, problem, gradInput));
+      if (checkAccuracy) {
+        EXPECT_TRUE(ResultMatchesReference(values, problem, c.dtype, gradInput.Download()));
+      }
+      const std::vector<uint8_t> result = gradInput.StorageBytes();
+      bytes.insert(bytes.end(), result.begin(), result.end());
     }
-    const std::vector<uint8_t> result = gradInput.StorageBytes();
-    bytes.insert(bytes.end(), result.begin(), result.end());
   }
   return bytes;
 }

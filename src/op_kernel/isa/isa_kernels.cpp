@@ -4,8 +4,22 @@
 
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
 
-void RunBackward(const KernelArgs &args, int blockIdx);
+void RunBackwardWidthFirst(const KernelArgs &args, int blockIdx);
+void RunBackwardWidthLast(const KernelArgs &args, int blockIdx);
 void RunForward(const KernelArgs &args, int blockIdx);
+
+namespace {
+
+// The backward's two pass orders are two kernels; the tiling picked one (TilingData::passOrder).
+void RunBackward(const KernelArgs &args, int blockIdx) {
+  if (args.tiling->passOrder == tiling::PassOrder::kWidthLast) {
+    RunBackwardWidthLast(args, blockIdx);
+  } else {
+    RunBackwardWidthFirst(args, blockIdx);
+  }
+}
+
+}  // namespace
 
 const IsaKernels &Kernels() {
 #define TRILINEAR3D_STR2(x) #x

@@ -1,5 +1,6 @@
-// UpsampleTrilinear3dBackward kernel: the separable W -> H -> D scheme, fused per item so that
-// gradOut is read once and gradInput written once, with per-core scratch only.
+// UpsampleTrilinear3dBackward kernel, width-first order (W -> H -> D, the seed's; TilingData::
+// passOrder), for gradients that grow: fused per item so that gradOut is read once and gradInput
+// written once, with per-core scratch only.
 //
 // An item is (plane, D chunk, H chunk) of gradInput. For every gradOut D index od that reaches
 // the chunk, each gradOut row (od, oh) is W-resampled (banded gather, vector steps), scattered
@@ -50,23 +51,14 @@ class BackwardItemRunner {
   }
 
   void Run(int64_t item) {
-    const int64_t hc = item % t_.hChunkCount;
-    const int64_t dc = (item / t_.hChunkCount) % t_.dChunkCount;
-    const int64_t plane = item / (t_.hChunkCount * t_.dChunkCount);
-    d0_ = dc * t_.dChunk;
-    d1_ = std::min(d0_ + t_.dChunk, t_.d.inSize);
-    h0_ = hc * t_.hChunk;
-    h1_ = std::min(h0_ + t_.hChunk, t_.h.inSize);
+    const ItemBounds b = DecodeItem(t_, item, t_.d.inSize, t_.h.inSize);
+    d0_ = b.d0;
+    d1_ = b.d1;
+    h0_ = b.h0;
+    h1_ = b.h1;
     const int64_t rows = h1_ - h0_;
-    if (t_.layout == RowLayout::kCInner) {
-      srcBase_ = static_cast<const T *>(src_.data) + plane * src_.strides[0];
-      dstBase_ = static_cast<T *>(dst_.data) + plane * dst_.strides[0];
-    } else {
-      const int64_t n = plane / t_.c;
-      const int64_t c = plane % t_.c;
-      srcBase_ = static_cast<const T *>(src_.data) + n * src_.strides[0] + c * src_.strides[1];
-      dstBase_ = static_cast<T *>(dst_.data) + n * dst_.strides[0] + c * dst_.strides[1];
-    }
+    srcBase_ = PlaneBase<const T>(src_, t_, b.plane);
+    dstBase_ = PlaneBase<T>(dst_, t_, b.plane);
 
     // Destinations no tap reaches are zero (a forward that skips input points).
     std::fill(hPlane_, hPlane_ + rows * t_.rowElems, A(0));
@@ -197,7 +189,7 @@ class BackwardItemRunner {
 
 }  // namespace
 
-void RunBackward(const KernelArgs &args, int blockIdx) {
+void RunBackwardWidthFirst(const KernelArgs &args, int blockIdx) {
   switch (args.tiling->dataType) {
     case DataType::kFloat32:
       RunItems<BackwardItemRunner<float>>(args, blockIdx);

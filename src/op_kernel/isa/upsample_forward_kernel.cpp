@@ -38,19 +38,10 @@ class ForwardItemRunner {
   }
 
   void Run(int64_t item) {
-    const int64_t hc = item % t_.hChunkCount;
-    const int64_t dc = (item / t_.hChunkCount) % t_.dChunkCount;
-    const int64_t plane = item / (t_.hChunkCount * t_.dChunkCount);
-    const int64_t od0 = dc * t_.dChunk, od1 = std::min(od0 + t_.dChunk, t_.d.outSize);
-    const int64_t oh0 = hc * t_.hChunk, oh1 = std::min(oh0 + t_.hChunk, t_.h.outSize);
-    if (t_.layout == RowLayout::kCInner) {
-      srcBase_ = static_cast<const T *>(src_.data) + plane * src_.strides[0];
-      dstBase_ = static_cast<T *>(dst_.data) + plane * dst_.strides[0];
-    } else {
-      const int64_t n = plane / t_.c, c = plane % t_.c;
-      srcBase_ = static_cast<const T *>(src_.data) + n * src_.strides[0] + c * src_.strides[1];
-      dstBase_ = static_cast<T *>(dst_.data) + n * dst_.strides[0] + c * dst_.strides[1];
-    }
+    const ItemBounds b = DecodeItem(t_, item, t_.d.outSize, t_.h.outSize);
+    const int64_t od0 = b.d0, od1 = b.d1, oh0 = b.h0, oh1 = b.h1;
+    srcBase_ = PlaneBase<const T>(src_, t_, b.plane);
+    dstBase_ = PlaneBase<T>(dst_, t_, b.plane);
     const int64_t ihFirst = p_.h.i0[oh0];
     const int64_t ihLast = p_.h.i1[oh1 - 1];
     for (int64_t od = od0; od < od1; ++od) {

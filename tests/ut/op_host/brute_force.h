@@ -92,6 +92,33 @@ inline int64_t BruteMaxOpen(const BruteAxis &a) {
   return most;
 }
 
+// Width-last backward: the most output indices one chunk of `chunk` source indices is reached from
+// (from the first to the last, at least 1).
+inline int64_t BruteTapSpanPerChunk(const BruteAxis &a, int64_t chunk) {
+  int64_t most = 1;
+  for (int64_t start = 0; start < a.in; start += chunk) {
+    const auto [first, last] = BruteWindow(a, start, std::min(start + chunk, a.in));
+    most = std::max(most, last - first + 1);
+  }
+  return most;
+}
+
+// Width-last backward: the most output indices that reach both of two consecutive source indices.
+inline int64_t BruteMaxShared(const BruteAxis &a) {
+  int64_t most = 0;
+  for (int64_t i = 0; i + 1 < a.in; ++i) {
+    int64_t both = 0;
+    for (int64_t o = 0; o < a.out; ++o) {
+      const math::Tap t = a.Tap(o);
+      const bool reachesI = t.i0 == i || t.i1 == i;
+      const bool reachesNext = t.i0 == i + 1 || t.i1 == i + 1;
+      both += reachesI && reachesNext ? 1 : 0;
+    }
+    most = std::max(most, both);
+  }
+  return most;
+}
+
 // Forward: the most source indices spanned by the taps of one chunk of `chunk` output indices
 // (from the smallest tap index to the largest).
 inline int64_t BruteSourceSpanPerChunk(const BruteAxis &a, int64_t chunk) {

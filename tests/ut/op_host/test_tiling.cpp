@@ -5,7 +5,8 @@
 // arithmetic is written out in the comments. Notation used below:
 //   B = kCacheBudgetBytes = 524288 (512 KiB); acc = accumulation bytes (4 for fp32/fp16/bf16, 8 for double);
 //   R(x) = x bytes rounded up to a multiple of 64;  cdiv = ceiling division.
-//   Backward: dst = gradInput (in-side sizes), src row = gradOut row (srcW = out W).
+//   Backward, width-first (W -> H -> D; the hand cases below force it with TilingInput::passOrder
+//   unless they say otherwise): dst = gradInput (in-side sizes), src row = gradOut row (srcW = out W).
 //     hChunk0 = clamp(B / ((1 + ringPlanes) * rowElems * acc), 1, dstH); dChunk0 = dstD;
 //     scratch = (R(srcW * rowWidth * acc) + R(rowElems * acc)) * kRowBatch   (gradOut rows and W-pass rows,
 //               kRowBatch of each) + R(hChunk * rowElems * acc) * (1 + ringPlanes)   (H-pass chunk, D ring).
@@ -14,6 +15,15 @@
 //     scratch = R(srcRowBytes) * (2 + kRowBatch + srcRows) + R(rowElems * acc) * kRowBatch (two converted
 //     self rows, kRowBatch H-pass rows, the D-pass rows; kRowBatch W-pass rows), srcRows = most self H rows
 //     one H chunk's taps span.
+//   Backward, width-last (D -> H -> W): perRow = (shared + kTapGroup) * srcW * rowWidth * dtypeBytes
+//     + srcW * rowWidth * acc, shared = most gradOut D planes two consecutive gradInput D indices share;
+//     rows = max(1, B / perRow); hChunk0 = clamp(floor(max(1, rows - 3) / (outH / inH)), 1, dstH), cut
+//     while span > rows (see the code); span(hChunk) = most gradOut H rows one chunk's taps reach;
+//     slabRows = span(final hChunk);
+//     scratch = R(slabRows * srcW * rowWidth * acc) + R(srcW * rowWidth * acc) * (kRowBatch + kTapGroup)
+//               + R(rowElems * acc) * kRowBatch.
+//   Pass order (kAuto): cost = sum over passes of weight * max(elements before, after), weight 3 for
+//     the W pass on W-inner rows, else 1; width-last when strictly cheaper.
 //   Core split (cores > 1): target = 4 * cores items; if planes * cdiv(dstH, hChunk) < target then
 //     hChunk = min(hChunk, cdiv(dstH, min(dstH, cdiv(target, planes)))); then if still < target,
 //     dChunk = cdiv(dstD, min(dstD, cdiv(target, planes * hChunkCount))). planes = max(planeCount, 1).
@@ -63,6 +73,8 @@ struct Expected {
   bool alignCorners = false;
   ExpectedAxis d{}, h{}, w{};
   RowLayout layout = RowLayout::kWInner;
+  PassOrder passOrder = PassOrder::kWidthFirst;  // forward cases set kWidthLast
+  int64_t slabRows = 0;
   int64_t planeCount = 0;
   int64_t rowElems = 0;
   int64_t dChunk = 0;
@@ -95,6 +107,9 @@ TilingInput MakeInput(Direction direction, DataType dataType, int64_t n, int64_t
   input.outSize[2] = out.w;
   input.alignCorners = alignCorners;
   input.cores = cores;
+  // The hand-worked backward cases below were worked for the width-first layout; the width-last
+  // cases and the automatic choice have their own tests.
+  input.passOrder = PassOrderRequest::kWidthFirst;
   return input;
 }
 
@@ -127,6 +142,8 @@ void ExpectTiling(const TilingData &t, const Expected &e) {
   ExpectAxis("h", t.h, e.h);
   ExpectAxis("w", t.w, e.w);
   EXPECT_EQ(t.layout, e.layout) << "layout";
+  EXPECT_EQ(t.passOrder, e.passOrder) << "passOrder";
+  EXPECT_EQ(t.slabRows, e.slabRows) << "slabRows";
   EXPECT_EQ(t.planeCount, e.planeCount) << "planeCount";
   EXPECT_EQ(t.rowElems, e.rowElems) << "rowElems";
   EXPECT_EQ(t.dChunk, e.dChunk) << "dChunk";
@@ -153,7 +170,8 @@ void ExpectBruteForceAgrees(const TilingInput &in, const Expected &e) {
     EXPECT_EQ(axes[i]->singleCoreK, test::BruteSingleCoreK(a));
     EXPECT_EQ(axes[i]->slideCount, static_cast<int64_t>(test::BruteSlideWindows(a).size()));
   }
-  if (in.direction == Direction::kBackward && in.inSize[0] * in.outSize[0] <= 64 * 64) {
+  if (in.direction == Direction::kBackward && e.passOrder == PassOrder::kWidthFirst &&
+      in.inSize[0] * in.outSize[0] <= 64 * 64) {
     const BruteAxis d =
         MakeBruteAxis(in.inSize[0], in.outSize[0], in.alignCorners, userScales ? in.userScales[0] : 0.0);
     EXPECT_EQ(e.ringPlanes, test::BruteMaxOpen(d)) << "ringPlanes";
@@ -653,6 +671,7 @@ TEST(Tiling, ForwardUpsampleOneCore) {
   const TilingInput in = MakeInput(Direction::kForward, DataType::kFloat32, 1, 2, {4, 6, 10}, {8, 12, 20}, 1);
   Expected e;
   e.direction = Direction::kForward;
+  e.passOrder = PassOrder::kWidthLast;
   e.n = 1;
   e.c = 2;
   e.batch = 2;
@@ -681,6 +700,7 @@ TEST(Tiling, ForwardDownsample64To1SixtyFourCores) {
       MakeInput(Direction::kForward, DataType::kFloat32, 1, 1, {64, 64, 64}, {1, 1, 1}, 64);
   Expected e;
   e.direction = Direction::kForward;
+  e.passOrder = PassOrder::kWidthLast;
   e.n = 1;
   e.c = 1;
   e.batch = 1;
@@ -709,6 +729,7 @@ TEST(Tiling, ForwardUpsample1To64TwoCores) {
   const TilingInput in = MakeInput(Direction::kForward, DataType::kFloat32, 1, 1, {1, 1, 1}, {64, 64, 64}, 2);
   Expected e;
   e.direction = Direction::kForward;
+  e.passOrder = PassOrder::kWidthLast;
   e.n = 1;
   e.c = 1;
   e.batch = 1;
@@ -736,6 +757,7 @@ TEST(Tiling, ForwardMixedTailsThreeCores) {
   const TilingInput in = MakeInput(Direction::kForward, DataType::kFloat32, 1, 3, {5, 9, 13}, {3, 20, 7}, 3);
   Expected e;
   e.direction = Direction::kForward;
+  e.passOrder = PassOrder::kWidthLast;
   e.n = 1;
   e.c = 3;
   e.batch = 3;
@@ -767,6 +789,7 @@ TEST(Tiling, ForwardChannelsLastTwoCores) {
   in.channelsContiguous = true;
   Expected e;
   e.direction = Direction::kForward;
+  e.passOrder = PassOrder::kWidthLast;
   e.n = 1;
   e.c = 16;
   e.batch = 16;
@@ -790,6 +813,142 @@ TEST(Tiling, ForwardChannelsLastTwoCores) {
   e.scratchElemsPerCore = 1280;
   e.workspaceSize = 5120 * 2;
   CheckCase(in, e);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Backward pass order and the width-last layout.
+
+// The kAuto choice written out: W -> H -> D costs w*max(S, S_w) + max(S_w, S_wh) + max(S_wh, S_whd);
+// D -> H -> W costs max(S, S_d) + max(S_d, S_dh) + w*max(S_dh, S_dhw), S = gradOut elements per
+// plane, S_x = after the passes x; w = 3 for W-inner rows, 1 for C-inner.
+PassOrder HandPassOrder(const TilingInput &in, bool cInner) {
+  const double w = cInner ? 1.0 : 3.0;
+  const double iD = static_cast<double>(in.inSize[0]), iH = static_cast<double>(in.inSize[1]),
+               iW = static_cast<double>(in.inSize[2]);
+  const double oD = static_cast<double>(in.outSize[0]), oH = static_cast<double>(in.outSize[1]),
+               oW = static_cast<double>(in.outSize[2]);
+  const double s = oD * oH * oW;
+  const double first = w * std::max(s, oD * oH * iW) + std::max(oD * oH * iW, oD * iH * iW) +
+                       std::max(oD * iH * iW, iD * iH * iW);
+  const double last = std::max(s, iD * oH * oW) + std::max(iD * oH * oW, iD * iH * oW) +
+                      w * std::max(iD * iH * oW, iD * iH * iW);
+  return last < first ? PassOrder::kWidthLast : PassOrder::kWidthFirst;
+}
+
+TEST(Tiling, PassOrderAutoPicksTheCheaperOrder) {
+  struct Row {
+    Shape3 in, out;
+    bool channelsLast;
+    PassOrder expected;
+    const char *why;
+  };
+  const Row rows[] = {
+      // B1: first 3*1M + 512K + 256K = 3.77M, last 1M + 512K + 3*256K = 2.29M.
+      {{8, 128, 128}, {16, 256, 256}, false, PassOrder::kWidthLast, "2x upsample forward"},
+      // B6: first 3*32K + 64K + 128K = 288K, last 32K + 64K + 3*128K = 480K.
+      {{32, 64, 64}, {16, 32, 32}, false, PassOrder::kWidthFirst, "2x downsample forward"},
+      // B3 (C inner, w = 1): both 1M + 512K + 256K: a tie keeps the seed's order.
+      {{8, 128, 128}, {16, 256, 256}, true, PassOrder::kWidthFirst, "tie along C"},
+      // Identity everywhere: 3S + S + S both ways.
+      {{4, 5, 6}, {4, 5, 6}, false, PassOrder::kWidthFirst, "identity"},
+      // B8 (D identity): first 3*262144 + 131072 + 65536 = 983040, last 262144 + 262144 + 3*131072 = 917504.
+      {{16, 64, 64}, {16, 128, 128}, false, PassOrder::kWidthLast, "D identity, H and W 2x"},
+  };
+  for (const Row &r : rows) {
+    SCOPED_TRACE(r.why);
+    TilingInput in = MakeInput(Direction::kBackward, DataType::kFloat32, 1, 16, r.in, r.out, 2);
+    in.passOrder = PassOrderRequest::kAuto;
+    in.channelsContiguous = r.channelsLast;
+    EXPECT_EQ(Tile(in).passOrder, r.expected);
+    EXPECT_EQ(HandPassOrder(in, r.channelsLast), r.expected);
+    const int64_t inSize[3] = {r.in.d, r.in.h, r.in.w}, outSize[3] = {r.out.d, r.out.h, r.out.w};
+    EXPECT_EQ(
+        ChooseBackwardPassOrder(inSize, outSize, r.channelsLast ? RowLayout::kCInner : RowLayout::kWInner),
+        r.expected);
+  }
+}
+
+TEST(Tiling, PassOrderRequestOverridesBackwardOnly) {
+  TilingInput in = MakeInput(Direction::kBackward, DataType::kFloat32, 1, 2, {8, 8, 8}, {16, 16, 16}, 1);
+  in.passOrder = PassOrderRequest::kWidthFirst;
+  EXPECT_EQ(Tile(in).passOrder, PassOrder::kWidthFirst);
+  in.passOrder = PassOrderRequest::kWidthLast;
+  EXPECT_EQ(Tile(in).passOrder, PassOrder::kWidthLast);
+  in.direction = Direction::kForward;
+  in.passOrder = PassOrderRequest::kWidthFirst;
+  EXPECT_EQ(Tile(in).passOrder, PassOrder::kWidthLast) << "the forward has one order";
+}
+
+// B1, width-last (its automatic order), 2 cores.
+TEST(Tiling, WidthLastBenchB1TwoCores) {
+  TilingInput in =
+      MakeInput(Direction::kBackward, DataType::kFloat32, 1, 64, {8, 128, 128}, {16, 256, 256}, 2);
+  in.passOrder = PassOrderRequest::kAuto;
+  Expected e;
+  e.n = 1;
+  e.c = 64;
+  e.batch = 64;
+  e.d = {8, 16, 0.5, true, false, 1, 16};
+  e.h = {128, 256, 0.5, true, false, 8, 34};
+  e.w = e.h;
+  e.passOrder = PassOrder::kWidthLast;
+  e.planeCount = 64;
+  e.rowElems = 128;
+  // shared: gradInput d is reached by od 2d-1 .. 2d+2, and d = 1 also by od 0 (src clamps to 0: taps 0
+  // and 1, weight 0 on 1): d = 0 by 0..2, d = 1 by 0..4 -> 3.
+  // perRow = (3 + 4) * 256 * 4 + 256 * 4 = 8192; rows = 524288 / 8192 = 64;
+  // hChunk0 = floor(61 / 2.0) = 30; span(30): rows 30..59 are reached by oh 59 .. 120 = 62 <= 64.
+  // target 8: 64 * 5 >= 8, no split.
+  e.hChunk = 30;
+  e.dChunk = 8;
+  e.hChunkCount = 5;
+  e.dChunkCount = 1;
+  e.itemCount = 320;
+  e.blockDim = 2;
+  e.slabRows = 62;
+  // R(62 * 256 * 4 = 63488) = 63488 + R(1024) * (4 + 4) = 8192 + R(512) * 4 = 2048 -> 73728 bytes.
+  e.scratchElemsPerCore = 73728 / 4;
+  e.workspaceSize = 73728 * 2;
+  CheckCase(in, e);
+  const BruteAxis d = MakeBruteAxis(8, 16, false), h = MakeBruteAxis(128, 256, false);
+  EXPECT_EQ(test::BruteMaxShared(d), 3);
+  EXPECT_EQ(test::BruteTapSpanPerChunk(h, 30), 62);
+}
+
+// B4's shape in bf16, width-last: many shared D planes shrink the H chunk.
+TEST(Tiling, WidthLastBf16Depth32xTwoCores) {
+  TilingInput in =
+      MakeInput(Direction::kBackward, DataType::kBFloat16, 1, 64, {8, 128, 128}, {256, 256, 256}, 2);
+  in.passOrder = PassOrderRequest::kAuto;
+  Expected e;
+  e.dataType = DataType::kBFloat16;
+  e.n = 1;
+  e.c = 64;
+  e.batch = 64;
+  // D: scale 1/32; d is reached by od 32d-16 .. 32d+47 (clipped), a slide of 8 by every od.
+  e.d = {8, 256, 8.0 / 256.0, true, false, 1, 256};
+  e.h = {128, 256, 0.5, true, false, 8, 34};
+  e.w = e.h;
+  e.passOrder = PassOrder::kWidthLast;
+  e.planeCount = 64;
+  e.rowElems = 128;
+  // d is reached by od 32d-16 .. 32d+47, and d = 1 also by od 0..15 (src clamps to 0: taps 0 and 1):
+  // d = 0 by 0..47, d = 1 by 0..79 -> shared 48.
+  // perRow = (48 + 4) * 256 * 2 + 256 * 4 = 27648; rows = 524288 / 27648 = 18;
+  // hChunk0 = floor(15 / 2.0) = 7; span(7) = 16 (rows 7..13: oh 13 .. 28) <= 18.
+  e.hChunk = 7;
+  e.dChunk = 8;
+  e.hChunkCount = 19;
+  e.dChunkCount = 1;
+  e.itemCount = 1216;
+  e.blockDim = 2;
+  e.slabRows = 16;
+  // R(16 * 256 * 4 = 16384) = 16384 + 1024 * 8 + 512 * 4 = 26624 bytes.
+  e.scratchElemsPerCore = 26624 / 4;
+  e.workspaceSize = 26624 * 2;
+  CheckCase(in, e);
+  EXPECT_EQ(test::BruteMaxShared(MakeBruteAxis(8, 256, false)), 48);
+  EXPECT_EQ(test::BruteTapSpanPerChunk(MakeBruteAxis(128, 256, false), 7), 16);
 }
 
 // B1 at 64 cores: the H split fills the cores.
@@ -920,6 +1079,9 @@ TEST(Tiling, InvariantsOnRandomShapes) {
     }
     in.channelsContiguous = size(0, 1) == 1;
     in.cores = coreChoices[size(0, 4)];
+    const PassOrderRequest requests[] = {PassOrderRequest::kAuto, PassOrderRequest::kWidthFirst,
+                                         PassOrderRequest::kWidthLast};
+    in.passOrder = requests[size(0, 2)];
     SCOPED_TRACE("iteration " + std::to_string(iter));
     const TilingData t = Tile(in);
 
@@ -964,7 +1126,20 @@ TEST(Tiling, InvariantsOnRandomShapes) {
 
     // The kernels' scratch layouts (upsample_*_kernel.cpp) must fit in scratchElemsPerCore.
     const int64_t srcRowElems = srcW * rowWidth;
-    if (backward) {
+    const PassOrder expectedOrder = !backward                                       ? PassOrder::kWidthLast
+                                    : in.passOrder == PassOrderRequest::kWidthFirst ? PassOrder::kWidthFirst
+                                    : in.passOrder == PassOrderRequest::kWidthLast
+                                        ? PassOrder::kWidthLast
+                                        : HandPassOrder(in, cInner);
+    EXPECT_EQ(t.passOrder, expectedOrder);
+    if (backward && t.passOrder == PassOrder::kWidthLast) {
+      EXPECT_EQ(t.slabRows, test::BruteTapSpanPerChunk(brute[1], t.hChunk));
+      const int64_t need = Align64Elems(t.slabRows * srcRowElems, acc) +
+                           Align64Elems(srcRowElems, acc) * (kRowBatch + kTapGroup) +
+                           Align64Elems(t.rowElems, acc) * kRowBatch;
+      EXPECT_LE(need, t.scratchElemsPerCore);
+    } else if (backward) {
+      EXPECT_EQ(t.slabRows, 0);
       EXPECT_GE(t.ringPlanes, test::BruteMaxOpen(brute[0]));
       const int64_t need = (Align64Elems(srcRowElems, acc) + Align64Elems(t.rowElems, acc)) * kRowBatch +
                            Align64Elems(t.hChunk * t.rowElems, acc) * (1 + t.ringPlanes);
