@@ -27,8 +27,13 @@ void RunItems(const KernelArgs &args, int blockIdx) {
                                         static_cast<int64_t>(blockIdx) * t.scratchElemsPerCore *
                                             static_cast<int64_t>(sizeof(A)));
   Runner runner(args, scratch);
-  for (int64_t item = args.nextItem->fetch_add(1); item < t.itemCount; item = args.nextItem->fetch_add(1)) {
-    runner.Run(item);
+  // The core's next item is taken before the current one runs, so that the runner can request the
+  // next item's first data while it computes (Run's second argument; >= itemCount: none).
+  int64_t item = args.nextItem->fetch_add(1);
+  while (item < t.itemCount) {
+    const int64_t next = args.nextItem->fetch_add(1);
+    runner.Run(item, next);
+    item = next;
   }
   StreamFence();  // non-temporal stores are visible before the launch reports completion
 }

@@ -43,6 +43,7 @@ struct RowGather {
   std::vector<int64_t> blockStart;
   std::vector<int32_t> blockLanes;
   std::vector<uint8_t> blockWindowed;
+  bool allWindowed = false;             // every block is windowed (and there is at least one)
   std::vector<int64_t> blockStepBegin;  // blocks + 1
   std::vector<int64_t> stepBase;
   std::vector<uint32_t> stepMask;
@@ -250,6 +251,8 @@ void BuildRowSteps(RowGather<Acc> *g, int lanes) {
     g->blockStepBegin.push_back(static_cast<int64_t>(g->stepBase.size()));
     j0 += blockLanes;
   }
+  g->allWindowed = !g->blockWindowed.empty();
+  for (uint8_t windowed : g->blockWindowed) g->allWindowed = g->allWindowed && windowed != 0;
 }
 
 }  // namespace trilinear3d::kernel

@@ -50,7 +50,7 @@ class BackwardItemRunner {
     denseRows_ = t_.layout == RowLayout::kWInner && src_.strides[4] == 1;
   }
 
-  void Run(int64_t item) {
+  void Run(int64_t item, int64_t /*nextItem: no look-ahead here*/) {
     const ItemBounds b = DecodeItem(t_, item, t_.d.inSize, t_.h.inSize);
     d0_ = b.d0;
     d1_ = b.d1;

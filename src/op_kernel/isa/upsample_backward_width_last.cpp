@@ -16,12 +16,14 @@
 #include "op_kernel/combine_rows.h"
 #include "op_kernel/item_loop.h"
 #include "op_kernel/kernel_args.h"
+#include "op_kernel/prefetch_queue.h"
 #include "op_kernel/simd_row_ops.h"
 
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
 namespace {
 
 using tiling::kRowBatch;
+static_assert(tiling::kRowBatch == 4, "the W pass takes rows four at a time");
 using tiling::kTapGroup;
 using tiling::RowLayout;
 using tiling::TilingData;
@@ -53,23 +55,15 @@ class BackwardWidthLastRunner {
     denseSlab_ = unitRows_ && s[3] == srcRowElems_;
   }
 
-  void Run(int64_t item) {
+  void Run(int64_t item, int64_t nextItem) {
     const ItemBounds b = DecodeItem(t_, item, t_.d.inSize, t_.h.inSize);
     h0_ = b.h0;
     h1_ = b.h1;
     srcBase_ = PlaneBase<const T>(src_, t_, b.plane);
     dstBase_ = PlaneBase<T>(dst_, t_, b.plane);
-    // The gradOut rows the chunk's H taps span (lists are in increasing oh, and monotone in ih).
-    ohFirst_ = t_.h.outSize;
-    int64_t ohLast = -1;
-    for (int64_t ih = h0_; ih < h1_; ++ih) {
-      const int64_t e0 = p_.colH.begin[ih], e1 = p_.colH.begin[ih + 1];
-      if (e0 == e1) continue;
-      ohFirst_ = std::min<int64_t>(ohFirst_, p_.colH.src[e0]);
-      ohLast = std::max<int64_t>(ohLast, p_.colH.src[e1 - 1]);
-    }
-    slabRowCount_ = ohLast - ohFirst_ + 1;
+    SlabWindow(h0_, h1_, &ohFirst_, &slabRowCount_);
     for (int64_t id = b.d0; id < b.d1; ++id) {
+      QueueNextPlanes(b, id, nextItem);
       const bool reached = p_.colD.begin[id] < p_.colD.begin[id + 1] && slabRowCount_ > 0;
       if (reached) DStep(id);
       for (int64_t ih = h0_; ih < h1_; ih += kRowBatch) {
@@ -80,6 +74,52 @@ class BackwardWidthLastRunner {
   }
 
  private:
+  // Elements per piece of a D step's long row combination; a prefetch dose follows each piece.
+  static constexpr int64_t kPieceElems = 1024;
+
+  // The gradOut rows the taps of gradInput rows [h0, h1) span: first and count (0: none).
+  // Lists are in increasing oh and monotone in ih.
+  void SlabWindow(int64_t h0, int64_t h1, int64_t *first, int64_t *count) const {
+    int64_t lo = t_.h.outSize, hi = -1;
+    for (int64_t ih = h0; ih < h1; ++ih) {
+      const int64_t e0 = p_.colH.begin[ih], e1 = p_.colH.begin[ih + 1];
+      if (e0 == e1) continue;
+      lo = std::min<int64_t>(lo, p_.colH.src[e0]);
+      hi = std::max<int64_t>(hi, p_.colH.src[e1 - 1]);
+    }
+    *first = lo;
+    *count = hi - lo + 1;
+  }
+
+  // Queues the gradOut slabs the next D step will need that this one does not read: the planes
+  // of id + 1 beyond id's last, or, after the item's last id, the next item's first planes. They
+  // are requested in doses while id is computed (dense slabs only: one range per plane).
+  void QueueNextPlanes(const ItemBounds &b, int64_t id, int64_t nextItem) {
+    prefetch_.Clear();
+    if (!denseSlab_) return;
+    const int64_t rowBytes = srcRowElems_ * static_cast<int64_t>(sizeof(T));
+    if (id + 1 < b.d1) {
+      const int64_t lastOd =
+          p_.colD.begin[id] < p_.colD.begin[id + 1] ? p_.colD.src[p_.colD.begin[id + 1] - 1] : -1;
+      for (int64_t e = p_.colD.begin[id + 1]; e < p_.colD.begin[id + 2]; ++e) {
+        if (p_.colD.src[e] <= lastOd) continue;
+        prefetch_.Add(srcBase_ + p_.colD.src[e] * src_.strides[2] + ohFirst_ * src_.strides[3],
+                      slabRowCount_ * rowBytes);
+      }
+    } else if (nextItem < t_.itemCount) {
+      const ItemBounds n = DecodeItem(t_, nextItem, t_.d.inSize, t_.h.inSize);
+      int64_t first = 0, count = 0;
+      SlabWindow(n.h0, n.h1, &first, &count);
+      const T *base = PlaneBase<const T>(src_, t_, n.plane);
+      for (int64_t e = p_.colD.begin[n.d0]; e < p_.colD.begin[n.d0 + 1]; ++e) {
+        prefetch_.Add(base + p_.colD.src[e] * src_.strides[2] + first * src_.strides[3], count * rowBytes);
+      }
+    }
+    const int64_t groups = (p_.colD.begin[id + 1] - p_.colD.begin[id] + kTapGroup - 1) / kTapGroup;
+    const int64_t pieces = groups * ((slabRowCount_ * srcRowElems_ + kPieceElems - 1) / kPieceElems);
+    prefetch_.PlanDoses(pieces + (h1_ - h0_));
+  }
+
   // slab_[r] = D pass of gradOut rows ohFirst_ + r for gradInput index id.
   void DStep(int64_t id) {
     const int64_t e0 = p_.colD.begin[id], e1 = p_.colD.begin[id + 1];
@@ -92,7 +132,13 @@ class BackwardWidthLastRunner {
       }
       const A *w = p_.colD.w.data() + g;
       if (denseSlab_) {
-        CombineRows(slab_, planes, w, k, slabRowCount_ * srcRowElems_, accumulate);
+        const int64_t n = slabRowCount_ * srcRowElems_;
+        for (int64_t x = 0; x < n; x += kPieceElems) {
+          const T *at[kTapGroup];
+          for (int j = 0; j < k; ++j) at[j] = planes[j] + x;
+          CombineRows(slab_ + x, at, w, k, std::min(kPieceElems, n - x), accumulate);
+          prefetch_.IssueDose();
+        }
         continue;
       }
       for (int64_t r = 0; r < slabRowCount_; ++r) {
@@ -132,17 +178,18 @@ class BackwardWidthLastRunner {
         for (int j = 0; j < n; ++j) rows[j] = slab_ + (p_.colH.src[g + j] - ohFirst_) * srcRowElems_;
         CombineRows(hRow, rows, p_.colH.w.data() + g, n, srcRowElems_, g > e0);
       }
+      prefetch_.IssueDose();
     }
-    if (t_.layout == RowLayout::kWInner && count == kRowBatch) {
-      GatherRows<kRowBatch>(p_.rowW, hRows, wRows);
-    } else {
-      for (int k = 0; k < count; ++k) {
-        if (t_.layout == RowLayout::kWInner) {
-          GatherRow(p_.rowW, hRows[k], wRows[k]);
-        } else {
-          GatherChannels(p_.rowW, hRows[k], wRows[k], t_.c);
-        }
+    if (t_.layout == RowLayout::kWInner) {
+      // A short last batch repeats its first row: four rows cost little more than one, and the
+      // extra results land in unused W-pass rows.
+      for (int k = count; k < kRowBatch; ++k) {
+        hRows[k] = hRows[0];
+        wRows[k] = wRows_ + k * dstRowStride_;
       }
+      GatherFourRows(p_.rowW, hRows, wRows);
+    } else {
+      for (int k = 0; k < count; ++k) GatherChannels(p_.rowW, hRows[k], wRows[k], t_.c);
     }
     for (int k = 0; k < count; ++k) {
       WriteRow<T>(wRows[k], dstBase_ + id * dst_.strides[2] + (ih + k) * dst_.strides[3], dst_, t_.layout,
@@ -160,6 +207,7 @@ class BackwardWidthLastRunner {
   T *dstBase_ = nullptr;
   int64_t h0_ = 0, h1_ = 0, ohFirst_ = 0, slabRowCount_ = 0;
   bool unitRows_ = false, denseSlab_ = false;
+  PrefetchQueue prefetch_;
 };
 
 }  // namespace

@@ -37,7 +37,7 @@ class ForwardItemRunner {
     srcRowStride_ = srcRowStride;
   }
 
-  void Run(int64_t item) {
+  void Run(int64_t item, int64_t /*nextItem: no look-ahead here*/) {
     const ItemBounds b = DecodeItem(t_, item, t_.d.outSize, t_.h.outSize);
     const int64_t od0 = b.d0, od1 = b.d1, oh0 = b.h0, oh1 = b.h1;
     srcBase_ = PlaneBase<const T>(src_, t_, b.plane);
