@@ -110,6 +110,24 @@ void WriteRow(const Acc<T> *row, T *out, const TensorView5d &view, tiling::RowLa
   }
 }
 
+// WriteRow of w * row. scratch (one row of the layout) holds the scaled row unless the store can
+// scale on the fly (contiguous fp32 streamed). Each element is w * row rounded once either way.
+template <typename T>
+void WriteRowScaled(const Acc<T> *row, Acc<T> w, Acc<T> *scratch, T *out, const TensorView5d &view,
+                    tiling::RowLayout layout, int64_t width, int64_t c, bool stream) {
+  const bool wInner = layout == tiling::RowLayout::kWInner;
+  const int64_t n = wInner ? width : width * c;
+  if constexpr (std::is_same_v<T, float>) {
+    const bool contiguous = wInner ? view.strides[4] == 1 : (view.strides[1] == 1 && view.strides[4] == c);
+    if (contiguous && stream) {
+      StoreRowStreamingScaled(row, w, out, n);
+      return;
+    }
+  }
+  AxpyRow(scratch, row, w, n, true);
+  WriteRow<T>(scratch, out, view, layout, width, c, stream);
+}
+
 }  // namespace trilinear3d::kernel::TRILINEAR3D_ISA
 
 #endif  // TRILINEAR3D_OP_KERNEL_ITEM_LOOP_H_

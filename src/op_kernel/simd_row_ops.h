@@ -162,6 +162,21 @@ inline void StoreRowStreaming(const Acc<T> *__restrict src, T *dst, int64_t n) {
   StoreRow<T>(src, dst, 1, n);
 }
 
+// dst = w * src for a contiguous fp32 destination written once (StoreRowStreaming with the scale
+// fused in: one pass instead of scaling into a buffer first).
+inline void StoreRowStreamingScaled(const float *__restrict src, float w, float *dst, int64_t n) {
+  int64_t i = 0;
+#if defined(__AVX512F__)
+  while (i < n && (reinterpret_cast<uintptr_t>(dst + i) & 63) != 0) {
+    dst[i] = w * src[i];
+    ++i;
+  }
+  const __m512 wv = _mm512_set1_ps(w);
+  for (; i + 16 <= n; i += 16) _mm512_stream_ps(dst + i, _mm512_mul_ps(wv, _mm512_loadu_ps(src + i)));
+#endif
+  for (; i < n; ++i) dst[i] = w * src[i];
+}
+
 inline void StreamFence() {
 #if defined(__AVX2__) || defined(__AVX512F__)
   _mm_sfence();

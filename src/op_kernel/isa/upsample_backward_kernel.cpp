@@ -86,13 +86,25 @@ class BackwardItemRunner {
     for (int64_t od = odFirst; od <= odLast; ++od) {
       ResampleWH(od);
       const int64_t i0 = p_.d.i0[od], i1 = p_.d.i1[od];
-      if (i0 >= d0_ && i0 < d1_)
-        AxpyRow(RingPlane(i0), hPlane_, p_.d.l0[od], planeElems, p_.d.firstO[i0] == od);
-      if (i1 >= d0_ && i1 < d1_) {
+      const bool in0 = i0 >= d0_ && i0 < d1_, in1 = i1 >= d0_ && i1 < d1_;
+      // A destination plane whose only term is this od is stored straight from the H-pass plane
+      // (w * plane, the ring's value exactly) without a round trip through the ring.
+      const bool direct0 = in0 && i1 != i0 && p_.d.firstO[i0] == od && p_.d.lastO[i0] == od;
+      const bool direct1 = in1 && i1 != i0 && p_.d.firstO[i1] == od && p_.d.lastO[i1] == od;
+      if (in0 && !direct0) AxpyRow(RingPlane(i0), hPlane_, p_.d.l0[od], planeElems, p_.d.firstO[i0] == od);
+      if (in1 && !direct1) {
         AxpyRow(RingPlane(i1), hPlane_, p_.d.l1[od], planeElems, i1 != i0 && p_.d.firstO[i1] == od);
       }
-      if (i0 >= d0_ && i0 < d1_ && p_.d.lastO[i0] == od) StorePlane(i0, RingPlane(i0));
-      if (i1 != i0 && i1 >= d0_ && i1 < d1_ && p_.d.lastO[i1] == od) StorePlane(i1, RingPlane(i1));
+      if (direct0) {
+        StorePlaneScaled(i0, hPlane_, p_.d.l0[od]);
+      } else if (in0 && p_.d.lastO[i0] == od) {
+        StorePlane(i0, RingPlane(i0));
+      }
+      if (direct1) {
+        StorePlaneScaled(i1, hPlane_, p_.d.l1[od]);
+      } else if (i1 != i0 && in1 && p_.d.lastO[i1] == od) {
+        StorePlane(i1, RingPlane(i1));
+      }
     }
   }
 
@@ -172,6 +184,15 @@ class BackwardItemRunner {
     for (int64_t ih = h0_; ih < h1_; ++ih) {
       WriteRow<T>(acc + (ih - h0_) * t_.rowElems, dstBase_ + id * dst_.strides[2] + ih * dst_.strides[3],
                   dst_, t_.layout, t_.w.inSize, t_.c, t_.streamStores);
+    }
+  }
+
+  // StorePlane of w * plane; the W-pass rows (free outside ResampleWH) serve as scratch.
+  void StorePlaneScaled(int64_t id, const A *plane, A w) {
+    for (int64_t ih = h0_; ih < h1_; ++ih) {
+      WriteRowScaled<T>(plane + (ih - h0_) * t_.rowElems, w, wRow_,
+                        dstBase_ + id * dst_.strides[2] + ih * dst_.strides[3], dst_, t_.layout, t_.w.inSize,
+                        t_.c, t_.streamStores);
     }
   }
 
