@@ -38,6 +38,25 @@ void RunItems(const KernelArgs &args, int blockIdx) {
   StreamFence();  // non-temporal stores are visible before the launch reports completion
 }
 
+// RunItems with Runner<T> for the launch's dtype T (fp32, fp64, fp16 or bf16 storage).
+template <template <typename> class Runner>
+void RunItemsForDataType(const KernelArgs &args, int blockIdx) {
+  switch (args.tiling->dataType) {
+    case DataType::kFloat32:
+      RunItems<Runner<float>>(args, blockIdx);
+      break;
+    case DataType::kFloat64:
+      RunItems<Runner<double>>(args, blockIdx);
+      break;
+    case DataType::kFloat16:
+      RunItems<Runner<Fp16>>(args, blockIdx);
+      break;
+    case DataType::kBFloat16:
+      RunItems<Runner<Bf16>>(args, blockIdx);
+      break;
+  }
+}
+
 // The destination block an item covers: plane, D indices [d0, d1), H indices [h0, h1) of the
 // destination (gradInput backward, out forward; dstD / dstH its sizes).
 struct ItemBounds {

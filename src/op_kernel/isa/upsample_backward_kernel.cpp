@@ -211,20 +211,7 @@ class BackwardItemRunner {
 }  // namespace
 
 void RunBackwardWidthFirst(const KernelArgs &args, int blockIdx) {
-  switch (args.tiling->dataType) {
-    case DataType::kFloat32:
-      RunItems<BackwardItemRunner<float>>(args, blockIdx);
-      break;
-    case DataType::kFloat64:
-      RunItems<BackwardItemRunner<double>>(args, blockIdx);
-      break;
-    case DataType::kFloat16:
-      RunItems<BackwardItemRunner<Fp16>>(args, blockIdx);
-      break;
-    case DataType::kBFloat16:
-      RunItems<BackwardItemRunner<Bf16>>(args, blockIdx);
-      break;
-  }
+  RunItemsForDataType<BackwardItemRunner>(args, blockIdx);
 }
 
 }  // namespace trilinear3d::kernel::TRILINEAR3D_ISA

@@ -213,20 +213,7 @@ class BackwardWidthLastRunner {
 }  // namespace
 
 void RunBackwardWidthLast(const KernelArgs &args, int blockIdx) {
-  switch (args.tiling->dataType) {
-    case DataType::kFloat32:
-      RunItems<BackwardWidthLastRunner<float>>(args, blockIdx);
-      break;
-    case DataType::kFloat64:
-      RunItems<BackwardWidthLastRunner<double>>(args, blockIdx);
-      break;
-    case DataType::kFloat16:
-      RunItems<BackwardWidthLastRunner<Fp16>>(args, blockIdx);
-      break;
-    case DataType::kBFloat16:
-      RunItems<BackwardWidthLastRunner<Bf16>>(args, blockIdx);
-      break;
-  }
+  RunItemsForDataType<BackwardWidthLastRunner>(args, blockIdx);
 }
 
 }  // namespace trilinear3d::kernel::TRILINEAR3D_ISA

@@ -111,20 +111,7 @@ class ForwardItemRunner {
 }  // namespace
 
 void RunForward(const KernelArgs &args, int blockIdx) {
-  switch (args.tiling->dataType) {
-    case DataType::kFloat32:
-      RunItems<ForwardItemRunner<float>>(args, blockIdx);
-      break;
-    case DataType::kFloat64:
-      RunItems<ForwardItemRunner<double>>(args, blockIdx);
-      break;
-    case DataType::kFloat16:
-      RunItems<ForwardItemRunner<Fp16>>(args, blockIdx);
-      break;
-    case DataType::kBFloat16:
-      RunItems<ForwardItemRunner<Bf16>>(args, blockIdx);
-      break;
-  }
+  RunItemsForDataType<ForwardItemRunner>(args, blockIdx);
 }
 
 }  // namespace trilinear3d::kernel::TRILINEAR3D_ISA
