@@ -480,12 +480,41 @@ inline void ApplyTargets(const RowTargets<A> &t, const A *values, int64_t n) {
 }
 
 #if defined(__AVX512F__)
+// Stores one vector of W-pass results at out, or, with targets, applies it to each target row at
+// element offset `at` (w * v assigned, or added with one FMA): the fused H scatter.
+template <typename A, typename Vec, typename Mask>
+inline void EmitChannels(Vec v, A *out, Mask m, const RowTargets<A> *targets, int64_t at) {
+  if (targets == nullptr) {
+    if constexpr (std::is_same_v<A, float>) {
+      _mm512_mask_storeu_ps(out, m, v);
+    } else {
+      _mm512_mask_storeu_pd(out, m, v);
+    }
+    return;
+  }
+  for (int t = 0; t < targets->count; ++t) {
+    A *p = targets->row[t] + at;
+    if constexpr (std::is_same_v<A, float>) {
+      const __m512 w = _mm512_set1_ps(targets->w[t]);
+      _mm512_mask_storeu_ps(
+          p, m,
+          targets->assign[t] ? _mm512_mul_ps(w, v) : _mm512_fmadd_ps(w, v, _mm512_maskz_loadu_ps(m, p)));
+    } else {
+      const __m512d w = _mm512_set1_pd(targets->w[t]);
+      _mm512_mask_storeu_pd(
+          p, m,
+          targets->assign[t] ? _mm512_mul_pd(w, v) : _mm512_fmadd_pd(w, v, _mm512_maskz_loadu_pd(m, p)));
+    }
+  }
+}
+
 // One chunk of up to 4 vectors of channels for GatherChannels: the accumulators stay in registers
-// across the entry list; a partial last vector is loaded and stored with a mask.
+// across the entry list; a partial last vector is loaded and stored with a mask. The results go to
+// out, or to the targets at element offset `at` (see EmitChannels).
 template <typename A>
 inline void GatherChannelChunk(const A *__restrict src, const int32_t *__restrict srcIdx,
                                const A *__restrict weights, int64_t e0, int64_t e1, int64_t c, int64_t k0,
-                               int64_t width, A *__restrict out) {
+                               int64_t width, A *__restrict out, const RowTargets<A> *targets, int64_t at) {
   constexpr int kLanes = 64 / static_cast<int>(sizeof(A));
   using Vec = typename Avx512Types<A>::Vec;
   using Mask = typename Avx512Types<A>::Mask;
@@ -520,17 +549,11 @@ inline void GatherChannelChunk(const A *__restrict src, const int32_t *__restric
         a3 = _mm512_fmadd_pd(w, _mm512_loadu_pd(x + 3 * kLanes), a3);
       }
     }
-    if constexpr (std::is_same_v<A, float>) {
-      _mm512_storeu_ps(out, a0);
-      _mm512_storeu_ps(out + kLanes, a1);
-      _mm512_storeu_ps(out + 2 * kLanes, a2);
-      _mm512_storeu_ps(out + 3 * kLanes, a3);
-    } else {
-      _mm512_storeu_pd(out, a0);
-      _mm512_storeu_pd(out + kLanes, a1);
-      _mm512_storeu_pd(out + 2 * kLanes, a2);
-      _mm512_storeu_pd(out + 3 * kLanes, a3);
-    }
+    const Mask all = Mask(~Mask(0));
+    EmitChannels(a0, out, all, targets, at);
+    EmitChannels(a1, out + kLanes, all, targets, at + kLanes);
+    EmitChannels(a2, out + 2 * kLanes, all, targets, at + 2 * kLanes);
+    EmitChannels(a3, out + 3 * kLanes, all, targets, at + 3 * kLanes);
     return;
   }
   for (int64_t e = e0; e < e1; ++e) {
@@ -547,20 +570,16 @@ inline void GatherChannelChunk(const A *__restrict src, const int32_t *__restric
       }
     }
   }
-  for (int v = 0; v < vectors; ++v) {
-    if constexpr (std::is_same_v<A, float>) {
-      _mm512_mask_storeu_ps(out + v * kLanes, mask[v], acc[v]);
-    } else {
-      _mm512_mask_storeu_pd(out + v * kLanes, mask[v], acc[v]);
-    }
-  }
+  for (int v = 0; v < vectors; ++v) EmitChannels(acc[v], out + v * kLanes, mask[v], targets, at + v * kLanes);
 }
 #endif
 
 // W pass of a channels-inner row: dst[j * c + k] = sum over j's list of w * src[s * c + k]. The
-// channel vectors of one j are accumulated in registers across its list, then stored once.
+// channel vectors of one j are accumulated in registers across its list, then stored once, or, with
+// targets (the backward's H scatter), applied to the target rows instead of dst (not written then).
 template <typename A>
-inline void GatherChannels(const RowGather<A> &g, const A *__restrict src, A *__restrict dst, int64_t c) {
+inline void GatherChannels(const RowGather<A> &g, const A *__restrict src, A *__restrict dst, int64_t c,
+                           const RowTargets<A> *targets = nullptr) {
   constexpr int kLanes = 64 / static_cast<int>(sizeof(A));  // one 64-byte vector of A
   constexpr int kChunk = 4 * kLanes;                        // channels accumulated at once
   const int64_t *__restrict begin = g.begin.data();
@@ -583,7 +602,7 @@ inline void GatherChannels(const RowGather<A> &g, const A *__restrict src, A *__
     for (int64_t k0 = 0; k0 < c; k0 += kChunk) {
       const int64_t width = c - k0 < kChunk ? c - k0 : kChunk;
 #if defined(__AVX512F__)
-      GatherChannelChunk(src, srcIdx, weights, e0, e1, c, k0, width, out + k0);
+      GatherChannelChunk(src, srcIdx, weights, e0, e1, c, k0, width, out + k0, targets, j * c + k0);
       continue;
 #endif
       A acc[kChunk] = {};
@@ -592,7 +611,15 @@ inline void GatherChannels(const RowGather<A> &g, const A *__restrict src, A *__
         const A *x = src + static_cast<int64_t>(srcIdx[e]) * c + k0;
         for (int64_t k = 0; k < width; ++k) acc[k] += w * x[k];
       }
-      for (int64_t k = 0; k < width; ++k) out[k0 + k] = acc[k];
+      if (targets == nullptr) {
+        for (int64_t k = 0; k < width; ++k) out[k0 + k] = acc[k];
+        continue;
+      }
+      for (int t = 0; t < targets->count; ++t) {
+        A *p = targets->row[t] + j * c + k0;
+        const A w = targets->w[t];
+        for (int64_t k = 0; k < width; ++k) p[k] = targets->assign[t] ? w * acc[k] : p[k] + w * acc[k];
+      }
     }
   }
 }

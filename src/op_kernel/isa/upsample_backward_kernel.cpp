@@ -139,8 +139,13 @@ class BackwardItemRunner {
                            targets);
       } else {
         for (int k = 0; k < count; ++k) {
-          ResampleW(rows[k], wRows[k]);
-          ApplyTargets(HTargets(oh + k), wRows[k], t_.rowElems);
+          const RowTargets<A> targets = HTargets(oh + k);
+          if (t_.layout == RowLayout::kCInner) {
+            GatherChannels(p_.rowW, rows[k], wRows[k], t_.c, &targets);  // H scatter fused
+            continue;
+          }
+          GatherRow(p_.rowW, rows[k], wRows[k]);
+          ApplyTargets(targets, wRows[k], t_.rowElems);
         }
       }
     }
@@ -168,15 +173,6 @@ class BackwardItemRunner {
   const A *SourceRow(int64_t od, int64_t oh, A *buffer) {
     return ReadRow(srcBase_ + od * src_.strides[2] + oh * src_.strides[3], src_, t_.layout, t_.w.outSize,
                    t_.c, buffer);
-  }
-
-  void ResampleW(const A *row, A *wRow) {
-    const RowGather<A> &g = p_.rowW;
-    if (t_.layout == RowLayout::kWInner) {
-      GatherRow(g, row, wRow);
-      return;
-    }
-    GatherChannels(g, row, wRow, t_.c);
   }
 
   // Stores chunk rows of accumulator plane `acc` as gradInput[plane, id, h0_..h1_).
