@@ -66,10 +66,22 @@ inline void LoadRow(const T *src, int64_t stride, Acc<T> *__restrict dst, int64_
         const __m256i h = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + i));
         _mm512_storeu_ps(dst + i, _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16)));
       }
+      if (i < n) {  // the tail with masks: nothing past the row is read
+        const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
+        const __m256i h = _mm256_maskz_loadu_epi16(m, src + i);
+        _mm512_mask_storeu_ps(dst + i, m,
+                              _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16)));
+        return;
+      }
     } else if constexpr (std::is_same_v<T, Fp16>) {
       for (; i + 16 <= n; i += 16) {
         _mm512_storeu_ps(dst + i,
                          _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + i))));
+      }
+      if (i < n) {
+        const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
+        _mm512_mask_storeu_ps(dst + i, m, _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(m, src + i)));
+        return;
       }
     }
 #elif defined(__AVX2__)
@@ -115,11 +127,23 @@ inline void StoreRow(const Acc<T> *__restrict src, T *dst, int64_t stride, int64
       for (; i + 16 <= n; i += 16) {
         _mm256_storeu_si256(reinterpret_cast<__m256i *>(dst + i), FloatToBf16x16(_mm512_loadu_ps(src + i)));
       }
+      if (i < n) {  // the tail with masks: short rows (a few elements) would go scalar
+        const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
+        _mm256_mask_storeu_epi16(dst + i, m, FloatToBf16x16(_mm512_maskz_loadu_ps(m, src + i)));
+        return;
+      }
     } else if constexpr (std::is_same_v<T, Fp16>) {
       for (; i + 16 <= n; i += 16) {
         _mm256_storeu_si256(
             reinterpret_cast<__m256i *>(dst + i),
             _mm512_cvtps_ph(_mm512_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+      }
+      if (i < n) {
+        const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
+        _mm256_mask_storeu_epi16(dst + i, m,
+                                 _mm512_cvtps_ph(_mm512_maskz_loadu_ps(m, src + i),
+                                                 _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+        return;
       }
     }
 #elif defined(__AVX2__)
