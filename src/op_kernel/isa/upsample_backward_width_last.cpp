@@ -8,6 +8,8 @@
 //           are dense: one long row combination per kTapGroup planes, converted on load);
 //   H step: hRow = sum over ih's taps oh (increasing) of wH * slab[oh], kRowBatch rows at a time;
 //   W pass: banded gather of the kRowBatch rows (vector steps), stored into gradInput.
+// While id is computed, the gradOut slabs the next D step needs (beyond those it shares with id) are
+// requested in doses (PrefetchQueue), so that reading gradOut overlaps computing.
 // Every element's sum runs over the same terms in the same order whatever the item split, so every
 // core count gives the same bits. Scratch: the slab and a few rows (TilingData::slabRows).
 #include <algorithm>
