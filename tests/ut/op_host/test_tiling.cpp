@@ -879,21 +879,29 @@ TEST(Tiling, PassOrderRequestOverridesBackwardOnly) {
   EXPECT_EQ(Tile(in).passOrder, PassOrder::kWidthLast) << "the forward has one order";
 }
 
+// The bench cases' gradInput planes (N 1, C 64; H and W 128 from 256, exact 2x) with D as given:
+// the fields every such tiling shares.
+Expected BenchPlanesExpected(DataType dataType, const ExpectedAxis &d) {
+  Expected e;
+  e.dataType = dataType;
+  e.n = 1;
+  e.c = 64;
+  e.batch = 64;
+  e.d = d;
+  e.h = {128, 256, 0.5, true, false, 8, 34};
+  e.w = e.h;
+  e.planeCount = 64;
+  e.rowElems = 128;
+  return e;
+}
+
 // B1, width-last (its automatic order), 2 cores.
 TEST(Tiling, WidthLastBenchB1TwoCores) {
   TilingInput in =
       MakeInput(Direction::kBackward, DataType::kFloat32, 1, 64, {8, 128, 128}, {16, 256, 256}, 2);
   in.passOrder = PassOrderRequest::kAuto;
-  Expected e;
-  e.n = 1;
-  e.c = 64;
-  e.batch = 64;
-  e.d = {8, 16, 0.5, true, false, 1, 16};
-  e.h = {128, 256, 0.5, true, false, 8, 34};
-  e.w = e.h;
+  Expected e = BenchPlanesExpected(DataType::kFloat32, {8, 16, 0.5, true, false, 1, 16});
   e.passOrder = PassOrder::kWidthLast;
-  e.planeCount = 64;
-  e.rowElems = 128;
   // shared: gradInput d is reached by od 2d-1 .. 2d+2, and d = 1 also by od 0 (src clamps to 0: taps 0
   // and 1, weight 0 on 1): d = 0 by 0..2, d = 1 by 0..4 -> 3.
   // perRow = (3 + 4) * 256 * 4 + 256 * 4 = 8192; rows = 524288 / 8192 = 64;
@@ -920,18 +928,9 @@ TEST(Tiling, WidthLastBf16Depth32xTwoCores) {
   TilingInput in =
       MakeInput(Direction::kBackward, DataType::kBFloat16, 1, 64, {8, 128, 128}, {256, 256, 256}, 2);
   in.passOrder = PassOrderRequest::kAuto;
-  Expected e;
-  e.dataType = DataType::kBFloat16;
-  e.n = 1;
-  e.c = 64;
-  e.batch = 64;
   // D: scale 1/32; d is reached by od 32d-16 .. 32d+47 (clipped), a slide of 8 by every od.
-  e.d = {8, 256, 8.0 / 256.0, true, false, 1, 256};
-  e.h = {128, 256, 0.5, true, false, 8, 34};
-  e.w = e.h;
+  Expected e = BenchPlanesExpected(DataType::kBFloat16, {8, 256, 8.0 / 256.0, true, false, 1, 256});
   e.passOrder = PassOrder::kWidthLast;
-  e.planeCount = 64;
-  e.rowElems = 128;
   // d is reached by od 32d-16 .. 32d+47, and d = 1 also by od 0..15 (src clamps to 0: taps 0 and 1):
   // d = 0 by 0..47, d = 1 by 0..79 -> shared 48.
   // perRow = (48 + 4) * 256 * 2 + 256 * 4 = 27648; rows = 524288 / 27648 = 18;
@@ -955,15 +954,7 @@ TEST(Tiling, WidthLastBf16Depth32xTwoCores) {
 TEST(Tiling, BenchB1SixtyFourCores) {
   const TilingInput in =
       MakeInput(Direction::kBackward, DataType::kFloat32, 1, 64, {8, 128, 128}, {16, 256, 256}, 64);
-  Expected e;
-  e.n = 1;
-  e.c = 64;
-  e.batch = 64;
-  e.d = {8, 16, 0.5, true, false, 1, 16};
-  e.h = {128, 256, 0.5, true, false, 8, 34};
-  e.w = e.h;
-  e.planeCount = 64;
-  e.rowElems = 128;
+  Expected e = BenchPlanesExpected(DataType::kFloat32, {8, 16, 0.5, true, false, 1, 16});
   e.ringPlanes = 2;
   // hChunk0 = clamp(B / (3 * 512) = 341, 1, 128) = 128. target 256: 64 * 1 < 256 ->
   // hChunk = min(128, cdiv(128, min(128, cdiv(256, 64) = 4))) = 32 -> 256 items.
