@@ -25,6 +25,8 @@ const MediumShape kMediumShapes[] = {
     {"DownsampleLongRows", {1, 3, 8, 40, 100}, {3, 17, 37}},
     {"LongRowsWithTails", {1, 8, 2, 3, 129}, {5, 7, 257}},
     {"Ratio32LikeB4", {1, 2, 2, 3, 8}, {64, 5, 256}},
+    // 64 channels: whole 4-vector channel chunks (the W pass's full-chunk path and its fused H scatter)
+    {"Channels64LikeB3", {1, 64, 3, 5, 9}, {6, 10, 18}},
 };
 
 struct MemoryCase {
