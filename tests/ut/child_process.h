@@ -71,6 +71,37 @@ inline ::testing::AssertionResult RunChildWithCores(int cores, uint64_t seed, co
   return ::testing::AssertionSuccess();
 }
 
+// The child's side: a test suite.WriteResults, registered only when outputEnv is set (so it never shows
+// up in a normal run or in test discovery), that computes compute(seed from seedEnv) and writes the
+// bytes to the file outputEnv names for the parent. Returns whether it was registered.
+using ChildCompute = std::vector<uint8_t> (*)(uint64_t seed);
+
+inline bool RegisterChildWriter(const char *suite, const char *outputEnv, const char *seedEnv,
+                                ChildCompute compute) {
+  if (std::getenv(outputEnv) == nullptr) return false;
+  class Writer : public ::testing::Test {
+   public:
+    Writer(const char *outputEnv, const char *seedEnv, ChildCompute compute)
+        : outputEnv_(outputEnv), seedEnv_(seedEnv), compute_(compute) {}
+    void TestBody() override {
+      const char *seed = std::getenv(seedEnv_);
+      ASSERT_NE(seed, nullptr);
+      const std::vector<uint8_t> bytes = compute_(std::strtoull(seed, nullptr, 10));
+      std::ofstream file(std::getenv(outputEnv_), std::ios::binary);
+      file.write(reinterpret_cast<const char *>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+      ASSERT_TRUE(file.good());
+    }
+
+   private:
+    const char *outputEnv_;
+    const char *seedEnv_;
+    ChildCompute compute_;
+  };
+  ::testing::RegisterTest(suite, "WriteResults", nullptr, nullptr, __FILE__, __LINE__,
+                          [=]() -> ::testing::Test * { return new Writer(outputEnv, seedEnv, compute); });
+  return true;
+}
+
 }  // namespace trilinear3d::test
 
 #endif  // TRILINEAR3D_TESTS_UT_CHILD_PROCESS_H_

@@ -72,25 +72,9 @@ std::vector<uint8_t> ComputeAllCases(uint64_t seed, bool checkAccuracy) {
   return bytes;
 }
 
-// The child's job, registered only in a child process (so it never shows up in a normal run or
-// in test discovery): compute every case and write the raw bytes for the parent.
-class DeterminismChildWriter : public ::testing::Test {
- public:
-  void TestBody() override {
-    const char *output = std::getenv(kOutputEnv);
-    const char *seed = std::getenv(kSeedEnv);
-    ASSERT_NE(seed, nullptr);
-    const std::vector<uint8_t> bytes = ComputeAllCases(std::strtoull(seed, nullptr, 10), false);
-    std::ofstream file(output, std::ios::binary);
-    file.write(reinterpret_cast<const char *>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    ASSERT_TRUE(file.good());
-  }
-};
-
-[[maybe_unused]] const bool kChildRegistered =
-    std::getenv(kOutputEnv) != nullptr &&
-    ::testing::RegisterTest("DeterminismChild", "WriteResults", nullptr, nullptr, __FILE__, __LINE__,
-                            []() -> ::testing::Test * { return new DeterminismChildWriter; }) != nullptr;
+// The child's job (child processes only): compute every case and write the raw bytes for the parent.
+[[maybe_unused]] const bool kChildRegistered = RegisterChildWriter(
+    "DeterminismChild", kOutputEnv, kSeedEnv, [](uint64_t seed) { return ComputeAllCases(seed, false); });
 
 // Re-executes this binary with TRILINEAR3D_CORES=cores and returns what the child wrote.
 ::testing::AssertionResult RunChild(int cores, uint64_t seed, std::vector<uint8_t> *bytes) {
