@@ -50,6 +50,28 @@ struct PreparedOp {
   }
 };
 
+// Allocates op->workspaceSize bytes of workspace. A workspace's contents are unspecified (CANN
+// reuses pools): it is filled with NaN bytes so that a kernel reading it before writing it fails
+// here, not only when fresh pages happen to be zero.
+inline ::testing::AssertionResult AllocateWorkspace(PreparedOp *op) {
+  if (op->workspaceSize == 0) return ::testing::AssertionSuccess();
+  if (aclrtMalloc(&op->workspace, op->workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
+    return ::testing::AssertionFailure()
+           << "aclrtMalloc of " << op->workspaceSize << " workspace bytes failed";
+  }
+  if (aclrtMemset(op->workspace, op->workspaceSize, 0xFF, op->workspaceSize) != ACL_SUCCESS) {
+    return ::testing::AssertionFailure() << "aclrtMemset of the workspace failed";
+  }
+  return ::testing::AssertionSuccess();
+}
+
+inline ::testing::AssertionResult SynchronizeStream(aclrtStream stream) {
+  if (aclrtSynchronizeStream(stream) != ACL_SUCCESS) {
+    return ::testing::AssertionFailure() << "aclrtSynchronizeStream failed: " << aclGetRecentErrMsg();
+  }
+  return ::testing::AssertionSuccess();
+}
+
 // GetWorkspaceSize with the problem's sizes and attributes; the int arrays are destroyed before
 // returning (the executor must have copied them). Allocates the workspace on success.
 inline ::testing::AssertionResult PrepareBackward(const aclTensor *gradOut, const BackwardProblem &p,
@@ -65,18 +87,7 @@ inline ::testing::AssertionResult PrepareBackward(const aclTensor *gradOut, cons
     return ::testing::AssertionFailure() << "GetWorkspaceSize returned " << status << ": "
                                          << aclGetRecentErrMsg() << " for " << p.Describe();
   }
-  if (op->workspaceSize > 0 &&
-      aclrtMalloc(&op->workspace, op->workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
-    return ::testing::AssertionFailure()
-           << "aclrtMalloc of " << op->workspaceSize << " workspace bytes failed";
-  }
-  // A workspace's contents are unspecified (CANN reuses pools): fill it with NaN bytes so that a
-  // kernel reading it before writing it fails here, not only when fresh pages happen to be zero.
-  if (op->workspaceSize > 0 &&
-      aclrtMemset(op->workspace, op->workspaceSize, 0xFF, op->workspaceSize) != ACL_SUCCESS) {
-    return ::testing::AssertionFailure() << "aclrtMemset of the workspace failed";
-  }
-  return ::testing::AssertionSuccess();
+  return AllocateWorkspace(op);
 }
 
 inline ::testing::AssertionResult EnqueueBackward(PreparedOp *op, aclrtStream stream) {
@@ -98,10 +109,7 @@ inline ::testing::AssertionResult RunBackward(const DeviceTensor &gradOut, const
   if (!prepared) return prepared;
   ::testing::AssertionResult enqueued = EnqueueBackward(&op, stream);
   if (!enqueued) return enqueued;
-  if (aclrtSynchronizeStream(stream) != ACL_SUCCESS) {
-    return ::testing::AssertionFailure() << "aclrtSynchronizeStream failed: " << aclGetRecentErrMsg();
-  }
-  return ::testing::AssertionSuccess();
+  return SynchronizeStream(stream);
 }
 
 // gradOutValues: what the library read (already rounded to the dtype), logical NCDHW.

@@ -27,16 +27,7 @@ inline ::testing::AssertionResult PrepareForward(const aclTensor *self, const Fo
     return ::testing::AssertionFailure() << "aclnnUpsampleTrilinear3dGetWorkspaceSize returned " << status
                                          << ": " << aclGetRecentErrMsg() << " for " << p.Describe();
   }
-  if (op->workspaceSize > 0 &&
-      aclrtMalloc(&op->workspace, op->workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
-    return ::testing::AssertionFailure()
-           << "aclrtMalloc of " << op->workspaceSize << " workspace bytes failed";
-  }
-  if (op->workspaceSize > 0 &&
-      aclrtMemset(op->workspace, op->workspaceSize, 0xFF, op->workspaceSize) != ACL_SUCCESS) {
-    return ::testing::AssertionFailure() << "aclrtMemset of the workspace failed";
-  }
-  return ::testing::AssertionSuccess();
+  return AllocateWorkspace(op);
 }
 
 inline ::testing::AssertionResult EnqueueForward(PreparedOp *op, aclrtStream stream) {
@@ -57,10 +48,7 @@ inline ::testing::AssertionResult RunForward(const DeviceTensor &self, const For
   if (!prepared) return prepared;
   ::testing::AssertionResult enqueued = EnqueueForward(&op, stream);
   if (!enqueued) return enqueued;
-  if (aclrtSynchronizeStream(stream) != ACL_SUCCESS) {
-    return ::testing::AssertionFailure() << "aclrtSynchronizeStream failed: " << aclGetRecentErrMsg();
-  }
-  return ::testing::AssertionSuccess();
+  return SynchronizeStream(stream);
 }
 
 }  // namespace trilinear3d::test
