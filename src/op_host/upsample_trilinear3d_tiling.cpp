@@ -56,8 +56,7 @@ int64_t MaxSharedPlanes(const math::AxisSpec &axis) {
 }
 
 // Width-last backward: the most gradOut H rows the taps of one chunk of hChunk gradInput rows span.
-int64_t MaxTapRowsPerChunk(const math::AxisSpec &axis, int64_t hChunk) {
-  const math::GatherTable table = math::BackwardTable(axis);
+int64_t MaxTapRowsPerChunk(const math::AxisSpec &axis, const math::GatherTable &table, int64_t hChunk) {
   int64_t most = 1;
   for (int64_t start = 0; start < axis.in; start += hChunk) {
     int64_t first = axis.out, last = -1;
@@ -185,6 +184,8 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
 
   // H chunk: keep the per-core working set within the cache budget.
   int64_t hChunk = 1;
+  // Width-last: the H axis's gather lists, built once for every span computed below.
+  const math::GatherTable tableH = widthLast ? math::BackwardTable(axes[1]) : math::GatherTable{};
   if (widthLast) {
     // Per slab row: the D-step slab row (acc), the kTapGroup gradOut rows being combined and the
     // planes the next D index shares (dtype), all cached at once.
@@ -195,8 +196,8 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
     const double rowsPerRow = static_cast<double>(input.outSize[1]) / static_cast<double>(dstH);
     hChunk = static_cast<int64_t>(static_cast<double>(std::max<int64_t>(1, rowsBudget - 3)) / rowsPerRow);
     hChunk = std::clamp<int64_t>(hChunk, 1, dstH);
-    for (int64_t span = MaxTapRowsPerChunk(axes[1], hChunk); hChunk > 1 && span > rowsBudget;
-         span = MaxTapRowsPerChunk(axes[1], hChunk)) {
+    for (int64_t span = MaxTapRowsPerChunk(axes[1], tableH, hChunk); hChunk > 1 && span > rowsBudget;
+         span = MaxTapRowsPerChunk(axes[1], tableH, hChunk)) {
       hChunk = std::max<int64_t>(1, hChunk * rowsBudget / span - 1);
     }
   } else {
@@ -242,7 +243,7 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
   //            D-pass rows one chunk needs
   int64_t scratchBytes = 0;
   if (widthLast) {
-    t.slabRows = MaxTapRowsPerChunk(axes[1], hChunk);
+    t.slabRows = MaxTapRowsPerChunk(axes[1], tableH, hChunk);
     scratchBytes = RoundUp64Bytes(t.slabRows * srcRowElems, accBytes) +
                    RoundUp64Bytes(srcRowElems, accBytes) * (kRowBatch + kTapGroup) +
                    RoundUp64Bytes(t.rowElems, accBytes) * kRowBatch;
