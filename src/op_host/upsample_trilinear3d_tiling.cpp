@@ -103,7 +103,9 @@ PassOrder ChooseBackwardPassOrder(const int64_t inSize[3], const int64_t outSize
   };
   const int widthFirst[3] = {2, 1, 0};
   const int widthLast[3] = {0, 1, 2};
-  return orderCost(widthLast) < orderCost(widthFirst) ? PassOrder::kWidthLast : PassOrder::kWidthFirst;
+  const double last = orderCost(widthLast), first = orderCost(widthFirst);
+  if (last == first) return layout == RowLayout::kCInner ? PassOrder::kWidthLast : PassOrder::kWidthFirst;
+  return last < first ? PassOrder::kWidthLast : PassOrder::kWidthFirst;
 }
 
 std::vector<std::pair<int64_t, int64_t>> SlideWindows(const math::AxisSpec &axis) {
@@ -184,14 +186,38 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
 
   // H chunk: keep the per-core working set within the cache budget.
   int64_t hChunk = 1;
-  // Width-last: the H axis's gather lists, built once for every span computed below.
+  int64_t wChunk = dstW;
+  // Width-last: the H and W axes' gather lists, built once for every span computed below.
   const math::GatherTable tableH = widthLast ? math::BackwardTable(axes[1]) : math::GatherTable{};
+  const math::GatherTable tableW = widthLast ? math::BackwardTable(axes[2]) : math::GatherTable{};
+  t.slabCols = widthLast ? srcW : 0;
   if (widthLast) {
-    // Per slab row: the D-step slab row (acc), the kTapGroup gradOut rows being combined and the
-    // planes the next D index shares (dtype), all cached at once.
-    const int64_t perSlabRow =
-        (MaxSharedPlanes(axes[0]) + kTapGroup) * srcRowElems * srcElemBytes + srcRowElems * accBytes;
-    const int64_t rowsBudget = std::max<int64_t>(1, kCacheBudgetBytes / std::max<int64_t>(1, perSlabRow));
+    int64_t perSlabRow = 0;
+    int64_t budget = kCacheBudgetBytes;
+    if (t.layout == RowLayout::kCInner) {
+      // Channels inner (the kernel's ring of D-step rows): W blocks whose rows fit kRingRowBytes, and
+      // H chunks whose gradOut rows in one D index's planes stay in the last-level cache for the
+      // next index, which shares some of them.
+      const int64_t colBudget = std::max<int64_t>(1, kRingRowBytes / (input.c * accBytes));
+      if (srcW > colBudget) {
+        const double colsPerCol = static_cast<double>(srcW) / static_cast<double>(dstW);
+        wChunk = static_cast<int64_t>(static_cast<double>(std::max<int64_t>(1, colBudget - 3)) / colsPerCol);
+        wChunk = std::clamp<int64_t>(wChunk, 1, dstW);
+        for (int64_t span = MaxTapRowsPerChunk(axes[2], tableW, wChunk); wChunk > 1 && span > colBudget;
+             span = MaxTapRowsPerChunk(axes[2], tableW, wChunk)) {
+          wChunk = std::max<int64_t>(1, wChunk * colBudget / span - 1);
+        }
+        if (wChunk < dstW) t.slabCols = MaxTapRowsPerChunk(axes[2], tableW, wChunk);
+      }
+      perSlabRow = kTapGroup * t.slabCols * input.c * srcElemBytes;
+      budget = kRingReuseBytes;
+    } else {
+      // Per slab row: the D-step slab row (acc), the kTapGroup gradOut rows being combined and the
+      // planes the next D index shares (dtype), all cached at once.
+      perSlabRow =
+          (MaxSharedPlanes(axes[0]) + kTapGroup) * srcRowElems * srcElemBytes + srcRowElems * accBytes;
+    }
+    const int64_t rowsBudget = std::max<int64_t>(1, budget / std::max<int64_t>(1, perSlabRow));
     // A chunk of k gradInput rows spans about k * out / in + 3 gradOut rows.
     const double rowsPerRow = static_cast<double>(input.outSize[1]) / static_cast<double>(dstH);
     hChunk = static_cast<int64_t>(static_cast<double>(std::max<int64_t>(1, rowsBudget - 3)) / rowsPerRow);
@@ -215,19 +241,23 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
   // boundaries cost the least re-reading), then D.
   const int64_t targetItems = input.cores > 1 ? 4 * input.cores : 1;
   const int64_t planes = std::max<int64_t>(t.planeCount, 1);
-  if (planes * CeilDiv(dstH, hChunk) < targetItems) {
-    const int64_t wantedHChunks = std::min(dstH, CeilDiv(targetItems, planes));
+  const int64_t wChunks = CeilDiv(dstW, wChunk);
+  if (planes * wChunks * CeilDiv(dstH, hChunk) < targetItems) {
+    const int64_t wantedHChunks = std::min(dstH, CeilDiv(targetItems, planes * wChunks));
     hChunk = std::min(hChunk, CeilDiv(dstH, wantedHChunks));
   }
-  if (planes * CeilDiv(dstH, hChunk) * CeilDiv(dstD, dChunk) < targetItems) {
-    const int64_t wantedDChunks = std::min(dstD, CeilDiv(targetItems, planes * CeilDiv(dstH, hChunk)));
+  if (planes * wChunks * CeilDiv(dstH, hChunk) * CeilDiv(dstD, dChunk) < targetItems) {
+    const int64_t wantedDChunks =
+        std::min(dstD, CeilDiv(targetItems, planes * wChunks * CeilDiv(dstH, hChunk)));
     dChunk = CeilDiv(dstD, wantedDChunks);
   }
   t.hChunk = hChunk;
   t.dChunk = dChunk;
+  t.wChunk = wChunk;
   t.hChunkCount = CeilDiv(dstH, hChunk);
   t.dChunkCount = CeilDiv(dstD, dChunk);
-  t.itemCount = t.planeCount * t.dChunkCount * t.hChunkCount;
+  t.wChunkCount = CeilDiv(dstW, wChunk);
+  t.itemCount = t.planeCount * t.dChunkCount * t.hChunkCount * t.wChunkCount;
   t.blockDim = t.itemCount == 0 ? 0 : std::min<int64_t>(input.cores, t.itemCount);
   const double dstBytes = static_cast<double>(t.batch) * static_cast<double>(dstD) *
                           static_cast<double>(dstH) * static_cast<double>(dstW) *
@@ -237,16 +267,19 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
   // Per-core scratch, each buffer 64-byte aligned:
   //  width-first backward: kRowBatch source rows (converted / packed) | kRowBatch W-pass rows |
   //            H-pass chunk | D ring
-  //  width-last backward: D-step slab (slabRows unpadded source-width rows) | kRowBatch H-step rows |
-  //            kRowBatch W-pass rows | kTapGroup converted source rows (strided views)
+  //  width-last backward: D-step slab (slabRows unpadded rows of slabCols source positions) |
+  //            kRowBatch H-step rows | kRowBatch W-pass rows (wChunk positions) | kTapGroup converted
+  //            source rows (strided views)
   //  forward:  two converted source rows | kRowBatch H-pass rows | kRowBatch destination rows |
   //            D-pass rows one chunk needs
   int64_t scratchBytes = 0;
   if (widthLast) {
-    t.slabRows = MaxTapRowsPerChunk(axes[1], tableH, hChunk);
-    scratchBytes = RoundUp64Bytes(t.slabRows * srcRowElems, accBytes) +
-                   RoundUp64Bytes(srcRowElems, accBytes) * (kRowBatch + kTapGroup) +
-                   RoundUp64Bytes(t.rowElems, accBytes) * kRowBatch;
+    // The slab: the D step of the chunk's rows (W inner), or a ring of the rows one H index spans.
+    t.slabRows = MaxTapRowsPerChunk(axes[1], tableH, t.layout == RowLayout::kCInner ? 1 : hChunk);
+    const int64_t slabRowElems = t.slabCols * rowWidth;
+    scratchBytes = RoundUp64Bytes(t.slabRows * slabRowElems, accBytes) +
+                   RoundUp64Bytes(slabRowElems, accBytes) * (kRowBatch + kTapGroup) +
+                   RoundUp64Bytes(wChunk * rowWidth, accBytes) * kRowBatch;
   } else if (backward) {
     scratchBytes =
         (RoundUp64Bytes(srcRowElems, accBytes) + RoundUp64Bytes(t.rowElems, accBytes)) * kRowBatch +

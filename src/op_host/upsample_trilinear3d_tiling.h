@@ -21,6 +21,12 @@ constexpr int64_t kMinChannelsInner = 8;           // vectorise along C only whe
 constexpr int64_t kRowBatch = 4;                   // rows W-resampled together (they share the steps)
 constexpr int64_t kStreamStoreBytes = 8 << 20;     // destinations larger than this bypass the caches
 constexpr int64_t kTapGroup = 4;  // width-last backward: source rows combined per sweep of a D / H step
+// Width-last backward over channels-inner rows (W x C, long: B3's are 64 KB), which the kernel
+// D-steps into a ring of rows: rows longer than kRingRowBytes (accumulation type) are cut into W
+// chunks, and an H chunk's gradOut rows in one D index's planes span at most kRingReuseBytes, so
+// that they are still in the last-level cache when the next index reads the planes it shares.
+constexpr int64_t kRingRowBytes = 64 * 1024;
+constexpr int64_t kRingReuseBytes = 4 << 20;
 
 enum class Direction { kBackward, kForward };
 
@@ -76,16 +82,18 @@ struct TilingData {
   PassOrder passOrder = PassOrder::kWidthLast;
 
   // Work split. The destination tensor (gradInput backward, out forward) is cut into items
-  // (plane, D chunk, H chunk); one core owns each item, so no two cores write one element and
+  // (plane, D chunk, H chunk, W chunk); one core owns each item, so no two cores write one element and
   // every element's summation order is independent of the split: results are bitwise identical
   // for every core count.
   int64_t planeCount = 0;  // n * c (W inner) or n (C inner)
   int64_t rowElems = 0;    // elements of one destination row: dstW (W inner) or dstW * c (C inner)
   int64_t dChunk = 0;      // destination D indices per item
   int64_t hChunk = 0;      // destination H indices per item
+  int64_t wChunk = 0;      // destination W indices per item (all of W, except width-last C inner)
   int64_t dChunkCount = 0;
   int64_t hChunkCount = 0;
-  int64_t itemCount = 0;  // planeCount * dChunkCount * hChunkCount
+  int64_t wChunkCount = 0;
+  int64_t itemCount = 0;  // planeCount * dChunkCount * hChunkCount * wChunkCount
   int64_t blockDim = 0;   // worker cores launched: min(cores, itemCount)
   // The destination is too large to stay cached for its reader: contiguous rows are written with
   // non-temporal stores (no read-for-ownership of each line).
@@ -94,6 +102,7 @@ struct TilingData {
   // Per-core scratch (in elements of the accumulation type) and the workspace.
   int64_t ringPlanes = 0;  // width-first backward: destination D planes accumulating at once
   int64_t slabRows = 0;    // width-last backward: gradOut H rows one H chunk's taps span (D-step slab)
+  int64_t slabCols = 0;    // width-last backward: gradOut W positions one W chunk's taps span
   int64_t scratchElemsPerCore = 0;
   uint64_t workspaceSize = 0;  // bytes: blockDim * scratch, each rounded to 64 bytes
 };
@@ -105,7 +114,9 @@ inline math::AxisSpec AxisSpecOf(const AxisTiling &axis, bool alignCorners) {
 
 // The backward pass order of kAuto: the one with the lower estimated cost, where a pass costs
 // max(elements it reads, elements it writes), times 3 for a W pass over W-inner rows (lane
-// permutes; along C it is a plain row combination: 1). Ties keep the seed's kWidthFirst.
+// permutes; along C it is a plain row combination: 1). Ties keep the seed's kWidthFirst for W-inner
+// rows and take kWidthLast for channels-inner rows, whose kernel then streams each gradOut row once
+// through a ring of D-step rows (B3: 15 vs 17-19 ms for kWidthFirst, 2 cores).
 PassOrder ChooseBackwardPassOrder(const int64_t inSize[3], const int64_t outSize[3], RowLayout layout);
 
 // Returns false and sets *error when the input cannot be tiled (sizes must already be valid).

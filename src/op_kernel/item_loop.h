@@ -57,21 +57,30 @@ void RunItemsForDataType(const KernelArgs &args, int blockIdx) {
   }
 }
 
-// The destination block an item covers: plane, D indices [d0, d1), H indices [h0, h1) of the
-// destination (gradInput backward, out forward; dstD / dstH its sizes).
+// The destination block an item covers: plane, D indices [d0, d1), H indices [h0, h1) and W indices
+// [w0, w1) of the destination (gradInput backward, out forward; dstD / dstH / dstW its sizes).
+// Items run W chunk fastest, then H chunk, D chunk, plane. Only the width-last backward cuts W
+// (TilingData::wChunkCount > 1); the other kernels' items span all of W.
 struct ItemBounds {
-  int64_t plane, d0, d1, h0, h1;
+  int64_t plane, d0, d1, h0, h1, w0, w1;
 };
 
-inline ItemBounds DecodeItem(const tiling::TilingData &t, int64_t item, int64_t dstD, int64_t dstH) {
-  const int64_t hc = item % t.hChunkCount;
-  const int64_t dc = (item / t.hChunkCount) % t.dChunkCount;
+inline ItemBounds DecodeItem(const tiling::TilingData &t, int64_t item, int64_t dstD, int64_t dstH,
+                             int64_t dstW) {
+  const int64_t wc = item % t.wChunkCount;
+  const int64_t hc = (item / t.wChunkCount) % t.hChunkCount;
+  const int64_t dc = (item / (t.wChunkCount * t.hChunkCount)) % t.dChunkCount;
+  auto end = [](int64_t start, int64_t chunk, int64_t size) {
+    return start + chunk < size ? start + chunk : size;
+  };
   ItemBounds b;
-  b.plane = item / (t.hChunkCount * t.dChunkCount);
+  b.plane = item / (t.wChunkCount * t.hChunkCount * t.dChunkCount);
   b.d0 = dc * t.dChunk;
-  b.d1 = dc * t.dChunk + t.dChunk < dstD ? dc * t.dChunk + t.dChunk : dstD;
+  b.d1 = end(b.d0, t.dChunk, dstD);
   b.h0 = hc * t.hChunk;
-  b.h1 = hc * t.hChunk + t.hChunk < dstH ? hc * t.hChunk + t.hChunk : dstH;
+  b.h1 = end(b.h0, t.hChunk, dstH);
+  b.w0 = wc * t.wChunk;
+  b.w1 = end(b.w0, t.wChunk, dstW);
   return b;
 }
 

@@ -536,7 +536,7 @@ inline void EmitChannels(Vec v, A *out, Mask m, const RowTargets<A> *targets, in
 // across the entry list; a partial last vector is loaded and stored with a mask. The results go to
 // out, or to the targets at element offset `at` (see EmitChannels).
 template <typename A>
-inline void GatherChannelChunk(const A *__restrict src, const int32_t *__restrict srcIdx,
+inline void GatherChannelChunk(const A *__restrict src, int64_t srcFirst, const int32_t *__restrict srcIdx,
                                const A *__restrict weights, int64_t e0, int64_t e1, int64_t c, int64_t k0,
                                int64_t width, A *__restrict out, const RowTargets<A> *targets, int64_t at) {
   constexpr int kLanes = 64 / static_cast<int>(sizeof(A));
@@ -558,7 +558,7 @@ inline void GatherChannelChunk(const A *__restrict src, const int32_t *__restric
     // Full chunk: four named accumulators, so they stay in registers across the list.
     Vec a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
     for (int64_t e = e0; e < e1; ++e) {
-      const A *x = src + static_cast<int64_t>(srcIdx[e]) * c + k0;
+      const A *x = src + (static_cast<int64_t>(srcIdx[e]) - srcFirst) * c + k0;
       if constexpr (std::is_same_v<A, float>) {
         const __m512 w = _mm512_set1_ps(weights[e]);
         a0 = _mm512_fmadd_ps(w, _mm512_loadu_ps(x), a0);
@@ -581,7 +581,7 @@ inline void GatherChannelChunk(const A *__restrict src, const int32_t *__restric
     return;
   }
   for (int64_t e = e0; e < e1; ++e) {
-    const A *x = src + static_cast<int64_t>(srcIdx[e]) * c + k0;
+    const A *x = src + (static_cast<int64_t>(srcIdx[e]) - srcFirst) * c + k0;
 #pragma GCC unroll 4
     for (int v = 0; v < 4; ++v) {
       if (v >= vectors) break;
@@ -598,41 +598,50 @@ inline void GatherChannelChunk(const A *__restrict src, const int32_t *__restric
 }
 #endif
 
-// W pass of a channels-inner row: dst[j * c + k] = sum over j's list of w * src[s * c + k]. The
-// channel vectors of one j are accumulated in registers across its list, then stored once, or, with
-// targets (the backward's H scatter), applied to the target rows instead of dst (not written then).
+// The outputs [j0, j1) of a RowGather, from a source row whose first element is source position
+// srcFirst (a W chunk of the width-last backward); the whole row is {0, dstLen, 0}.
+struct GatherSpan {
+  int64_t j0, j1, srcFirst;
+};
+
+// W pass of a channels-inner row: dst[(j - j0) * c + k] = sum over j's list of
+// w * src[(s - srcFirst) * c + k] for j in span. The channel vectors of one j are accumulated in
+// registers across its list, then stored once, or, with targets (the backward's H scatter), applied
+// to the target rows instead of dst (not written then).
 template <typename A>
-inline void GatherChannels(const RowGather<A> &g, const A *__restrict src, A *__restrict dst, int64_t c,
-                           const RowTargets<A> *targets = nullptr) {
+inline void GatherChannels(const RowGather<A> &g, GatherSpan span, const A *__restrict src, A *__restrict dst,
+                           int64_t c, const RowTargets<A> *targets = nullptr) {
   constexpr int kLanes = 64 / static_cast<int>(sizeof(A));  // one 64-byte vector of A
   constexpr int kChunk = 4 * kLanes;                        // channels accumulated at once
   const int64_t *__restrict begin = g.begin.data();
   const int32_t *__restrict srcIdx = g.src.data();
   const A *__restrict weights = g.w.data();
+  const int64_t srcFirst = span.srcFirst;
   // The source is streamed once per row; ask for the entries of output j + kAhead while j is summed.
   constexpr int64_t kAhead = 4;
   const int64_t lineElems = 64 / static_cast<int64_t>(sizeof(A));
-  for (int64_t j = 0; j < g.dstLen; ++j) {
-    A *out = dst + j * c;
+  for (int64_t j = span.j0; j < span.j1; ++j) {
+    const int64_t at = (j - span.j0) * c;
+    A *out = dst + at;
     const int64_t e0 = begin[j], e1 = begin[j + 1];
-    if (j + kAhead < g.dstLen) {
+    if (j + kAhead < span.j1) {
       const int64_t a0 = begin[j + kAhead], a1 = begin[j + kAhead + 1];
       if (a0 < a1) {
-        const A *first = src + static_cast<int64_t>(srcIdx[a0]) * c;
-        const A *last = src + static_cast<int64_t>(srcIdx[a1 - 1]) * c + c;
+        const A *first = src + (static_cast<int64_t>(srcIdx[a0]) - srcFirst) * c;
+        const A *last = src + (static_cast<int64_t>(srcIdx[a1 - 1]) - srcFirst) * c + c;
         for (const A *p = first; p < last; p += lineElems) __builtin_prefetch(p, 0, 3);
       }
     }
     for (int64_t k0 = 0; k0 < c; k0 += kChunk) {
       const int64_t width = c - k0 < kChunk ? c - k0 : kChunk;
 #if defined(__AVX512F__)
-      GatherChannelChunk(src, srcIdx, weights, e0, e1, c, k0, width, out + k0, targets, j * c + k0);
+      GatherChannelChunk(src, srcFirst, srcIdx, weights, e0, e1, c, k0, width, out + k0, targets, at + k0);
       continue;
 #endif
       A acc[kChunk] = {};
       for (int64_t e = e0; e < e1; ++e) {
         const A w = weights[e];
-        const A *x = src + static_cast<int64_t>(srcIdx[e]) * c + k0;
+        const A *x = src + (static_cast<int64_t>(srcIdx[e]) - srcFirst) * c + k0;
         for (int64_t k = 0; k < width; ++k) acc[k] += w * x[k];
       }
       if (targets == nullptr) {
@@ -640,12 +649,19 @@ inline void GatherChannels(const RowGather<A> &g, const A *__restrict src, A *__
         continue;
       }
       for (int t = 0; t < targets->count; ++t) {
-        A *p = targets->row[t] + j * c + k0;
+        A *p = targets->row[t] + at + k0;
         const A w = targets->w[t];
         for (int64_t k = 0; k < width; ++k) p[k] = targets->assign[t] ? w * acc[k] : p[k] + w * acc[k];
       }
     }
   }
+}
+
+// GatherChannels over the whole row.
+template <typename A>
+inline void GatherChannels(const RowGather<A> &g, const A *__restrict src, A *__restrict dst, int64_t c,
+                           const RowTargets<A> *targets = nullptr) {
+  GatherChannels(g, GatherSpan{0, g.dstLen, 0}, src, dst, c, targets);
 }
 
 template <typename A>

@@ -27,6 +27,8 @@ const MediumShape kMediumShapes[] = {
     {"Ratio32LikeB4", {1, 2, 2, 3, 8}, {64, 5, 256}},
     // 64 channels: whole 4-vector channel chunks (the W pass's full-chunk path and its fused H scatter)
     {"Channels64LikeB3", {1, 64, 3, 5, 9}, {6, 10, 18}},
+    // W x C rows of 72 KB (fp32): the width-last ring kernel cuts W into chunks (tiling::kRingRowBytes)
+    {"WideChannelRowsInWChunks", {1, 72, 2, 3, 120}, {3, 5, 250}},
 };
 
 struct MemoryCase {

@@ -51,7 +51,7 @@ class BackwardItemRunner {
   }
 
   void Run(int64_t item, int64_t /*nextItem: no look-ahead here*/) {
-    const ItemBounds b = DecodeItem(t_, item, t_.d.inSize, t_.h.inSize);
+    const ItemBounds b = DecodeItem(t_, item, t_.d.inSize, t_.h.inSize, t_.w.inSize);
     d0_ = b.d0;
     d1_ = b.d1;
     h0_ = b.h0;

@@ -2,14 +2,19 @@
 // gradients that shrink: the D and H passes combine whole rows while the data is large, and the
 // W pass, the only one that permutes lanes, runs on the smallest tensor.
 //
-// An item is (plane, D chunk, H chunk) of gradInput. Per gradInput D index id:
-//   D step: slab[oh] = sum over id's gradOut planes od (increasing) of wD * gradOut[od, oh, :], for
-//           the gradOut rows oh the chunk's H taps span (a contiguous block of gradOut when rows
-//           are dense: one long row combination per kTapGroup planes, converted on load);
-//   H step: hRow = sum over ih's taps oh (increasing) of wH * slab[oh], kRowBatch rows at a time;
-//   W pass: banded gather of the kRowBatch rows (vector steps), stored into gradInput.
-// While id is computed, the gradOut slabs the next D step needs (beyond those it shares with id) are
-// requested in doses (PrefetchQueue), so that reading gradOut overlaps computing.
+// An item is (plane, D chunk, H chunk, W chunk) of gradInput; W is cut only when channels-inner
+// rows are longer than tiling::kRingRowBytes (TilingData::wChunkCount). Per gradInput D index id:
+//   D step: slab[oh] = sum over id's gradOut planes od (increasing) of wD * gradOut[od, oh, cols],
+//           for the gradOut rows oh the chunk's H taps span and the columns its W taps span;
+//   H step: hRow = sum over ih's taps oh (increasing) of wH * slab[oh];
+//   W pass: banded gather of the H step's rows, stored into gradInput.
+// W-inner rows (short): the D step runs over the chunk's whole slab first (a contiguous block of
+// gradOut when rows are dense: one long row combination per kTapGroup planes, converted on load),
+// then the H and W steps kRowBatch rows at a time (W: vector steps), while the gradOut slabs the
+// next D step needs (beyond those it shares with id) are requested in doses (PrefetchQueue), so
+// that reading gradOut overlaps computing.
+// Channels-inner rows (long): the slab is a ring of rows, D-stepped just before the first H row
+// that needs them (RingRows), and the W pass sums channel vectors (GatherChannels).
 // Every element's sum runs over the same terms in the same order whatever the item split, so every
 // core count gives the same bits. Scratch: the slab and a few rows (TilingData::slabRows).
 #include <algorithm>
@@ -41,32 +46,42 @@ class BackwardWidthLastRunner {
         src_(args.src),
         dst_(args.dst) {
     const bool cInner = t_.layout == RowLayout::kCInner;
-    srcRowElems_ = t_.w.outSize * (cInner ? t_.c : 1);
+    rowWidth_ = cInner ? t_.c : 1;
     const int64_t bytes = static_cast<int64_t>(sizeof(A));
-    const int64_t srcRowStride = Align64(srcRowElems_, bytes);
-    dstRowStride_ = Align64(t_.rowElems, bytes);
+    const int64_t slabRowCap = t_.slabCols * rowWidth_;  // the longest slab row (W chunk's span)
+    srcRowStride_ = Align64(slabRowCap, bytes);
+    dstRowStride_ = Align64(t_.wChunk * rowWidth_, bytes);
     slab_ = scratch;
-    hRows_ = slab_ + Align64(t_.slabRows * srcRowElems_, bytes);
-    wRows_ = hRows_ + kRowBatch * srcRowStride;
+    hRows_ = slab_ + Align64(t_.slabRows * slabRowCap, bytes);
+    wRows_ = hRows_ + kRowBatch * srcRowStride_;
     tapRows_ = wRows_ + kRowBatch * dstRowStride_;
-    srcRowStride_ = srcRowStride;
     // Rows whose elements are contiguous in memory (the dtype, unit stride), and whether
-    // consecutive H rows follow each other (then a slab of rows is one contiguous run).
+    // consecutive H rows follow each other whole (then a slab of rows is one contiguous run).
     const int64_t *s = src_.strides;
     unitRows_ = cInner ? (s[1] == 1 && s[4] == t_.c) : s[4] == 1;
-    denseSlab_ = unitRows_ && s[3] == srcRowElems_;
+    denseSlab_ = unitRows_ && s[3] == t_.w.outSize * rowWidth_ && t_.wChunkCount == 1;
   }
 
   void Run(int64_t item, int64_t nextItem) {
-    const ItemBounds b = DecodeItem(t_, item, t_.d.inSize, t_.h.inSize);
+    const ItemBounds b = DecodeItem(t_, item, t_.d.inSize, t_.h.inSize, t_.w.inSize);
     h0_ = b.h0;
     h1_ = b.h1;
-    srcBase_ = PlaneBase<const T>(src_, t_, b.plane);
-    dstBase_ = PlaneBase<T>(dst_, t_, b.plane);
-    SlabWindow(h0_, h1_, &ohFirst_, &slabRowCount_);
+    w0_ = b.w0;
+    w1_ = b.w1;
+    SlabWindow(p_.colH, h0_, h1_, t_.h.outSize, &ohFirst_, &slabRowCount_);
+    colFirst_ = 0;
+    colCount_ = t_.w.outSize;  // whole rows, as the W pass's vector steps expect
+    if (t_.wChunkCount > 1) SlabWindow(p_.rowW, w0_, w1_, t_.w.outSize, &colFirst_, &colCount_);
+    srcRowElems_ = colCount_ > 0 ? colCount_ * rowWidth_ : 0;
+    srcBase_ = PlaneBase<const T>(src_, t_, b.plane) + (colCount_ > 0 ? colFirst_ * src_.strides[4] : 0);
+    dstBase_ = PlaneBase<T>(dst_, t_, b.plane) + w0_ * dst_.strides[4];
     for (int64_t id = b.d0; id < b.d1; ++id) {
+      const bool reached = p_.colD.begin[id] < p_.colD.begin[id + 1] && slabRowCount_ > 0 && colCount_ > 0;
+      if (t_.layout == RowLayout::kCInner) {
+        RingRows(id, reached);
+        continue;
+      }
       QueueNextPlanes(b, id, nextItem);
-      const bool reached = p_.colD.begin[id] < p_.colD.begin[id + 1] && slabRowCount_ > 0;
       if (reached) DStep(id);
       for (int64_t ih = h0_; ih < h1_; ih += kRowBatch) {
         const int count = static_cast<int>(std::min<int64_t>(kRowBatch, h1_ - ih));
@@ -79,15 +94,16 @@ class BackwardWidthLastRunner {
   // Elements per piece of a D step's long row combination; a prefetch dose follows each piece.
   static constexpr int64_t kPieceElems = 1024;
 
-  // The gradOut rows the taps of gradInput rows [h0, h1) span: first and count (0: none).
-  // Lists are in increasing oh and monotone in ih.
-  void SlabWindow(int64_t h0, int64_t h1, int64_t *first, int64_t *count) const {
-    int64_t lo = t_.h.outSize, hi = -1;
-    for (int64_t ih = h0; ih < h1; ++ih) {
-      const int64_t e0 = p_.colH.begin[ih], e1 = p_.colH.begin[ih + 1];
+  // The gradOut indices the taps of gradInput indices [i0, i1) on one axis span (lists: that
+  // axis's gather lists, in increasing gradOut index): first and count (<= 0: none).
+  static void SlabWindow(const RowGather<A> &lists, int64_t i0, int64_t i1, int64_t outSize, int64_t *first,
+                         int64_t *count) {
+    int64_t lo = outSize, hi = -1;
+    for (int64_t i = i0; i < i1; ++i) {
+      const int64_t e0 = lists.begin[i], e1 = lists.begin[i + 1];
       if (e0 == e1) continue;
-      lo = std::min<int64_t>(lo, p_.colH.src[e0]);
-      hi = std::max<int64_t>(hi, p_.colH.src[e1 - 1]);
+      lo = std::min<int64_t>(lo, lists.src[e0]);
+      hi = std::max<int64_t>(hi, lists.src[e1 - 1]);
     }
     *first = lo;
     *count = hi - lo + 1;
@@ -99,20 +115,20 @@ class BackwardWidthLastRunner {
   void QueueNextPlanes(const ItemBounds &b, int64_t id, int64_t nextItem) {
     prefetch_.Clear();
     if (!denseSlab_) return;
-    const int64_t rowBytes = srcRowElems_ * static_cast<int64_t>(sizeof(T));
+    const int64_t slabBytes = slabRowCount_ * srcRowElems_ * static_cast<int64_t>(sizeof(T));
     if (id + 1 < b.d1) {
       const int64_t lastOd =
           p_.colD.begin[id] < p_.colD.begin[id + 1] ? p_.colD.src[p_.colD.begin[id + 1] - 1] : -1;
       for (int64_t e = p_.colD.begin[id + 1]; e < p_.colD.begin[id + 2]; ++e) {
         if (p_.colD.src[e] <= lastOd) continue;
-        prefetch_.Add(srcBase_ + p_.colD.src[e] * src_.strides[2] + ohFirst_ * src_.strides[3],
-                      slabRowCount_ * rowBytes);
+        prefetch_.Add(srcBase_ + p_.colD.src[e] * src_.strides[2] + ohFirst_ * src_.strides[3], slabBytes);
       }
     } else if (nextItem < t_.itemCount) {
-      const ItemBounds n = DecodeItem(t_, nextItem, t_.d.inSize, t_.h.inSize);
+      const ItemBounds n = DecodeItem(t_, nextItem, t_.d.inSize, t_.h.inSize, t_.w.inSize);
       int64_t first = 0, count = 0;
-      SlabWindow(n.h0, n.h1, &first, &count);
+      SlabWindow(p_.colH, n.h0, n.h1, t_.h.outSize, &first, &count);
       const T *base = PlaneBase<const T>(src_, t_, n.plane);
+      const int64_t rowBytes = srcRowElems_ * static_cast<int64_t>(sizeof(T));
       for (int64_t e = p_.colD.begin[n.d0]; e < p_.colD.begin[n.d0 + 1]; ++e) {
         prefetch_.Add(base + p_.colD.src[e] * src_.strides[2] + first * src_.strides[3], count * rowBytes);
       }
@@ -144,24 +160,68 @@ class BackwardWidthLastRunner {
         continue;
       }
       for (int64_t r = 0; r < slabRowCount_; ++r) {
-        A *out = slab_ + r * srcRowElems_;
-        const T *rows[kTapGroup];
-        for (int j = 0; j < k; ++j) rows[j] = planes[j] + r * src_.strides[3];
-        if (unitRows_) {
-          CombineRows(out, rows, w, k, srcRowElems_, accumulate);
-          continue;
-        }
-        const A *packed[kTapGroup];  // strided rows: converted and packed first
-        for (int j = 0; j < k; ++j) {
-          packed[j] = ReadRow(rows[j], src_, t_.layout, t_.w.outSize, t_.c, tapRows_ + j * srcRowStride_);
-        }
-        CombineRows(out, packed, w, k, srcRowElems_, accumulate);
+        CombineTapRows(planes, r * src_.strides[3], w, k, accumulate, slab_ + r * srcRowElems_);
       }
     }
   }
 
-  // H step of gradInput rows ih .. ih + count - 1 from the slab, their W pass, and the store.
-  // Rows no tap reaches (or a D index none reaches) are zero.
+  // out = (accumulate ? out : 0) + sum of w[j] * row j, the gradOut rows (the item's columns) at
+  // planes[j] + offset; strided rows are converted and packed first.
+  void CombineTapRows(const T *const *planes, int64_t offset, const A *w, int k, bool accumulate, A *out) {
+    const T *rows[kTapGroup];
+    for (int j = 0; j < k; ++j) rows[j] = planes[j] + offset;
+    if (unitRows_) {
+      CombineRows(out, rows, w, k, srcRowElems_, accumulate);
+      return;
+    }
+    const A *packed[kTapGroup];
+    for (int j = 0; j < k; ++j) {
+      packed[j] = ReadRow(rows[j], src_, t_.layout, colCount_, t_.c, tapRows_ + j * srcRowStride_);
+    }
+    CombineRows(out, packed, w, k, srcRowElems_, accumulate);
+  }
+
+  // Channels-inner rows (long: W x C): gradInput index id one row ih at a time, its D step kept as
+  // a ring of gradOut rows (slabRows of them: the most one ih's H taps span). Each gradOut row's D
+  // step is computed once, just before the first ih that needs it, so reading gradOut interleaves
+  // with the H and W steps instead of alternating with them in long phases, and the working set is
+  // a few rows. The planes id + 1 shares with id are read again from the last-level cache
+  // (TilingData::hChunk keeps an H chunk's rows of them there). Measured slower and dropped: blocks
+  // of a row taken through all three steps to stay in L1 (the reads of gradOut then jump between
+  // eight short runs), and software prefetch of the next row's gradOut rows (B3 2 cores 16 -> 25 ms).
+  void RingRows(int64_t id, bool reached) {
+    const int64_t e0 = p_.colD.begin[id], e1 = p_.colD.begin[id + 1];
+    int64_t next = ohFirst_;  // gradOut rows [ohFirst_, next) have had their D step
+    auto ringRow = [&](int64_t oh) { return slab_ + ((oh - ohFirst_) % t_.slabRows) * srcRowElems_; };
+    A *hRow = hRows_;
+    for (int64_t ih = h0_; ih < h1_; ++ih) {
+      const int64_t h0 = p_.colH.begin[ih], h1 = p_.colH.begin[ih + 1];
+      if (!reached || h0 == h1) {
+        std::fill(hRow, hRow + srcRowElems_, A(0));
+      } else {
+        for (const int64_t last = p_.colH.src[h1 - 1]; next <= last; ++next) {
+          for (int64_t g = e0; g < e1; g += kTapGroup) {
+            const int k = static_cast<int>(std::min<int64_t>(kTapGroup, e1 - g));
+            const T *planes[kTapGroup];
+            for (int j = 0; j < k; ++j) planes[j] = srcBase_ + p_.colD.src[g + j] * src_.strides[2];
+            CombineTapRows(planes, next * src_.strides[3], p_.colD.w.data() + g, k, g > e0, ringRow(next));
+          }
+        }
+        const A *rows[kTapGroup];
+        for (int64_t g = h0; g < h1; g += kTapGroup) {
+          const int k = static_cast<int>(std::min<int64_t>(kTapGroup, h1 - g));
+          for (int j = 0; j < k; ++j) rows[j] = ringRow(p_.colH.src[g + j]);
+          CombineRows(hRow, rows, p_.colH.w.data() + g, k, srcRowElems_, g > h0);
+        }
+      }
+      GatherChannels(p_.rowW, GatherSpan{w0_, w1_, colFirst_}, hRow, wRows_, t_.c);
+      WriteRow<T>(wRows_, dstBase_ + id * dst_.strides[2] + ih * dst_.strides[3], dst_, t_.layout, w1_ - w0_,
+                  t_.c, t_.streamStores);
+    }
+  }
+
+  // W-inner rows: the H step of gradInput rows ih .. ih + count - 1 from the slab, their W pass, and
+  // the store. Rows no tap reaches (or a D index none reaches) are zero.
   void HAndWSteps(int64_t id, int64_t ih, int count, bool reached) {
     const A *hRows[kRowBatch];
     A *wRows[kRowBatch];
@@ -182,17 +242,13 @@ class BackwardWidthLastRunner {
       }
       prefetch_.IssueDose();
     }
-    if (t_.layout == RowLayout::kWInner) {
-      // A short last batch repeats its first row: four rows cost little more than one, and the
-      // extra results land in unused W-pass rows.
-      for (int k = count; k < kRowBatch; ++k) {
-        hRows[k] = hRows[0];
-        wRows[k] = wRows_ + k * dstRowStride_;
-      }
-      GatherFourRows(p_.rowW, hRows, wRows);
-    } else {
-      for (int k = 0; k < count; ++k) GatherChannels(p_.rowW, hRows[k], wRows[k], t_.c);
+    // A short last batch repeats its first row: four rows cost little more than one, and the
+    // extra results land in unused W-pass rows.
+    for (int k = count; k < kRowBatch; ++k) {
+      hRows[k] = hRows[0];
+      wRows[k] = wRows_ + k * dstRowStride_;
     }
+    GatherFourRows(p_.rowW, hRows, wRows);
     for (int k = 0; k < count; ++k) {
       WriteRow<T>(wRows[k], dstBase_ + id * dst_.strides[2] + (ih + k) * dst_.strides[3], dst_, t_.layout,
                   t_.w.inSize, t_.c, t_.streamStores);
@@ -203,11 +259,13 @@ class BackwardWidthLastRunner {
   const PlanTables<A> &p_;
   const TensorView5d &src_;
   const TensorView5d &dst_;
+  int64_t rowWidth_ = 1;  // elements per W position in a row: C (channels inner) or 1
   int64_t srcRowElems_ = 0, srcRowStride_ = 0, dstRowStride_ = 0;
   A *slab_ = nullptr, *hRows_ = nullptr, *wRows_ = nullptr, *tapRows_ = nullptr;
   const T *srcBase_ = nullptr;
   T *dstBase_ = nullptr;
   int64_t h0_ = 0, h1_ = 0, ohFirst_ = 0, slabRowCount_ = 0;
+  int64_t w0_ = 0, w1_ = 0, colFirst_ = 0, colCount_ = 0;  // the W chunk and the gradOut columns it spans
   bool unitRows_ = false, denseSlab_ = false;
   PrefetchQueue prefetch_;
 };

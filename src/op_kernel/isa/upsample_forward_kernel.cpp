@@ -38,7 +38,7 @@ class ForwardItemRunner {
   }
 
   void Run(int64_t item, int64_t /*nextItem: no look-ahead here*/) {
-    const ItemBounds b = DecodeItem(t_, item, t_.d.outSize, t_.h.outSize);
+    const ItemBounds b = DecodeItem(t_, item, t_.d.outSize, t_.h.outSize, t_.w.outSize);
     const int64_t od0 = b.d0, od1 = b.d1, oh0 = b.h0, oh1 = b.h1;
     srcBase_ = PlaneBase<const T>(src_, t_, b.plane);
     dstBase_ = PlaneBase<T>(dst_, t_, b.plane);

@@ -22,8 +22,15 @@
 //     slabRows = span(final hChunk);
 //     scratch = R(slabRows * srcW * rowWidth * acc) + R(srcW * rowWidth * acc) * (kRowBatch + kTapGroup)
 //               + R(rowElems * acc) * kRowBatch.
+//   Backward, width-last, channels inner (the ring kernel): cols = max(1, kRingRowBytes (65536) /
+//     (c * acc)); when srcW > cols, wChunk0 = clamp(floor(max(1, cols - 3) / (outW / inW)), 1, dstW), cut
+//     while spanW > cols, slabCols = spanW(wChunk) if wChunk < dstW; else wChunk = dstW, slabCols = srcW.
+//     perRow = kTapGroup * slabCols * c * dtypeBytes, rows = max(1, kRingReuseBytes (4 MiB) / perRow),
+//     hChunk as above from rows; slabRows = span(1) (the ring); the core split counts W chunks with
+//     the planes; scratch as above with slabCols for srcW and wChunk for dstW.
 //   Pass order (kAuto): cost = sum over passes of weight * max(elements before, after), weight 3 for
-//     the W pass on W-inner rows, else 1; width-last when strictly cheaper.
+//     the W pass on W-inner rows, else 1; width-last when strictly cheaper, and on a tie for
+//     channels-inner rows.
 //   Core split (cores > 1): target = 4 * cores items; if planes * cdiv(dstH, hChunk) < target then
 //     hChunk = min(hChunk, cdiv(dstH, min(dstH, cdiv(target, planes)))); then if still < target,
 //     dChunk = cdiv(dstD, min(dstD, cdiv(target, planes * hChunkCount))). planes = max(planeCount, 1).
@@ -75,6 +82,9 @@ struct Expected {
   RowLayout layout = RowLayout::kWInner;
   PassOrder passOrder = PassOrder::kWidthFirst;  // forward cases set kWidthLast
   int64_t slabRows = 0;
+  int64_t slabCols = -1;  // -1: srcW for the width-last backward, else 0
+  int64_t wChunk = 0;     // 0: dstW (one W chunk)
+  int64_t wChunkCount = 1;
   int64_t planeCount = 0;
   int64_t rowElems = 0;
   int64_t dChunk = 0;
@@ -144,6 +154,13 @@ void ExpectTiling(const TilingData &t, const Expected &e) {
   EXPECT_EQ(t.layout, e.layout) << "layout";
   EXPECT_EQ(t.passOrder, e.passOrder) << "passOrder";
   EXPECT_EQ(t.slabRows, e.slabRows) << "slabRows";
+  const bool backward = e.direction == Direction::kBackward;
+  const int64_t dstW = backward ? e.w.inSize : e.w.outSize;
+  const int64_t srcW = backward ? e.w.outSize : e.w.inSize;
+  const bool widthLastBackward = backward && e.passOrder == PassOrder::kWidthLast;
+  EXPECT_EQ(t.slabCols, e.slabCols >= 0 ? e.slabCols : (widthLastBackward ? srcW : 0)) << "slabCols";
+  EXPECT_EQ(t.wChunk, e.wChunk > 0 ? e.wChunk : dstW) << "wChunk";
+  EXPECT_EQ(t.wChunkCount, e.wChunkCount) << "wChunkCount";
   EXPECT_EQ(t.planeCount, e.planeCount) << "planeCount";
   EXPECT_EQ(t.rowElems, e.rowElems) << "rowElems";
   EXPECT_EQ(t.dChunk, e.dChunk) << "dChunk";
@@ -832,6 +849,7 @@ PassOrder HandPassOrder(const TilingInput &in, bool cInner) {
                        std::max(oD * iH * iW, iD * iH * iW);
   const double last = std::max(s, iD * oH * oW) + std::max(iD * oH * oW, iD * iH * oW) +
                       w * std::max(iD * iH * oW, iD * iH * iW);
+  if (last == first) return cInner ? PassOrder::kWidthLast : PassOrder::kWidthFirst;
   return last < first ? PassOrder::kWidthLast : PassOrder::kWidthFirst;
 }
 
@@ -847,8 +865,12 @@ TEST(Tiling, PassOrderAutoPicksTheCheaperOrder) {
       {{8, 128, 128}, {16, 256, 256}, false, PassOrder::kWidthLast, "2x upsample forward"},
       // B6: first 3*32K + 64K + 128K = 288K, last 32K + 64K + 3*128K = 480K.
       {{32, 64, 64}, {16, 32, 32}, false, PassOrder::kWidthFirst, "2x downsample forward"},
-      // B3 (C inner, w = 1): both 1M + 512K + 256K: a tie keeps the seed's order.
-      {{8, 128, 128}, {16, 256, 256}, true, PassOrder::kWidthFirst, "tie along C"},
+      // B3 (C inner, w = 1): both 1M + 512K + 256K: a tie along C takes the ring kernel's order.
+      {{8, 128, 128}, {16, 256, 256}, true, PassOrder::kWidthLast, "tie along C"},
+      // The same sizes with W inner: first 3M + 512K + 256K, last 1M + 512K + 768K.
+      {{8, 128, 128}, {16, 256, 256}, false, PassOrder::kWidthLast, "no tie along W"},
+      // Identity with C inner: a tie, the ring kernel's order.
+      {{4, 5, 6}, {4, 5, 6}, true, PassOrder::kWidthLast, "identity along C"},
       // Identity everywhere: 3S + S + S both ways.
       {{4, 5, 6}, {4, 5, 6}, false, PassOrder::kWidthFirst, "identity"},
       // B8 (D identity): first 3*262144 + 131072 + 65536 = 983040, last 262144 + 262144 + 3*131072 = 917504.
@@ -948,6 +970,82 @@ TEST(Tiling, WidthLastBf16Depth32xTwoCores) {
   CheckCase(in, e);
   EXPECT_EQ(test::BruteMaxShared(MakeBruteAxis(8, 256, false)), 48);
   EXPECT_EQ(test::BruteTapSpanPerChunk(MakeBruteAxis(128, 256, false), 7), 16);
+}
+
+// B3 (NDHWC), width-last (its automatic order: a tie along C), 2 cores: the ring kernel.
+TEST(Tiling, WidthLastRingBenchB3TwoCores) {
+  TilingInput in =
+      MakeInput(Direction::kBackward, DataType::kFloat32, 1, 64, {8, 128, 128}, {16, 256, 256}, 2);
+  in.passOrder = PassOrderRequest::kAuto;
+  in.channelsContiguous = true;
+  Expected e = BenchPlanesExpected(DataType::kFloat32, {8, 16, 0.5, true, false, 1, 16});
+  e.passOrder = PassOrder::kWidthLast;
+  e.layout = RowLayout::kCInner;
+  e.planeCount = 1;
+  e.rowElems = 128 * 64;
+  // cols = 65536 / (64 * 4) = 256 = srcW: no W chunks, slabCols = 256.
+  // perRow = 4 * 256 * 64 * 4 = 262144; rows = 4194304 / 262144 = 16; hChunk0 = floor(13 / 2.0) = 6;
+  // span(6) = 14 (rows 6..11: oh 11 .. 24) <= 16. target 8: 1 * 1 * 22 >= 8, no split.
+  e.hChunk = 6;
+  e.dChunk = 8;
+  e.hChunkCount = 22;
+  e.dChunkCount = 1;
+  e.itemCount = 22;
+  e.blockDim = 2;
+  // The ring: row k is reached by oh 2k-1 .. 2k+2, and row 1 also by oh 0 (src clamps to 0: taps 0
+  // and 1, weight 0 on 1) -> 5.
+  e.slabRows = 5;
+  // R(5 * 16384 * 4 = 327680) + R(65536) * (4 + 4) = 524288 + R(32768) * 4 = 131072 -> 983040 bytes.
+  e.scratchElemsPerCore = 983040 / 4;
+  e.workspaceSize = 983040 * 2;
+  CheckCase(in, e);
+  const BruteAxis h = MakeBruteAxis(128, 256, false);
+  EXPECT_EQ(test::BruteTapSpanPerChunk(h, 6), 14);
+  EXPECT_EQ(test::BruteTapSpanPerChunk(h, 1), 5);
+}
+
+// Channels-inner rows of 72 KB (fp32): the ring kernel cuts W into chunks; few rows split D too.
+TEST(Tiling, WidthLastRingWChunksTwoCores) {
+  TilingInput in = MakeInput(Direction::kBackward, DataType::kFloat32, 1, 72, {2, 3, 120}, {3, 5, 250}, 2);
+  // Forced: kAuto picks width-first here (first 3750 + 1800 + 1080 = 6630, last 3750 + 2500 + 1500 = 7750).
+  in.passOrder = PassOrderRequest::kWidthLast;
+  in.channelsContiguous = true;
+  const BruteAxis d = MakeBruteAxis(2, 3, false), h = MakeBruteAxis(3, 5, false),
+                  w = MakeBruteAxis(120, 250, false);
+  Expected e;
+  e.n = 1;
+  e.c = 72;
+  e.batch = 72;
+  e.d = {2, 3, d.scale, true, false, 1, 3};
+  e.h = {3, 5, h.scale, true, false, 1, 5};
+  e.w = {120, 250, w.scale, true, false, 8, test::BruteSingleCoreK(w)};
+  e.layout = RowLayout::kCInner;
+  e.passOrder = PassOrder::kWidthLast;
+  e.planeCount = 1;
+  e.rowElems = 120 * 72;
+  // cols = 65536 / 288 = 227 < 250: wChunk0 = floor(224 / (250 / 120)) = 107; span(107) = 224 (col 106 is
+  // reached up to o 223: src(223) = 223.5 * 0.48 - 0.5 = 106.78) <= 227 -> wChunk 107, 2 chunks.
+  e.wChunk = 107;
+  e.wChunkCount = 2;
+  e.slabCols = 224;
+  // perRow = 4 * 224 * 72 * 4 = 258048; rows = 16; hChunk0 = floor(13 / (5 / 3)) = 7 -> dstH = 3.
+  // target 8: 1 * 2 * 1 = 2 < 8 -> hChunk = min(3, cdiv(3, min(3, cdiv(8, 2)))) = 1; 1 * 2 * 3 = 6 < 8 ->
+  // dChunk = cdiv(2, min(2, cdiv(8, 6))) = 1.
+  e.hChunk = 1;
+  e.dChunk = 1;
+  e.hChunkCount = 3;
+  e.dChunkCount = 2;
+  e.itemCount = 12;
+  e.blockDim = 2;
+  // The ring: H row 1 is reached by oh 0..3 (oh 0 clamps to taps 0 and 1) -> 4.
+  e.slabRows = 4;
+  // R(4 * 16128 * 4 = 258048) + R(64512) * 8 = 516096 + R(107 * 72 * 4 = 30816) = 30848 * 4 = 123392
+  // -> 897536 bytes.
+  e.scratchElemsPerCore = 897536 / 4;
+  e.workspaceSize = 897536 * 2;
+  CheckCase(in, e);
+  EXPECT_EQ(test::BruteTapSpanPerChunk(w, 107), 224);
+  EXPECT_EQ(test::BruteTapSpanPerChunk(h, 1), 4);
 }
 
 // B1 at 64 cores: the H split fills the cores.
@@ -1059,7 +1157,8 @@ TEST(Tiling, InvariantsOnRandomShapes) {
     in.direction = size(0, 1) ? Direction::kBackward : Direction::kForward;
     in.dataType = dtypes[size(0, 3)];
     in.n = size(0, 3);
-    in.c = size(0, 12);
+    // Now and then enough channels that channels-inner rows exceed kRingRowBytes (W chunks).
+    in.c = size(0, 9) == 0 ? size(400, 900) : size(0, 12);
     for (int i = 0; i < 3; ++i) {
       in.inSize[i] = size(1, 40);
       in.outSize[i] = size(0, 3) == 0 ? in.inSize[i] : size(1, 40);
@@ -1095,7 +1194,10 @@ TEST(Tiling, InvariantsOnRandomShapes) {
     EXPECT_LE(t.dChunk, dstD);
     EXPECT_EQ(t.hChunkCount, (dstH + t.hChunk - 1) / t.hChunk);
     EXPECT_EQ(t.dChunkCount, (dstD + t.dChunk - 1) / t.dChunk);
-    EXPECT_EQ(t.itemCount, t.planeCount * t.dChunkCount * t.hChunkCount);
+    ASSERT_GE(t.wChunk, 1);
+    EXPECT_LE(t.wChunk, dstW);
+    EXPECT_EQ(t.wChunkCount, (dstW + t.wChunk - 1) / t.wChunk);
+    EXPECT_EQ(t.itemCount, t.planeCount * t.dChunkCount * t.hChunkCount * t.wChunkCount);
     EXPECT_EQ(t.blockDim, std::min(in.cores, t.itemCount));
     EXPECT_EQ(static_cast<int64_t>(t.workspaceSize), t.blockDim * t.scratchElemsPerCore * acc);
     EXPECT_EQ(t.scratchElemsPerCore * acc % 64, 0) << "each core's scratch must keep 64-byte alignment";
@@ -1124,12 +1226,25 @@ TEST(Tiling, InvariantsOnRandomShapes) {
                                         : HandPassOrder(in, cInner);
     EXPECT_EQ(t.passOrder, expectedOrder);
     if (backward && t.passOrder == PassOrder::kWidthLast) {
-      EXPECT_EQ(t.slabRows, test::BruteTapSpanPerChunk(brute[1], t.hChunk));
-      const int64_t need = Align64Elems(t.slabRows * srcRowElems, acc) +
-                           Align64Elems(srcRowElems, acc) * (kRowBatch + kTapGroup) +
-                           Align64Elems(t.rowElems, acc) * kRowBatch;
+      // Channels inner: a ring of the rows one H index spans, W chunks of rows up to kRingRowBytes.
+      EXPECT_EQ(t.slabRows, test::BruteTapSpanPerChunk(brute[1], cInner ? 1 : t.hChunk));
+      if (!cInner || srcRowElems * acc <= kRingRowBytes) {
+        EXPECT_EQ(t.wChunk, dstW);
+        EXPECT_EQ(t.slabCols, srcW);
+      } else {
+        // A chunk of one W index may span more (extreme ratios); wider chunks fit the row budget.
+        if (t.wChunk > 1) {
+          EXPECT_LE(t.slabCols, std::max<int64_t>(1, kRingRowBytes / (in.c * acc)));
+        }
+        EXPECT_EQ(t.slabCols, t.wChunk == dstW ? srcW : test::BruteTapSpanPerChunk(brute[2], t.wChunk));
+      }
+      const int64_t slabRowElems = t.slabCols * rowWidth;
+      const int64_t need = Align64Elems(t.slabRows * slabRowElems, acc) +
+                           Align64Elems(slabRowElems, acc) * (kRowBatch + kTapGroup) +
+                           Align64Elems(t.wChunk * rowWidth, acc) * kRowBatch;
       EXPECT_LE(need, t.scratchElemsPerCore);
     } else if (backward) {
+      EXPECT_EQ(t.wChunk, dstW);
       EXPECT_EQ(t.slabRows, 0);
       EXPECT_GE(t.ringPlanes, test::BruteMaxOpen(brute[0]));
       const int64_t need = (Align64Elems(srcRowElems, acc) + Align64Elems(t.rowElems, acc)) * kRowBatch +
