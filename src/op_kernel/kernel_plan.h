@@ -3,6 +3,7 @@
 #ifndef TRILINEAR3D_OP_KERNEL_KERNEL_PLAN_H_
 #define TRILINEAR3D_OP_KERNEL_KERNEL_PLAN_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -120,60 +121,73 @@ RowGather<Acc> BuildForwardRowGather(const math::AxisSpec &axis) {
 
 namespace detail {
 
-// Appends the steps of block [j0, j1) of g. Each round takes the next entry of every lane whose
-// list is not exhausted; a round whose operands do not fit one 2V window is split into several
-// steps. Returns the number of steps added.
-template <typename Acc>
-struct StepLists {
-  std::vector<int64_t> &base;
-  std::vector<uint32_t> &mask;
-  std::vector<int32_t> &idx;
-  std::vector<Acc> &w;
-};
+// The most lanes a vector step has (64-byte vectors of fp32).
+constexpr int kMaxStepLanes = 16;
 
-template <typename Acc>
-int64_t AppendBlockSteps(const RowGather<Acc> &gather, int lanes, int64_t j0, int64_t j1,
-                         StepLists<Acc> out) {
-  const RowGather<Acc> *g = &gather;
-  const int64_t before = static_cast<int64_t>(out.base.size());
-  std::vector<int64_t> cursor(static_cast<size_t>(j1 - j0));
-  for (int64_t j = j0; j < j1; ++j) cursor[static_cast<size_t>(j - j0)] = g->begin[static_cast<size_t>(j)];
+// Calls emit(base, mask, idx, w) for each step of block [j0, j1) of g (j1 - j0 <= lanes <=
+// kMaxStepLanes; idx and w hold `lanes` values). Each round takes the next entry of every lane whose
+// list is not exhausted; a round whose operands do not fit one 2V window is split into several
+// steps. No allocation: planning a long axis builds a million blocks.
+template <typename Acc, typename Emit>
+void ForEachBlockStep(const RowGather<Acc> &g, int lanes, int64_t j0, int64_t j1, Emit &&emit) {
+  const int count = static_cast<int>(j1 - j0);
+  int64_t cursor[kMaxStepLanes];
+  int pending[kMaxStepLanes], rest[kMaxStepLanes];
+  int32_t idx[kMaxStepLanes];
+  Acc w[kMaxStepLanes];
+  for (int l = 0; l < count; ++l) cursor[l] = g.begin[static_cast<size_t>(j0 + l)];
   for (;;) {
-    std::vector<int64_t> pending;
-    for (int64_t j = j0; j < j1; ++j) {
-      if (cursor[static_cast<size_t>(j - j0)] < g->begin[static_cast<size_t>(j) + 1]) pending.push_back(j);
+    int pendingCount = 0;
+    for (int l = 0; l < count; ++l) {
+      if (cursor[l] < g.begin[static_cast<size_t>(j0 + l) + 1]) pending[pendingCount++] = l;
     }
-    if (pending.empty()) break;
-    while (!pending.empty()) {
+    if (pendingCount == 0) break;
+    while (pendingCount > 0) {
       int64_t base = INT64_MAX;
-      for (int64_t j : pending) {
-        base = std::min<int64_t>(base, g->src[static_cast<size_t>(cursor[static_cast<size_t>(j - j0)])]);
+      for (int p = 0; p < pendingCount; ++p) {
+        base = std::min<int64_t>(base, g.src[static_cast<size_t>(cursor[pending[p]])]);
       }
       uint32_t mask = 0;
-      std::vector<int32_t> idx(static_cast<size_t>(lanes), 0);
-      std::vector<Acc> w(static_cast<size_t>(lanes), Acc(0));
-      std::vector<int64_t> rest;
-      for (int64_t j : pending) {
-        const int64_t e = cursor[static_cast<size_t>(j - j0)];
-        const int64_t s = g->src[static_cast<size_t>(e)];
+      std::fill(idx, idx + lanes, 0);
+      std::fill(w, w + lanes, Acc(0));
+      int restCount = 0;
+      for (int p = 0; p < pendingCount; ++p) {
+        const int lane = pending[p];
+        const int64_t e = cursor[lane];
+        const int64_t s = g.src[static_cast<size_t>(e)];
         if (s - base >= 2 * lanes) {
-          rest.push_back(j);
+          rest[restCount++] = lane;
           continue;
         }
-        const int lane = static_cast<int>(j - j0);
         mask |= 1u << lane;
-        idx[static_cast<size_t>(lane)] = static_cast<int32_t>(s - base);
-        w[static_cast<size_t>(lane)] = g->w[static_cast<size_t>(e)];
-        ++cursor[static_cast<size_t>(j - j0)];
+        idx[lane] = static_cast<int32_t>(s - base);
+        w[lane] = g.w[static_cast<size_t>(e)];
+        ++cursor[lane];
       }
-      out.base.push_back(base);
-      out.mask.push_back(mask);
-      out.idx.insert(out.idx.end(), idx.begin(), idx.end());
-      out.w.insert(out.w.end(), w.begin(), w.end());
-      pending.swap(rest);
+      emit(base, mask, static_cast<const int32_t *>(idx), static_cast<const Acc *>(w));
+      std::copy(rest, rest + restCount, pending);
+      pendingCount = restCount;
     }
   }
-  return static_cast<int64_t>(out.base.size()) - before;
+}
+
+// Appends the steps of block [j0, j1) of g to its step lists.
+template <typename Acc>
+void AppendBlockSteps(RowGather<Acc> *g, int lanes, int64_t j0, int64_t j1) {
+  ForEachBlockStep(*g, lanes, j0, j1, [&](int64_t base, uint32_t mask, const int32_t *idx, const Acc *w) {
+    g->stepBase.push_back(base);
+    g->stepMask.push_back(mask);
+    g->stepIdx.insert(g->stepIdx.end(), idx, idx + lanes);
+    g->stepW.insert(g->stepW.end(), w, w + lanes);
+  });
+}
+
+// The number of steps block [j0, j1) of g would have.
+template <typename Acc>
+int64_t CountBlockSteps(const RowGather<Acc> &g, int lanes, int64_t j0, int64_t j1) {
+  int64_t steps = 0;
+  ForEachBlockStep(g, lanes, j0, j1, [&](int64_t, uint32_t, const int32_t *, const Acc *) { ++steps; });
+  return steps;
 }
 
 // The most lanes from j0 on whose entries all fit one window of 2V source elements (0 if even
@@ -203,7 +217,8 @@ template <typename Acc>
 void BuildRowSteps(RowGather<Acc> *g, int lanes) {
   // With more than 2V terms per output on average (a reduction by V or more), a step serves about
   // one lane: the plan would grow to V times the lists for no speed. The scalar lists serve then.
-  if (static_cast<int64_t>(g->src.size()) > 2 * static_cast<int64_t>(lanes) * g->dstLen) {
+  if (static_cast<int64_t>(g->src.size()) > 2 * static_cast<int64_t>(lanes) * g->dstLen ||
+      lanes > detail::kMaxStepLanes) {
     g->lanes = 0;
     return;
   }
@@ -215,12 +230,7 @@ void BuildRowSteps(RowGather<Acc> *g, int lanes) {
     const int64_t fullLanes = std::min<int64_t>(lanes, g->dstLen - j0);
     // Cost in vector operations per output: windowed = (2 loads + 2 per step) / lanes;
     // general = 4 per step (2 loads, permute, FMA) / lanes.
-    std::vector<int64_t> trialBase;
-    std::vector<uint32_t> trialMask;
-    std::vector<int32_t> trialIdx;
-    std::vector<Acc> trialW;
-    const int64_t generalSteps = detail::AppendBlockSteps<Acc>(*g, lanes, j0, j0 + fullLanes,
-                                                               {trialBase, trialMask, trialIdx, trialW});
+    const int64_t generalSteps = detail::CountBlockSteps<Acc>(*g, lanes, j0, j0 + fullLanes);
     bool windowed = false;
     if (windowLanes > 0) {
       int64_t rounds = 0;
@@ -232,8 +242,7 @@ void BuildRowSteps(RowGather<Acc> *g, int lanes) {
     }
     const int64_t blockLanes = windowed ? windowLanes : fullLanes;
     const size_t firstStep = g->stepBase.size();
-    detail::AppendBlockSteps<Acc>(*g, lanes, j0, j0 + blockLanes,
-                                  {g->stepBase, g->stepMask, g->stepIdx, g->stepW});
+    detail::AppendBlockSteps<Acc>(g, lanes, j0, j0 + blockLanes);
     if (windowed) {
       // All operands fit the one window at base: rebase every step onto it.
       for (size_t s = firstStep; s < g->stepBase.size(); ++s) {
