@@ -43,14 +43,15 @@ step_asan() {
     ctest --test-dir build-asan --output-on-failure -j2 -L "ut|reliability"
 }
 
-# The stream and concurrency tests under ThreadSanitizer (the stress test runs 3 s here).
+# The stream, plan cache and concurrency tests under ThreadSanitizer (the stress test runs 3 s here).
 step_tsan() {
   cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRILINEAR3D_SANITIZE=thread \
     -DTRILINEAR3D_BUILD_EXAMPLES=OFF -DTRILINEAR3D_WERROR=ON
   cmake --build build-tsan -j "${JOBS}" --target trilinear3d_ut_test_streams trilinear3d_reliability_concurrency \
-    trilinear3d_reliability_exit_drain_probe
+    trilinear3d_reliability_exit_drain_probe trilinear3d_ut_op_host_test_plan_cache
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-    ctest --test-dir build-tsan --output-on-failure -R '^(test_streams[.]|reliability[.](concurrency|exit_drain)[.])'
+    ctest --test-dir build-tsan --output-on-failure \
+    -R '^(test_streams[.]|op_host[.]test_plan_cache[.]|reliability[.](concurrency|exit_drain)[.])'
 }
 
 # The libFuzzer target (clang, ASan + UBSan) for FUZZ_SECONDS (default 60) from the seed corpus;

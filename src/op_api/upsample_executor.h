@@ -1,5 +1,6 @@
-// The executor of both ops: tiling and weight tables planned once at GetWorkspaceSize, the
-// tensors' views copied, and a launch of the chosen ISA's kernel over blockDim worker cores.
+// The executor of both ops: the plan (tiling and weight tables) from GetWorkspaceSize, shared with
+// other executors of equal shapes (plan_cache.h), the tensors' views copied, and a launch of the
+// chosen ISA's kernel over blockDim worker cores.
 #ifndef TRILINEAR3D_OP_API_UPSAMPLE_EXECUTOR_H_
 #define TRILINEAR3D_OP_API_UPSAMPLE_EXECUTOR_H_
 
@@ -7,6 +8,7 @@
 #include <string>
 
 #include "op_api/op_executor.h"
+#include "op_api/plan_cache.h"
 #include "op_host/upsample_trilinear3d_tiling.h"
 #include "op_kernel/kernel_args.h"
 #include "op_kernel/kernel_plan.h"
@@ -20,16 +22,14 @@ class UpsampleExecutor final : public aclOpExecutor {
                                                 const kernel::TensorView5d &src,
                                                 const kernel::TensorView5d &dst, std::string *error);
 
-  uint64_t WorkspaceSize() const override { return tiling_.workspaceSize; }
+  uint64_t WorkspaceSize() const override { return plan_->tiling.workspaceSize; }
   void Execute(void *workspace) override;
-  const tiling::TilingData &Tiling() const { return tiling_; }
+  const tiling::TilingData &Tiling() const { return plan_->tiling; }
 
  private:
   UpsampleExecutor() = default;
 
-  tiling::TilingData tiling_;
-  std::unique_ptr<kernel::PlanTables<float>> tablesF32_;
-  std::unique_ptr<kernel::PlanTables<double>> tablesF64_;
+  std::shared_ptr<const UpsamplePlan> plan_;
   kernel::TensorView5d src_;
   kernel::TensorView5d dst_;
   const kernel::IsaKernels *kernels_ = nullptr;
