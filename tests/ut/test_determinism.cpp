@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -31,19 +32,24 @@ struct DeterminismCase {
   aclDataType dtype;
   aclFormat format;
   bool alignCorners;
+  Shape5 inputSize;
+  std::array<int64_t, 3> outputSize;
 };
 
 const DeterminismCase kCases[] = {
-    {ACL_FLOAT, ACL_FORMAT_NCDHW, false},
-    {ACL_BF16, ACL_FORMAT_NCDHW, false},
-    {ACL_FLOAT, ACL_FORMAT_NDHWC, true},
+    {ACL_FLOAT, ACL_FORMAT_NCDHW, false, {2, 5, 9, 17, 23}, {13, 31, 40}},
+    {ACL_BF16, ACL_FORMAT_NCDHW, false, {2, 5, 9, 17, 23}, {13, 31, 40}},
+    {ACL_FLOAT, ACL_FORMAT_NDHWC, true, {2, 5, 9, 17, 23}, {13, 31, 40}},
+    // Channels inner (C >= 8): the width-last ring kernel; then W x C rows of 72 KB, cut into W chunks.
+    {ACL_FLOAT, ACL_FORMAT_NDHWC, false, {1, 16, 9, 17, 23}, {13, 31, 40}},
+    {ACL_FLOAT, ACL_FORMAT_NDHWC, false, {1, 72, 2, 3, 120}, {3, 5, 250}},
 };
 
-BackwardProblem MediumProblem(bool alignCorners) {
+BackwardProblem ProblemOf(const DeterminismCase &c) {
   BackwardProblem problem;
-  problem.inputSize = {2, 5, 9, 17, 23};
-  problem.outputSize = {13, 31, 40};
-  problem.alignCorners = alignCorners;
+  problem.inputSize = c.inputSize;
+  problem.outputSize = c.outputSize;
+  problem.alignCorners = c.alignCorners;
   return problem;
 }
 
@@ -56,7 +62,7 @@ std::vector<uint8_t> ComputeAllCases(uint64_t seed, bool checkAccuracy) {
     for (PassOrder order : kPassOrders) {
       const ScopedPassOrder passOrder(order);
       SCOPED_TRACE(std::string(DtypeName(c.dtype)) + " " + FormatName(c.format) + " " + PassOrderName(order));
-      const BackwardProblem problem = MediumProblem(c.alignCorners);
+      const BackwardProblem problem = ProblemOf(c);
       DeviceTensor gradOut(problem.GradOutShape(), c.dtype, c.format);
       DeviceTensor gradInput(problem.inputSize, c.dtype, c.format);
       const std::vector<double> values =
