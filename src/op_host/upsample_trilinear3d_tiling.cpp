@@ -109,17 +109,22 @@ PassOrder ChooseBackwardPassOrder(const int64_t inSize[3], const int64_t outSize
 }
 
 std::vector<std::pair<int64_t, int64_t>> SlideWindows(const math::AxisSpec &axis) {
-  const math::GatherTable table = math::BackwardTable(axis);
-  std::vector<std::pair<int64_t, int64_t>> windows;
-  for (int64_t start = 0; start < axis.in; start += kSlideSize) {
-    int64_t first = axis.out;
-    int64_t last = -1;
-    for (int64_t i = start; i < std::min(start + kSlideSize, axis.in); ++i) {
-      if (table.Count(i) == 0) continue;
-      first = std::min(first, table.Of(i)[0].o);
-      last = std::max(last, table.Of(i)[table.Count(i) - 1].o);
-    }
-    windows.emplace_back(last < 0 ? 0 : first, last);
+  // Every tap (i0 and i1 of every o) reaches its slide; o increases, so a slide's first o is the
+  // first that reaches it and its last the last. (No gather table: long axes plan in O(out).)
+  const int64_t slides = (axis.in + kSlideSize - 1) / kSlideSize;
+  std::vector<std::pair<int64_t, int64_t>> windows(static_cast<size_t>(slides), {axis.out, -1});
+  auto reach = [&](int64_t i, int64_t o) {
+    std::pair<int64_t, int64_t> &w = windows[static_cast<size_t>(i / kSlideSize)];
+    w.first = std::min(w.first, o);
+    w.second = o;
+  };
+  for (int64_t o = 0; o < axis.out; ++o) {
+    const math::Tap t = axis.TapOf(o);
+    reach(t.i0, o);
+    reach(t.i1, o);
+  }
+  for (auto &w : windows) {
+    if (w.second < 0) w.first = 0;
   }
   return windows;
 }

@@ -229,16 +229,22 @@ void BuildRowSteps(RowGather<Acc> *g, int lanes) {
     const int64_t windowLanes = detail::WindowedLanes(*g, lanes, j0, &base);
     const int64_t fullLanes = std::min<int64_t>(lanes, g->dstLen - j0);
     // Cost in vector operations per output: windowed = (2 loads + 2 per step) / lanes;
-    // general = 4 per step (2 loads, permute, FMA) / lanes.
-    const int64_t generalSteps = detail::CountBlockSteps<Acc>(*g, lanes, j0, j0 + fullLanes);
+    // general = 4 per step (2 loads, permute, FMA) / lanes. A windowed block of all fullLanes lanes
+    // with r >= 1 rounds always wins (the general block has at least r steps, and 2 + 2r <= 4r), so
+    // the general block's steps are counted only when the window holds fewer lanes (or none).
     bool windowed = false;
     if (windowLanes > 0) {
       int64_t rounds = 0;
       for (int64_t j = j0; j < j0 + windowLanes; ++j) {
         rounds = std::max(rounds, g->begin[static_cast<size_t>(j) + 1] - g->begin[static_cast<size_t>(j)]);
       }
-      windowed = (2.0 + 2.0 * static_cast<double>(rounds)) / static_cast<double>(windowLanes) <=
-                 4.0 * static_cast<double>(generalSteps) / static_cast<double>(fullLanes);
+      if (windowLanes == fullLanes && rounds >= 1) {
+        windowed = true;
+      } else {
+        const int64_t generalSteps = detail::CountBlockSteps<Acc>(*g, lanes, j0, j0 + fullLanes);
+        windowed = (2.0 + 2.0 * static_cast<double>(rounds)) / static_cast<double>(windowLanes) <=
+                   4.0 * static_cast<double>(generalSteps) / static_cast<double>(fullLanes);
+      }
     }
     const int64_t blockLanes = windowed ? windowLanes : fullLanes;
     const size_t firstStep = g->stepBase.size();
