@@ -97,8 +97,8 @@ bool ParseOptions(int argc, char **argv, Options *options) {
 
 double Tolerance(DType dtype) { return dtype == DType::kFloat32 ? 1e-4 : 1e-2; }
 
-// Warm-up, then K rounds of ours / PyTorch / memcpy, each followed by a pause so that the previous
-// side's spinning threads are asleep before the next one starts.
+// Warm-up, then K rounds of ours / PyTorch / memcpy / streaming floor, each followed by a pause so
+// that the previous side's spinning threads are asleep before the next one starts.
 CaseResult RunCase(const BenchCase &c, const Options &options) {
   CaseResult result;
   result.benchCase = c;
@@ -112,6 +112,9 @@ CaseResult RunCase(const BenchCase &c, const Options &options) {
           {ours.source(), static_cast<size_t>(ours.sourceBytes())},
           {ours.destination(), static_cast<size_t>(ours.destinationBytes())}},
       options.threads);
+  auto floorReference =
+      std::make_unique<StreamFloorReference>(ours.source(), static_cast<size_t>(ours.sourceBytes()),
+                                             static_cast<size_t>(ours.destinationBytes()), options.threads);
 
   int torchReps = options.reps;
   for (int w = 0; w < options.warmup; ++w) {
@@ -124,6 +127,8 @@ CaseResult RunCase(const BenchCase &c, const Options &options) {
     }
     memcpyReference->RunMs();
     Settle();
+    floorReference->RunMs();
+    Settle();
   }
   for (int rep = 0; rep < options.reps; ++rep) {
     result.oursRuns.push_back(ours.RunMs());
@@ -134,14 +139,18 @@ CaseResult RunCase(const BenchCase &c, const Options &options) {
     }
     result.memcpyRuns.push_back(memcpyReference->RunMs());
     Settle();
+    result.floorRuns.push_back(floorReference->RunMs());
+    Settle();
   }
   result.oursMs = Median(result.oursRuns);
   result.torchMs = Median(result.torchRuns);
   result.memcpyMs = Median(result.memcpyRuns);
+  result.floorMs = Median(result.floorRuns);
   result.workspaceBytes = ours.workspaceBytes();
   if (result.torchAvailable) result.torchNote = "PyTorch result " + torch.resultLayout();
 
   memcpyReference.reset();  // its scratch buffer (as large as the case) is not needed for the check
+  floorReference.reset();
 
   // ours's destination holds its last timed result.
   result.tolerance = Tolerance(c.dtype);
@@ -265,9 +274,10 @@ int Main(int argc, char **argv) {
       failed = true;
     }
     if (result.error.empty()) {
-      std::fprintf(stderr, "           ours %.3f ms, PyTorch %s ms, memcpy %.3f ms, check %.2g",
+      std::fprintf(stderr,
+                   "           ours %.3f ms, PyTorch %s ms, memcpy %.3f ms, floor %.3f ms, check %.2g",
                    result.oursMs, result.torchAvailable ? std::to_string(result.torchMs).c_str() : "n/a",
-                   result.memcpyMs, result.relativeError);
+                   result.memcpyMs, result.floorMs, result.relativeError);
       if (!result.Ok()) {
         std::fprintf(stderr, "  WARNING: MISMATCH in %lld of %lld elements",
                      static_cast<long long>(result.badElements),

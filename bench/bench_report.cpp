@@ -134,6 +134,7 @@ double CaseResult::TorchGBs() const {
 double CaseResult::MemcpyGBs() const {
   return memcpyMs > 0 ? 2.0 * benchCase.TotalBytes() / (memcpyMs * 1e6) : 0;
 }
+double CaseResult::OfFloor() const { return oursMs > 0 ? floorMs / oursMs : 0; }
 double CaseResult::SpeedUp() const { return torchAvailable && oursMs > 0 ? torchMs / oursMs : 0; }
 
 std::string MachineLine(const MachineInfo &m) {
@@ -151,15 +152,14 @@ void WriteMarkdown(std::ostream &out, const MachineInfo &machine, const std::vec
                    const ScalingResult &scaling) {
   out << MachineLine(machine) << "\n\n";
   out << "| case | shape | dtype/format | ours ms | PyTorch ms | speed-up | ours GB/s | memcpy GB/s | % of "
-         "memcpy "
-         "| workspace bytes | check |\n";
-  out << "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n";
+         "memcpy | floor ms | % of floor | workspace bytes | check |\n";
+  out << "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
   bool shortTorch = false;
   for (const CaseResult &r : results) {
     const BenchCase &c = r.benchCase;
     if (!r.error.empty()) {
       out << "| " << c.id << " | " << c.ShapeText() << " | " << c.FormatText() << " | **ERROR: " << r.error
-          << "** | | | | | | | |\n";
+          << "** | | | | | | | | | |\n";
       continue;
     }
     std::string torchMs = "n/a", speedUp = "n/a";
@@ -179,7 +179,8 @@ void WriteMarkdown(std::ostream &out, const MachineInfo &machine, const std::vec
     out << "| " << c.id << (c.forward ? " (fwd)" : "") << " | " << c.ShapeText() << " | " << c.FormatText()
         << " | " << Ms(r.oursMs) << " | " << torchMs << " | " << speedUp << " | " << Fixed(r.OursGBs(), 1)
         << " | " << Fixed(r.MemcpyGBs(), 1) << " | " << Fixed(100.0 * r.OursGBs() / r.MemcpyGBs(), 0)
-        << " % | " << r.workspaceBytes << " | " << check << " |\n";
+        << " % | " << Ms(r.floorMs) << " | " << Fixed(100.0 * r.OfFloor(), 0) << " % | " << r.workspaceBytes
+        << " | " << check << " |\n";
   }
   out << "\n";
   if (scaling.measured) {
@@ -198,7 +199,11 @@ void WriteMarkdown(std::ostream &out, const MachineInfo &machine, const std::vec
          "(gradOut and gradInput, or x and y) copied with memcpy into a scratch buffer of the same total "
          "size by "
          "the same number of threads, counted as read + write = 2 × bytes / time; % of memcpy = "
-         "ours GB/s / memcpy GB/s. check: max |ours − PyTorch| / max |PyTorch|, against PyTorch's result for "
+         "ours GB/s / memcpy GB/s. floor ms: the streaming floor, the same threads reading the source "
+         "(gradOut, or x) once and writing a buffer of the destination's size once with non-temporal "
+         "stores, no arithmetic: what the case's memory traffic alone costs on this machine at that moment; "
+         "% of floor = floor ms / ours ms. check: max |ours − PyTorch| / max |PyTorch|, against PyTorch's "
+         "result for "
          "fp32 "
          "and against PyTorch's fp32 kernel on the same values for bf16 and fp16 (PyTorch's bf16 kernel "
          "accumulates "
@@ -224,7 +229,8 @@ void WriteJson(std::ostream &out, const MachineInfo &m, const std::vector<CaseRe
   out << "  \"definitions\": {\"bytes\": \"gradOut + gradInput bytes (forward: x + y)\", "
          "\"ours_gbs\": \"bytes / ours time\", \"torch_gbs\": \"bytes / PyTorch time\", "
          "\"memcpy_gbs\": \"2 * bytes / time of a threads-way memcpy of the case's two buffers into scratch "
-         "(read + write)\"},\n";
+         "(read + write)\", \"floor_ms\": \"time of the same threads reading the source once and writing "
+         "the destination's bytes once (non-temporal), no arithmetic\"},\n";
   out << "  \"cases\": [\n";
   for (size_t i = 0; i < results.size(); ++i) {
     const CaseResult &r = results[i];
@@ -241,12 +247,14 @@ void WriteJson(std::ostream &out, const MachineInfo &m, const std::vector<CaseRe
         << ", \"torch_ms\": " << (r.torchAvailable ? JsonNumber(r.torchMs) : "null")
         << ", \"torch_runs_ms\": " << JsonArray(r.torchRuns)
         << ",\n     \"memcpy_ms\": " << JsonNumber(r.memcpyMs)
-        << ", \"memcpy_runs_ms\": " << JsonArray(r.memcpyRuns)
+        << ", \"memcpy_runs_ms\": " << JsonArray(r.memcpyRuns) << ", \"floor_ms\": " << JsonNumber(r.floorMs)
+        << ", \"floor_runs_ms\": " << JsonArray(r.floorRuns)
         << ",\n     \"speed_up\": " << (r.torchAvailable ? JsonNumber(r.SpeedUp()) : "null")
         << ", \"ours_gbs\": " << JsonNumber(r.OursGBs())
         << ", \"torch_gbs\": " << (r.torchAvailable ? JsonNumber(r.TorchGBs()) : "null")
         << ", \"memcpy_gbs\": " << JsonNumber(r.MemcpyGBs())
         << ", \"fraction_of_memcpy\": " << JsonNumber(r.OursGBs() / r.MemcpyGBs())
+        << ", \"fraction_of_floor\": " << JsonNumber(r.OfFloor())
         << ", \"workspace_bytes\": " << r.workspaceBytes << ", \"error\": " << JsonString(r.error)
         << ",\n     \"check\": {\"checked\": " << (r.checked ? "true" : "false")
         << ", \"relative_error\": " << JsonNumber(r.relativeError)

@@ -29,8 +29,8 @@ MachineInfo ReadMachineInfo(int threads, int reps, int warmup, const std::string
 
 struct CaseResult {
   BenchCase benchCase;
-  std::vector<double> oursRuns, torchRuns, memcpyRuns;  // ms, timed runs only
-  double oursMs = 0, torchMs = 0, memcpyMs = 0;         // medians
+  std::vector<double> oursRuns, torchRuns, memcpyRuns, floorRuns;  // ms, timed runs only
+  double oursMs = 0, torchMs = 0, memcpyMs = 0, floorMs = 0;       // medians
   bool torchAvailable = false;
   std::string torchNote;  // why PyTorch is n/a, or its result layout
   uint64_t workspaceBytes = 0;
@@ -44,6 +44,7 @@ struct CaseResult {
   double OursGBs() const;    // (source + destination bytes) / ours time
   double TorchGBs() const;   // the same bytes / PyTorch's time
   double MemcpyGBs() const;  // 2 * (the same bytes) / memcpy time: read + write
+  double OfFloor() const;    // streaming floor time / ours time (1: at the floor)
   double SpeedUp() const;    // PyTorch time / ours time
   bool Ok() const { return checked && relativeError <= tolerance; }
 };

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Bar chart of a trilinear3d_bench JSON file: effective bandwidth per case for ours, PyTorch and memcpy.
+"""Bar chart of a trilinear3d_bench JSON file: effective bandwidth per case for ours, PyTorch, memcpy and
+the streaming floor (the case's bytes read and written once, no arithmetic).
 
 Usage: plot_bench.py RESULTS.json OUTPUT.png
 Needs Debian's python3-matplotlib (run with /usr/bin/python3).
@@ -38,6 +39,9 @@ def main(argv):
         ("PyTorch", [c["torch_gbs"] for c in cases], "#ff7f0e"),
         ("memcpy", [c["memcpy_gbs"] for c in cases], "#7f7f7f"),
     ]
+    # The streaming floor as a bandwidth: the case's bytes / floor time (files from before it: none).
+    if all(c.get("floor_ms") for c in cases):
+        series.append(("streaming floor", [c["bytes"] / (c["floor_ms"] * 1e6) for c in cases], "#2ca02c"))
 
     positive = [v for _, values, _ in series for v in values if v is not None and v > 0]
     bottom = 10 ** math.floor(math.log10(min(positive) / 2))
@@ -46,10 +50,10 @@ def main(argv):
     def text(value):
         return f"{value:.0f}" if value >= 100 else f"{value:.1f}" if value >= 1 else f"{value:.2g}"
 
-    width = 0.27
+    width = 0.8 / len(series)
     fig, ax = plt.subplots(figsize=(max(8.0, 1.15 * len(cases) + 2), 5.6))
     for index, (name, values, color) in enumerate(series):
-        offset = (index - 1) * width
+        offset = (index - (len(series) - 1) / 2) * width
         for position, value in enumerate(values):
             x = position + offset
             if value is None:  # PyTorch has no CPU kernel for this dtype
@@ -72,7 +76,8 @@ def main(argv):
 
     machine = results["machine"]
     ax.set_title(
-        "trilinear3d vs PyTorch CPU: (gradOut + gradInput bytes) / time; memcpy counts read + write\n"
+        "trilinear3d vs PyTorch CPU: (gradOut + gradInput bytes) / time; memcpy counts read + write;\n"
+        "streaming floor: the same bytes read once / written once, no arithmetic\n"
         f'{machine["cpu_model"]}, {machine["threads"]} threads each, ISA {machine["isa"]}, '
         f'PyTorch {machine["torch_version"]}, medians of {machine["reps"]}, {machine["date"]}',
         fontsize=9,
