@@ -274,7 +274,7 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
   //            H-pass chunk | D ring
   //  width-last backward: D-step slab (slabRows unpadded rows of slabCols source positions) |
   //            kRowBatch H-step rows | kRowBatch W-pass rows (wChunk positions) | kTapGroup converted
-  //            source rows (strided views)
+  //            source rows (strided views); channels inner (the ring) one H-step and one W-pass row
   //  forward:  two converted source rows | kRowBatch H-pass rows | kRowBatch destination rows |
   //            D-pass rows one chunk needs
   int64_t scratchBytes = 0;
@@ -282,9 +282,11 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
     // The slab: the D step of the chunk's rows (W inner), or a ring of the rows one H index spans.
     t.slabRows = MaxTapRowsPerChunk(axes[1], tableH, t.layout == RowLayout::kCInner ? 1 : hChunk);
     const int64_t slabRowElems = t.slabCols * rowWidth;
+    const int64_t rowsInFlight =
+        t.layout == RowLayout::kCInner ? 1 : kRowBatch;  // the ring: one row at a time
     scratchBytes = RoundUp64Bytes(t.slabRows * slabRowElems, accBytes) +
-                   RoundUp64Bytes(slabRowElems, accBytes) * (kRowBatch + kTapGroup) +
-                   RoundUp64Bytes(wChunk * rowWidth, accBytes) * kRowBatch;
+                   RoundUp64Bytes(slabRowElems, accBytes) * (rowsInFlight + kTapGroup) +
+                   RoundUp64Bytes(wChunk * rowWidth, accBytes) * rowsInFlight;
   } else if (backward) {
     scratchBytes =
         (RoundUp64Bytes(srcRowElems, accBytes) + RoundUp64Bytes(t.rowElems, accBytes)) * kRowBatch +

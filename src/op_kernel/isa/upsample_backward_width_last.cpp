@@ -51,10 +51,12 @@ class BackwardWidthLastRunner {
     const int64_t slabRowCap = t_.slabCols * rowWidth_;  // the longest slab row (W chunk's span)
     srcRowStride_ = Align64(slabRowCap, bytes);
     dstRowStride_ = Align64(t_.wChunk * rowWidth_, bytes);
+    // The scratch layout of tiling: the ring (channels inner) has one H-step and one W-pass row.
+    const int64_t rowsInFlight = cInner ? 1 : kRowBatch;
     slab_ = scratch;
     hRows_ = slab_ + Align64(t_.slabRows * slabRowCap, bytes);
-    wRows_ = hRows_ + kRowBatch * srcRowStride_;
-    tapRows_ = wRows_ + kRowBatch * dstRowStride_;
+    wRows_ = hRows_ + rowsInFlight * srcRowStride_;
+    tapRows_ = wRows_ + rowsInFlight * dstRowStride_;
     // Rows whose elements are contiguous in memory (the dtype, unit stride), and whether
     // consecutive H rows follow each other whole (then a slab of rows is one contiguous run).
     const int64_t *s = src_.strides;

@@ -27,7 +27,8 @@
 //     while spanW > cols, slabCols = spanW(wChunk) if wChunk < dstW; else wChunk = dstW, slabCols = srcW.
 //     perRow = kTapGroup * slabCols * c * dtypeBytes, rows = max(1, kRingReuseBytes (4 MiB) / perRow),
 //     hChunk as above from rows; slabRows = span(1) (the ring); the core split counts W chunks with
-//     the planes; scratch as above with slabCols for srcW and wChunk for dstW.
+//     the planes; scratch as above with slabCols for srcW, wChunk for dstW, and one H-step row and one
+//     W-pass row for kRowBatch of each.
 //   Pass order (kAuto): cost = sum over passes of weight * max(elements before, after), weight 3 for
 //     the W pass on W-inner rows, else 1; width-last when strictly cheaper, and on a tie for
 //     channels-inner rows.
@@ -995,9 +996,10 @@ TEST(Tiling, WidthLastRingBenchB3TwoCores) {
   // The ring: row k is reached by oh 2k-1 .. 2k+2, and row 1 also by oh 0 (src clamps to 0: taps 0
   // and 1, weight 0 on 1) -> 5.
   e.slabRows = 5;
-  // R(5 * 16384 * 4 = 327680) + R(65536) * (4 + 4) = 524288 + R(32768) * 4 = 131072 -> 983040 bytes.
-  e.scratchElemsPerCore = 983040 / 4;
-  e.workspaceSize = 983040 * 2;
+  // The ring holds one H-step and one W-pass row:
+  // R(5 * 16384 * 4 = 327680) + R(65536) * (1 + 4) = 327680 + R(32768) * 1 = 32768 -> 688128 bytes.
+  e.scratchElemsPerCore = 688128 / 4;
+  e.workspaceSize = 688128 * 2;
   CheckCase(in, e);
   const BruteAxis h = MakeBruteAxis(128, 256, false);
   EXPECT_EQ(test::BruteTapSpanPerChunk(h, 6), 14);
@@ -1039,10 +1041,10 @@ TEST(Tiling, WidthLastRingWChunksTwoCores) {
   e.blockDim = 2;
   // The ring: H row 1 is reached by oh 0..3 (oh 0 clamps to taps 0 and 1) -> 4.
   e.slabRows = 4;
-  // R(4 * 16128 * 4 = 258048) + R(64512) * 8 = 516096 + R(107 * 72 * 4 = 30816) = 30848 * 4 = 123392
-  // -> 897536 bytes.
-  e.scratchElemsPerCore = 897536 / 4;
-  e.workspaceSize = 897536 * 2;
+  // R(4 * 16128 * 4 = 258048) + R(64512) * (1 + 4) = 322560 + R(107 * 72 * 4 = 30816) = 30848
+  // -> 611456 bytes.
+  e.scratchElemsPerCore = 611456 / 4;
+  e.workspaceSize = 611456 * 2;
   CheckCase(in, e);
   EXPECT_EQ(test::BruteTapSpanPerChunk(w, 107), 224);
   EXPECT_EQ(test::BruteTapSpanPerChunk(h, 1), 4);
@@ -1239,9 +1241,10 @@ TEST(Tiling, InvariantsOnRandomShapes) {
         EXPECT_EQ(t.slabCols, t.wChunk == dstW ? srcW : test::BruteTapSpanPerChunk(brute[2], t.wChunk));
       }
       const int64_t slabRowElems = t.slabCols * rowWidth;
+      const int64_t rowsInFlight = cInner ? 1 : kRowBatch;
       const int64_t need = Align64Elems(t.slabRows * slabRowElems, acc) +
-                           Align64Elems(slabRowElems, acc) * (kRowBatch + kTapGroup) +
-                           Align64Elems(t.wChunk * rowWidth, acc) * kRowBatch;
+                           Align64Elems(slabRowElems, acc) * (rowsInFlight + kTapGroup) +
+                           Align64Elems(t.wChunk * rowWidth, acc) * rowsInFlight;
       EXPECT_LE(need, t.scratchElemsPerCore);
     } else if (backward) {
       EXPECT_EQ(t.wChunk, dstW);
