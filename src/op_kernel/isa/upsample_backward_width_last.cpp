@@ -142,29 +142,61 @@ class BackwardWidthLastRunner {
 
   // slab_[r] = D pass of gradOut rows ohFirst_ + r for gradInput index id.
   void DStep(int64_t id) {
+    if (!denseSlab_) {
+      for (int64_t r = 0; r < slabRowCount_; ++r) DStepRow(id, ohFirst_ + r);
+      return;
+    }
     const int64_t e0 = p_.colD.begin[id], e1 = p_.colD.begin[id + 1];
+    const int64_t n = slabRowCount_ * srcRowElems_;
     for (int64_t g = e0; g < e1; g += kTapGroup) {
       const int k = static_cast<int>(std::min<int64_t>(kTapGroup, e1 - g));
-      const bool accumulate = g > e0;
       const T *planes[kTapGroup];
       for (int j = 0; j < k; ++j) {
         planes[j] = srcBase_ + p_.colD.src[g + j] * src_.strides[2] + ohFirst_ * src_.strides[3];
       }
-      const A *w = p_.colD.w.data() + g;
-      if (denseSlab_) {
-        const int64_t n = slabRowCount_ * srcRowElems_;
-        for (int64_t x = 0; x < n; x += kPieceElems) {
-          const T *at[kTapGroup];
-          for (int j = 0; j < k; ++j) at[j] = planes[j] + x;
-          CombineRows(slab_ + x, at, w, k, std::min(kPieceElems, n - x), accumulate);
-          prefetch_.IssueDose();
-        }
-        continue;
-      }
-      for (int64_t r = 0; r < slabRowCount_; ++r) {
-        CombineTapRows(planes, r * src_.strides[3], w, k, accumulate, slab_ + r * srcRowElems_);
+      for (int64_t x = 0; x < n; x += kPieceElems) {
+        const T *at[kTapGroup];
+        for (int j = 0; j < k; ++j) at[j] = planes[j] + x;
+        CombineRows(slab_ + x, at, p_.colD.w.data() + g, k, std::min(kPieceElems, n - x), g > e0);
+        prefetch_.IssueDose();
       }
     }
+  }
+
+  // Slab row of gradOut row oh: rows [ohFirst_, ohFirst_ + slabRows) in order (W inner: a chunk's
+  // span fits the slab), or as a ring (channels inner: row oh at (oh - ohFirst_) mod slabRows).
+  A *SlabRow(int64_t oh) const {
+    int64_t r = oh - ohFirst_;
+    if (r >= t_.slabRows) r %= t_.slabRows;
+    return slab_ + r * srcRowElems_;
+  }
+
+  // SlabRow(oh) = the D step of gradOut row oh for gradInput index id.
+  void DStepRow(int64_t id, int64_t oh) {
+    const int64_t e0 = p_.colD.begin[id], e1 = p_.colD.begin[id + 1];
+    for (int64_t g = e0; g < e1; g += kTapGroup) {
+      const int k = static_cast<int>(std::min<int64_t>(kTapGroup, e1 - g));
+      const T *planes[kTapGroup];
+      for (int j = 0; j < k; ++j) planes[j] = srcBase_ + p_.colD.src[g + j] * src_.strides[2];
+      CombineTapRows(planes, oh * src_.strides[3], p_.colD.w.data() + g, k, g > e0, SlabRow(oh));
+    }
+  }
+
+  // hRow = the H step of gradInput row ih from the slab; zeros when no tap reaches ih, or no D tap
+  // reaches the current index (reached false). Returns whether it summed.
+  bool HStep(int64_t ih, bool reached, A *hRow) const {
+    const int64_t e0 = p_.colH.begin[ih], e1 = p_.colH.begin[ih + 1];
+    if (!reached || e0 == e1) {
+      std::fill(hRow, hRow + srcRowElems_, A(0));
+      return false;
+    }
+    const A *rows[kTapGroup];
+    for (int64_t g = e0; g < e1; g += kTapGroup) {
+      const int k = static_cast<int>(std::min<int64_t>(kTapGroup, e1 - g));
+      for (int j = 0; j < k; ++j) rows[j] = SlabRow(p_.colH.src[g + j]);
+      CombineRows(hRow, rows, p_.colH.w.data() + g, k, srcRowElems_, g > e0);
+    }
+    return true;
   }
 
   // out = (accumulate ? out : 0) + sum of w[j] * row j, the gradOut rows (the item's columns) at
@@ -192,30 +224,14 @@ class BackwardWidthLastRunner {
   // of a row taken through all three steps to stay in L1 (the reads of gradOut then jump between
   // eight short runs), and software prefetch of the next row's gradOut rows (B3 2 cores 16 -> 25 ms).
   void RingRows(int64_t id, bool reached) {
-    const int64_t e0 = p_.colD.begin[id], e1 = p_.colD.begin[id + 1];
     int64_t next = ohFirst_;  // gradOut rows [ohFirst_, next) have had their D step
-    auto ringRow = [&](int64_t oh) { return slab_ + ((oh - ohFirst_) % t_.slabRows) * srcRowElems_; };
     A *hRow = hRows_;
     for (int64_t ih = h0_; ih < h1_; ++ih) {
       const int64_t h0 = p_.colH.begin[ih], h1 = p_.colH.begin[ih + 1];
-      if (!reached || h0 == h1) {
-        std::fill(hRow, hRow + srcRowElems_, A(0));
-      } else {
-        for (const int64_t last = p_.colH.src[h1 - 1]; next <= last; ++next) {
-          for (int64_t g = e0; g < e1; g += kTapGroup) {
-            const int k = static_cast<int>(std::min<int64_t>(kTapGroup, e1 - g));
-            const T *planes[kTapGroup];
-            for (int j = 0; j < k; ++j) planes[j] = srcBase_ + p_.colD.src[g + j] * src_.strides[2];
-            CombineTapRows(planes, next * src_.strides[3], p_.colD.w.data() + g, k, g > e0, ringRow(next));
-          }
-        }
-        const A *rows[kTapGroup];
-        for (int64_t g = h0; g < h1; g += kTapGroup) {
-          const int k = static_cast<int>(std::min<int64_t>(kTapGroup, h1 - g));
-          for (int j = 0; j < k; ++j) rows[j] = ringRow(p_.colH.src[g + j]);
-          CombineRows(hRow, rows, p_.colH.w.data() + g, k, srcRowElems_, g > h0);
-        }
+      if (reached && h0 < h1) {
+        for (const int64_t last = p_.colH.src[h1 - 1]; next <= last; ++next) DStepRow(id, next);
       }
+      HStep(ih, reached, hRow);
       GatherChannels(p_.rowW, GatherSpan{w0_, w1_, colFirst_}, hRow, wRows_, t_.c);
       WriteRow<T>(wRows_, dstBase_ + id * dst_.strides[2] + ih * dst_.strides[3], dst_, t_.layout, w1_ - w0_,
                   t_.c, t_.streamStores);
@@ -231,18 +247,7 @@ class BackwardWidthLastRunner {
       A *hRow = hRows_ + k * srcRowStride_;
       hRows[k] = hRow;
       wRows[k] = wRows_ + k * dstRowStride_;
-      const int64_t e0 = p_.colH.begin[ih + k], e1 = p_.colH.begin[ih + k + 1];
-      if (!reached || e0 == e1) {
-        std::fill(hRow, hRow + srcRowElems_, A(0));
-        continue;
-      }
-      const A *rows[kTapGroup];
-      for (int64_t g = e0; g < e1; g += kTapGroup) {
-        const int n = static_cast<int>(std::min<int64_t>(kTapGroup, e1 - g));
-        for (int j = 0; j < n; ++j) rows[j] = slab_ + (p_.colH.src[g + j] - ohFirst_) * srcRowElems_;
-        CombineRows(hRow, rows, p_.colH.w.data() + g, n, srcRowElems_, g > e0);
-      }
-      prefetch_.IssueDose();
+      if (HStep(ih + k, reached, hRow)) prefetch_.IssueDose();
     }
     // A short last batch repeats its first row: four rows cost little more than one, and the
     // extra results land in unused W-pass rows.
