@@ -18,33 +18,16 @@ namespace trilinear3d::kernel::TRILINEAR3D_ISA {
 #if defined(__AVX512F__)
 namespace combine_detail {
 
-// 16 source elements as fp32 lanes; the masked form reads nothing outside the mask.
+// 16 source elements as fp32 lanes (simd_row_ops.h's LoadFloatLanes); the masked form reads
+// nothing outside the mask.
 template <typename S>
 inline __m512 LoadLanes(const S *p, __mmask16 m) {
-  if constexpr (std::is_same_v<S, float>) {
-    return _mm512_maskz_loadu_ps(m, p);
-  } else {
-    const __m256i h = _mm256_maskz_loadu_epi16(m, p);
-    if constexpr (std::is_same_v<S, Bf16>) {
-      return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
-    } else {
-      return _mm512_cvtph_ps(h);
-    }
-  }
+  return LoadFloatLanes(p, m);
 }
 
 template <typename S>
 inline __m512 LoadLanes(const S *p) {
-  if constexpr (std::is_same_v<S, float>) {
-    return _mm512_loadu_ps(p);
-  } else {
-    const __m256i h = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p));
-    if constexpr (std::is_same_v<S, Bf16>) {
-      return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
-    } else {
-      return _mm512_cvtph_ps(h);
-    }
-  }
+  return LoadFloatLanes(p);
 }
 
 inline __m512d LoadLanes(const double *p, __mmask8 m) { return _mm512_maskz_loadu_pd(m, p); }

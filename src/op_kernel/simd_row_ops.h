@@ -55,32 +55,49 @@ inline void BlendRows(A *__restrict dst, const A *__restrict a, A w0, const A *_
   for (int64_t i = 0; i < n; ++i) dst[i] = w0 * a[i] + w1 * b[i];
 }
 
+#if defined(__AVX512F__)
+// 16 elements of T (fp32, bf16 or fp16) at p as fp32 lanes, converted exactly; the masked form reads
+// nothing outside the mask.
+template <typename T>
+inline __m512 LoadFloatLanes(const T *p) {
+  if constexpr (std::is_same_v<T, float>) {
+    return _mm512_loadu_ps(p);
+  } else {
+    const __m256i h = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p));
+    if constexpr (std::is_same_v<T, Bf16>) {
+      return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+    } else {
+      return _mm512_cvtph_ps(h);
+    }
+  }
+}
+
+template <typename T>
+inline __m512 LoadFloatLanes(const T *p, __mmask16 m) {
+  if constexpr (std::is_same_v<T, float>) {
+    return _mm512_maskz_loadu_ps(m, p);
+  } else {
+    const __m256i h = _mm256_maskz_loadu_epi16(m, p);
+    if constexpr (std::is_same_v<T, Bf16>) {
+      return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+    } else {
+      return _mm512_cvtph_ps(h);
+    }
+  }
+}
+#endif
+
 // Converts n elements at src (stride in elements) to the accumulation type.
 template <typename T>
 inline void LoadRow(const T *src, int64_t stride, Acc<T> *__restrict dst, int64_t n) {
   int64_t i = 0;
   if (stride == 1) {
 #if defined(__AVX512F__)
-    if constexpr (std::is_same_v<T, Bf16>) {
-      for (; i + 16 <= n; i += 16) {
-        const __m256i h = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + i));
-        _mm512_storeu_ps(dst + i, _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16)));
-      }
+    if constexpr (std::is_same_v<T, Bf16> || std::is_same_v<T, Fp16>) {
+      for (; i + 16 <= n; i += 16) _mm512_storeu_ps(dst + i, LoadFloatLanes(src + i));
       if (i < n) {  // the tail with masks: nothing past the row is read
         const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
-        const __m256i h = _mm256_maskz_loadu_epi16(m, src + i);
-        _mm512_mask_storeu_ps(dst + i, m,
-                              _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16)));
-        return;
-      }
-    } else if constexpr (std::is_same_v<T, Fp16>) {
-      for (; i + 16 <= n; i += 16) {
-        _mm512_storeu_ps(dst + i,
-                         _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + i))));
-      }
-      if (i < n) {
-        const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
-        _mm512_mask_storeu_ps(dst + i, m, _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(m, src + i)));
+        _mm512_mask_storeu_ps(dst + i, m, LoadFloatLanes(src + i, m));
         return;
       }
     }
@@ -111,6 +128,16 @@ inline __m256i FloatToBf16x16(__m512 v) {
   r = _mm512_mask_mov_epi32(r, nan, _mm512_or_si512(u, _mm512_set1_epi32(0x400000)));
   return _mm512_cvtepi32_epi16(_mm512_srli_epi32(r, 16));
 }
+
+// 16 fp32 lanes as bf16 or fp16 (round to nearest even).
+template <typename T>
+inline __m256i FloatToHalfLanes(__m512 v) {
+  if constexpr (std::is_same_v<T, Bf16>) {
+    return FloatToBf16x16(v);
+  } else {
+    return _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  }
+}
 #endif
 
 // Converts n accumulation-type elements to T at dst (stride in elements).
@@ -123,26 +150,14 @@ inline void StoreRow(const Acc<T> *__restrict src, T *dst, int64_t stride, int64
       return;
     }
 #if defined(__AVX512F__)
-    if constexpr (std::is_same_v<T, Bf16>) {
+    if constexpr (std::is_same_v<T, Bf16> || std::is_same_v<T, Fp16>) {
       for (; i + 16 <= n; i += 16) {
-        _mm256_storeu_si256(reinterpret_cast<__m256i *>(dst + i), FloatToBf16x16(_mm512_loadu_ps(src + i)));
+        _mm256_storeu_si256(reinterpret_cast<__m256i *>(dst + i),
+                            FloatToHalfLanes<T>(_mm512_loadu_ps(src + i)));
       }
       if (i < n) {  // the tail with masks: short rows (a few elements) would go scalar
         const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
-        _mm256_mask_storeu_epi16(dst + i, m, FloatToBf16x16(_mm512_maskz_loadu_ps(m, src + i)));
-        return;
-      }
-    } else if constexpr (std::is_same_v<T, Fp16>) {
-      for (; i + 16 <= n; i += 16) {
-        _mm256_storeu_si256(
-            reinterpret_cast<__m256i *>(dst + i),
-            _mm512_cvtps_ph(_mm512_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
-      }
-      if (i < n) {
-        const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
-        _mm256_mask_storeu_epi16(dst + i, m,
-                                 _mm512_cvtps_ph(_mm512_maskz_loadu_ps(m, src + i),
-                                                 _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+        _mm256_mask_storeu_epi16(dst + i, m, FloatToHalfLanes<T>(_mm512_maskz_loadu_ps(m, src + i)));
         return;
       }
     }
@@ -649,9 +664,7 @@ inline void GatherChannels(const RowGather<A> &g, GatherSpan span, const A *__re
         continue;
       }
       for (int t = 0; t < targets->count; ++t) {
-        A *p = targets->row[t] + at + k0;
-        const A w = targets->w[t];
-        for (int64_t k = 0; k < width; ++k) p[k] = targets->assign[t] ? w * acc[k] : p[k] + w * acc[k];
+        AxpyRow(targets->row[t] + at + k0, acc, targets->w[t], width, targets->assign[t]);
       }
     }
   }
