@@ -70,6 +70,20 @@ int64_t MaxTapRowsPerChunk(const math::AxisSpec &axis, const math::GatherTable &
   return most;
 }
 
+// Width-last backward: the largest chunk of in-side indices (at most axis.in) whose taps span at
+// most `budget` out-side indices, or 1. A chunk of k spans about k * out / in + 3 (the first guess),
+// cut while its widest span is over the budget.
+int64_t ChunkWithinSpan(const math::AxisSpec &axis, const math::GatherTable &table, int64_t budget) {
+  const double perIndex = static_cast<double>(axis.out) / static_cast<double>(axis.in);
+  int64_t chunk = static_cast<int64_t>(static_cast<double>(std::max<int64_t>(1, budget - 3)) / perIndex);
+  chunk = std::clamp<int64_t>(chunk, 1, axis.in);
+  for (int64_t span = MaxTapRowsPerChunk(axis, table, chunk); chunk > 1 && span > budget;
+       span = MaxTapRowsPerChunk(axis, table, chunk)) {
+    chunk = std::max<int64_t>(1, chunk * budget / span - 1);
+  }
+  return chunk;
+}
+
 // Forward: the most source H rows the taps of one chunk of hChunk output rows reach.
 int64_t MaxSourceRowsPerChunk(const math::AxisSpec &axis, int64_t hChunk) {
   int64_t most = 1;
@@ -192,9 +206,8 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
   // H chunk: keep the per-core working set within the cache budget.
   int64_t hChunk = 1;
   int64_t wChunk = dstW;
-  // Width-last: the H and W axes' gather lists, built once for every span computed below.
+  // Width-last: the H axis's gather lists, built once for every span computed below.
   const math::GatherTable tableH = widthLast ? math::BackwardTable(axes[1]) : math::GatherTable{};
-  const math::GatherTable tableW = widthLast ? math::BackwardTable(axes[2]) : math::GatherTable{};
   t.slabCols = widthLast ? srcW : 0;
   if (widthLast) {
     int64_t perSlabRow = 0;
@@ -205,13 +218,8 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
       // next index, which shares some of them.
       const int64_t colBudget = std::max<int64_t>(1, kRingRowBytes / (input.c * accBytes));
       if (srcW > colBudget) {
-        const double colsPerCol = static_cast<double>(srcW) / static_cast<double>(dstW);
-        wChunk = static_cast<int64_t>(static_cast<double>(std::max<int64_t>(1, colBudget - 3)) / colsPerCol);
-        wChunk = std::clamp<int64_t>(wChunk, 1, dstW);
-        for (int64_t span = MaxTapRowsPerChunk(axes[2], tableW, wChunk); wChunk > 1 && span > colBudget;
-             span = MaxTapRowsPerChunk(axes[2], tableW, wChunk)) {
-          wChunk = std::max<int64_t>(1, wChunk * colBudget / span - 1);
-        }
+        const math::GatherTable tableW = math::BackwardTable(axes[2]);
+        wChunk = ChunkWithinSpan(axes[2], tableW, colBudget);
         if (wChunk < dstW) t.slabCols = MaxTapRowsPerChunk(axes[2], tableW, wChunk);
       }
       perSlabRow = kTapGroup * t.slabCols * input.c * srcElemBytes;
@@ -223,14 +231,7 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
           (MaxSharedPlanes(axes[0]) + kTapGroup) * srcRowElems * srcElemBytes + srcRowElems * accBytes;
     }
     const int64_t rowsBudget = std::max<int64_t>(1, budget / std::max<int64_t>(1, perSlabRow));
-    // A chunk of k gradInput rows spans about k * out / in + 3 gradOut rows.
-    const double rowsPerRow = static_cast<double>(input.outSize[1]) / static_cast<double>(dstH);
-    hChunk = static_cast<int64_t>(static_cast<double>(std::max<int64_t>(1, rowsBudget - 3)) / rowsPerRow);
-    hChunk = std::clamp<int64_t>(hChunk, 1, dstH);
-    for (int64_t span = MaxTapRowsPerChunk(axes[1], tableH, hChunk); hChunk > 1 && span > rowsBudget;
-         span = MaxTapRowsPerChunk(axes[1], tableH, hChunk)) {
-      hChunk = std::max<int64_t>(1, hChunk * rowsBudget / span - 1);
-    }
+    hChunk = ChunkWithinSpan(axes[1], tableH, rowsBudget);
   } else {
     t.ringPlanes = backward ? MaxOpenDestinations(axes[0]) : 0;
     // Rows held per destination row of a chunk: backward the H-pass row and the D ring's rows;
