@@ -1,5 +1,6 @@
 #include "op_api/plan_cache.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -110,6 +111,12 @@ void TrimLocked(Cache &cache, size_t entries, uint64_t bytes) {
   }
 }
 
+// The entry of `key`, or cache.entries.end(). Requires cache.mutex.
+auto FindLocked(Cache &cache, const PlanKey &key) {
+  return std::find_if(cache.entries.begin(), cache.entries.end(),
+                      [&](const auto &entry) { return entry.first == key; });
+}
+
 std::shared_ptr<const UpsamplePlan> BuildPlan(const tiling::TilingInput &input, int lanesF32, int lanesF64,
                                               std::string *error) {
   auto plan = std::make_shared<UpsamplePlan>();
@@ -134,8 +141,8 @@ std::shared_ptr<const UpsamplePlan> GetPlan(const tiling::TilingInput &input, in
   {
     std::lock_guard<std::mutex> lock(cache.mutex);
     TrimLocked(cache, static_cast<size_t>(limit), kPlanCacheBytes);  // the limit may have been lowered
-    for (auto it = cache.entries.begin(); it != cache.entries.end(); ++it) {
-      if (!(it->first == key)) continue;
+    const auto it = FindLocked(cache, key);
+    if (it != cache.entries.end()) {
       cache.entries.splice(cache.entries.begin(), cache.entries, it);
       ++cache.stats.hits;
       return cache.entries.front().second;
@@ -152,9 +159,8 @@ std::shared_ptr<const UpsamplePlan> GetPlan(const tiling::TilingInput &input, in
   if (!plan) return nullptr;
   std::lock_guard<std::mutex> lock(cache.mutex);
   ++cache.stats.builds;
-  for (const auto &entry : cache.entries) {
-    if (entry.first == key) return entry.second;  // another thread built it meanwhile: share one
-  }
+  const auto built = FindLocked(cache, key);
+  if (built != cache.entries.end()) return built->second;  // another thread built it meanwhile: share one
   if (limit > 0 && plan->bytes <= kPlanCacheBytes) {
     try {
       cache.entries.emplace_front(key, plan);
