@@ -65,7 +65,7 @@ class ForwardItemRunner {
           outRows[k] = dstRow_ + k * dstRowStride_;
         }
         if (t_.layout == RowLayout::kWInner && count == kBatch) {
-          GatherRows<kBatch>(p_.rowW, hRows, outRows);
+          GatherFourRows(p_.rowW, hRows, outRows);
         } else {
           for (int k = 0; k < count; ++k) ResampleW(hRows[k], outRows[k]);
         }
