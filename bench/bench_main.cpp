@@ -178,7 +178,7 @@ int RunChild(const Options &options) {
 }
 
 // Re-executes this program with --threads `threads` --cases B1 --child-ours-only and returns its run times.
-std::vector<double> RunChildProcess(int threads, const Options &options) {
+std::vector<double> RunChildProcess(int threads, int reps, const Options &options) {
   int fds[2];
   if (pipe(fds) != 0) return {};
   const std::vector<std::string> args = {"trilinear3d_bench",
@@ -187,7 +187,7 @@ std::vector<double> RunChildProcess(int threads, const Options &options) {
                                          "--cases",
                                          "B1",
                                          "--reps",
-                                         std::to_string(options.reps),
+                                         std::to_string(reps),
                                          "--warmup",
                                          std::to_string(std::max(1, options.warmup)),
                                          "--child-ours-only"};
@@ -227,13 +227,18 @@ std::vector<double> RunChildProcess(int threads, const Options &options) {
 }
 
 // 1 thread vs options.threads on B1, ours only, each in a fresh process (the core count is read once per
-// process); two alternating rounds of each, all runs pooled into one median per side.
+// process). The machine's memory bandwidth drifts over seconds, so the sides alternate in short rounds
+// (kRunsPerRound timed runs per child) rather than in two long ones; 2 x reps runs per side in all,
+// pooled into one median per side.
 ScalingResult MeasureScaling(const Options &options) {
+  constexpr int kRunsPerRound = 2;
   ScalingResult scaling;
   scaling.threads = options.threads;
-  for (int round = 0; round < 2; ++round) {
-    for (double ms : RunChildProcess(1, options)) scaling.oneThreadRuns.push_back(ms);
-    for (double ms : RunChildProcess(options.threads, options)) scaling.manyThreadRuns.push_back(ms);
+  for (int round = 0; round < options.reps; ++round) {
+    for (double ms : RunChildProcess(1, kRunsPerRound, options)) scaling.oneThreadRuns.push_back(ms);
+    for (double ms : RunChildProcess(options.threads, kRunsPerRound, options)) {
+      scaling.manyThreadRuns.push_back(ms);
+    }
   }
   scaling.measured = !scaling.oneThreadRuns.empty() && !scaling.manyThreadRuns.empty();
   scaling.oneThreadMs = Median(scaling.oneThreadRuns);

@@ -184,9 +184,10 @@ void WriteMarkdown(std::ostream &out, const MachineInfo &machine, const std::vec
   }
   out << "\n";
   if (scaling.measured) {
-    out << "2 cores vs 1 core on B1 (ours, separate processes, " << scaling.oneThreadRuns.size()
-        << " runs each, median): 1 thread " << Ms(scaling.oneThreadMs) << " ms, " << scaling.threads
-        << " threads " << Ms(scaling.manyThreadMs) << " ms → " << Fixed(scaling.Ratio(), 2) << "×\n\n";
+    out << "2 cores vs 1 core on B1 (ours, separate processes in alternating rounds, "
+        << scaling.oneThreadRuns.size() << " runs each, median): 1 thread " << Ms(scaling.oneThreadMs)
+        << " ms, " << scaling.threads << " threads " << Ms(scaling.manyThreadMs) << " ms → "
+        << Fixed(scaling.Ratio(), 2) << "×\n\n";
   }
   out << "Definitions: shape is gradInput ← gradOut (backward) or x → y (forward, marked fwd), NCDHW sizes. "
          "ours ms: median wall time of GetWorkspaceSize + run + aclrtSynchronizeStream through the public C "
