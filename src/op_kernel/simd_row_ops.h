@@ -619,13 +619,18 @@ struct GatherSpan {
   int64_t j0, j1, srcFirst;
 };
 
+// Where GatherChannels' source row lives. A row read from memory has the positions of a later output
+// requested ahead; a row the kernel has just computed (in cache) does not: there the requests only take
+// load slots (a 64 KB row in L2: 53 -> 33 cycles per output position without them).
+enum class SourceIn { kMemory, kCache };
+
 // W pass of a channels-inner row: dst[(j - j0) * c + k] = sum over j's list of
 // w * src[(s - srcFirst) * c + k] for j in span. The channel vectors of one j are accumulated in
 // registers across its list, then stored once, or, with targets (the backward's H scatter), applied
 // to the target rows instead of dst (not written then).
 template <typename A>
 inline void GatherChannels(const RowGather<A> &g, GatherSpan span, const A *__restrict src, A *__restrict dst,
-                           int64_t c, const RowTargets<A> *targets = nullptr) {
+                           int64_t c, SourceIn sourceIn, const RowTargets<A> *targets = nullptr) {
   constexpr int kLanes = 64 / static_cast<int>(sizeof(A));  // one 64-byte vector of A
   constexpr int kChunk = 4 * kLanes;                        // channels accumulated at once
   const int64_t *__restrict begin = g.begin.data();
@@ -639,7 +644,7 @@ inline void GatherChannels(const RowGather<A> &g, GatherSpan span, const A *__re
     const int64_t at = (j - span.j0) * c;
     A *out = dst + at;
     const int64_t e0 = begin[j], e1 = begin[j + 1];
-    if (j + kAhead < span.j1) {
+    if (sourceIn == SourceIn::kMemory && j + kAhead < span.j1) {
       const int64_t a0 = begin[j + kAhead], a1 = begin[j + kAhead + 1];
       if (a0 < a1) {
         const A *first = src + (static_cast<int64_t>(srcIdx[a0]) - srcFirst) * c;
@@ -670,11 +675,11 @@ inline void GatherChannels(const RowGather<A> &g, GatherSpan span, const A *__re
   }
 }
 
-// GatherChannels over the whole row.
+// GatherChannels over a whole row read from memory.
 template <typename A>
 inline void GatherChannels(const RowGather<A> &g, const A *__restrict src, A *__restrict dst, int64_t c,
                            const RowTargets<A> *targets = nullptr) {
-  GatherChannels(g, GatherSpan{0, g.dstLen, 0}, src, dst, c, targets);
+  GatherChannels(g, GatherSpan{0, g.dstLen, 0}, src, dst, c, SourceIn::kMemory, targets);
 }
 
 template <typename A>

@@ -232,7 +232,7 @@ class BackwardWidthLastRunner {
         for (const int64_t last = p_.colH.src[h1 - 1]; next <= last; ++next) DStepRow(id, next);
       }
       HStep(ih, reached, hRow);
-      GatherChannels(p_.rowW, GatherSpan{w0_, w1_, colFirst_}, hRow, wRows_, t_.c);
+      GatherChannels(p_.rowW, GatherSpan{w0_, w1_, colFirst_}, hRow, wRows_, t_.c, SourceIn::kCache);
       WriteRow<T>(wRows_, dstBase_ + id * dst_.strides[2] + ih * dst_.strides[3], dst_, t_.layout, w1_ - w0_,
                   t_.c, t_.streamStores);
     }
