@@ -1,0 +1,227 @@
+// Views whose elements lie more than 2^31 elements (2^33 bytes in fp32) into their storage: every
+// element offset the library forms (plane bases, row starts, positions within a row, the streamed
+// stores' alignment heads) must be 64-bit, on both pass orders and both row layouts, backward and
+// forward. The storage is reserved address space (mmap with MAP_NORESERVE): only the pages that hold
+// view elements are ever touched, so a case needs well under a megabyte of memory. Values are written
+// and read straight through the pointer (on this CPU runtime device memory is host memory): copying
+// 8 GiB storages in and out with aclrtMemcpy would commit them.
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "acl_test_environment.h"
+#include "forward/forward_op_runner.h"
+#include "op_runner.h"
+
+namespace trilinear3d::test {
+namespace {
+
+// The stride (elements) of the view's outermost non-unit dim: C under NCDHW (N is 1 there), N under
+// NDHWC. Odd, so the far planes are not 64-byte aligned either; index 2 of that dim sits at
+// 2^31 + 6 elements.
+constexpr int64_t kFarStride = (int64_t{1} << 30) + 3;
+
+// Address space for `bytes`, committed page by page on first touch.
+class SparseStorage {
+ public:
+  explicit SparseStorage(size_t bytes) : bytes_(bytes) {
+    void *p =
+        mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    data_ = p == MAP_FAILED ? nullptr : static_cast<uint8_t *>(p);
+  }
+  ~SparseStorage() {
+    if (data_ != nullptr) munmap(data_, bytes_);
+  }
+  SparseStorage(const SparseStorage &) = delete;
+  SparseStorage &operator=(const SparseStorage &) = delete;
+
+  uint8_t *data() const { return data_; }
+
+ private:
+  size_t bytes_;
+  uint8_t *data_ = nullptr;
+};
+
+// A view of logical NCDHW dims in `format`: contiguous inner dims, the far dim kFarStride apart.
+class FarView {
+ public:
+  FarView(const Shape5 &logical, aclDataType dtype, aclFormat format) : dtype_(dtype) {
+    const Shape5 view = ViewDimsOf(logical, format);
+    const int far = format == ACL_FORMAT_NDHWC ? 0 : 1;
+    std::array<int64_t, 5> strides{};
+    strides[4] = 1;
+    for (int i = 3; i >= 0; --i) strides[i] = strides[i + 1] * view[i + 1];
+    strides[far] = kFarStride;
+    if (far == 1) strides[0] = kFarStride * view[1];
+    int64_t span = 1;
+    for (int i = 0; i < 5; ++i) span += (view[i] - 1) * strides[i];
+    storage_ = std::make_unique<SparseStorage>(static_cast<size_t>(span) * DtypeSize(dtype));
+    if (storage_->data() == nullptr) return;
+    const int64_t storageDims[1] = {span};
+    tensor_ =
+        aclCreateTensor(view.data(), 5, dtype, strides.data(), 0, format, storageDims, 1, storage_->data());
+    // Storage element of every logical NCDHW index, in logical order.
+    const std::array<int, 5> position = ViewPositionOf(format);
+    int64_t idx[5];
+    for (idx[0] = 0; idx[0] < logical[0]; ++idx[0])
+      for (idx[1] = 0; idx[1] < logical[1]; ++idx[1])
+        for (idx[2] = 0; idx[2] < logical[2]; ++idx[2])
+          for (idx[3] = 0; idx[3] < logical[3]; ++idx[3])
+            for (idx[4] = 0; idx[4] < logical[4]; ++idx[4]) {
+              int64_t offset = 0;
+              for (int d = 0; d < 5; ++d) offset += idx[d] * strides[position[d]];
+              offsets_.push_back(offset);
+            }
+  }
+  ~FarView() {
+    if (tensor_ != nullptr) aclDestroyTensor(tensor_);
+  }
+  FarView(const FarView &) = delete;
+  FarView &operator=(const FarView &) = delete;
+
+  bool ok() const { return tensor_ != nullptr; }
+  aclTensor *get() const { return tensor_; }
+  int64_t MaxOffset() const {
+    return offsets_.empty() ? 0 : *std::max_element(offsets_.begin(), offsets_.end());
+  }
+
+  // Stores values (logical order) and returns them as the dtype holds them.
+  std::vector<double> Write(const std::vector<double> &values) {
+    std::vector<double> stored(values.size());
+    for (size_t i = 0; i < values.size(); ++i) {
+      uint8_t *at = storage_->data() + static_cast<size_t>(offsets_[i]) * DtypeSize(dtype_);
+      EncodeElement(dtype_, values[i], at);
+      stored[i] = DecodeElement(dtype_, at);
+    }
+    return stored;
+  }
+
+  std::vector<double> Read() const {
+    std::vector<double> values(offsets_.size());
+    for (size_t i = 0; i < values.size(); ++i) {
+      values[i] =
+          DecodeElement(dtype_, storage_->data() + static_cast<size_t>(offsets_[i]) * DtypeSize(dtype_));
+    }
+    return values;
+  }
+
+ private:
+  aclDataType dtype_;
+  std::unique_ptr<SparseStorage> storage_;
+  aclTensor *tensor_ = nullptr;
+  std::vector<int64_t> offsets_;
+};
+
+struct FarCase {
+  const char *name;
+  aclDataType dtype;
+  aclFormat format;
+  Shape5 small;                  // gradInput (backward) / self (forward)
+  std::array<int64_t, 3> large;  // gradOut / out spatial sizes
+};
+
+// NCDHW with 3 channels (the third at 2^31 + 6 elements); NDHWC with 16 channels (the channels-inner
+// row layout) and 3 batches.
+const FarCase kFarCases[] = {
+    {"Fp32Ncdhw", ACL_FLOAT, ACL_FORMAT_NCDHW, {1, 3, 4, 10, 12}, {8, 20, 24}},
+    {"Bf16Ncdhw", ACL_BF16, ACL_FORMAT_NCDHW, {1, 3, 3, 7, 9}, {5, 13, 20}},
+    {"Fp32Ndhwc", ACL_FLOAT, ACL_FORMAT_NDHWC, {3, 16, 2, 6, 8}, {4, 12, 16}},
+    {"Fp16Ndhwc", ACL_FLOAT16, ACL_FORMAT_NDHWC, {3, 16, 3, 5, 7}, {6, 9, 13}},
+};
+
+// Both phases and a synchronize on the default stream, over raw tensors.
+::testing::AssertionResult RunBackwardOn(const aclTensor *gradOut, const BackwardProblem &p,
+                                         aclTensor *gradInput) {
+  PreparedOp op;
+  ::testing::AssertionResult done = PrepareBackward(gradOut, p, gradInput, &op);
+  if (done) done = EnqueueBackward(&op, nullptr);
+  if (done) done = SynchronizeStream(nullptr);
+  return done;
+}
+
+::testing::AssertionResult RunForwardOn(const aclTensor *self, const ForwardProblem &p, aclTensor *out) {
+  PreparedOp op;
+  ::testing::AssertionResult done = PrepareForward(self, p, out, &op);
+  if (done) done = EnqueueForward(&op, nullptr);
+  if (done) done = SynchronizeStream(nullptr);
+  return done;
+}
+
+using FarParam = std::tuple<FarCase, PassOrder>;
+
+class LargeOffsetsBackward : public ::testing::TestWithParam<FarParam> {};
+
+TEST_P(LargeOffsetsBackward, BeyondTwoToThe31Elements) {
+  const auto &[c, order] = GetParam();
+  const ScopedPassOrder passOrder(order);
+  BackwardProblem problem;
+  problem.inputSize = c.small;
+  problem.outputSize = c.large;
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE(SeedTrace(seed));
+  std::mt19937_64 rng(seed);
+  for (bool alignCorners : {false, true}) {
+    SCOPED_TRACE(alignCorners ? "alignCorners" : "no alignCorners");
+    problem.alignCorners = alignCorners;
+    FarView gradOut(problem.GradOutShape(), c.dtype, c.format);
+    FarView gradInput(problem.inputSize, c.dtype, c.format);
+    ASSERT_TRUE(gradOut.ok() && gradInput.ok()) << "no address space for the sparse storages";
+    ASSERT_GT(gradOut.MaxOffset(), int64_t{1} << 31);
+    ASSERT_GT(gradInput.MaxOffset(), int64_t{1} << 31);
+    const std::vector<double> values =
+        gradOut.Write(RandomValues(rng, ElementCount(problem.GradOutShape()), Distribution::kUnitNormal));
+    // NaN in every gradInput element: one the kernel does not write fails the comparison.
+    gradInput.Write(std::vector<double>(ElementCount(problem.inputSize), std::nan("")));
+    ASSERT_TRUE(RunBackwardOn(gradOut.get(), problem, gradInput.get()));
+    EXPECT_TRUE(ResultMatchesReference(values, problem, c.dtype, gradInput.Read()));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Views, LargeOffsetsBackward,
+                         ::testing::Combine(::testing::ValuesIn(kFarCases), ::testing::ValuesIn(kPassOrders)),
+                         [](const ::testing::TestParamInfo<FarParam> &info) {
+                           return std::string(std::get<0>(info.param).name) + "_" +
+                                  PassOrderName(std::get<1>(info.param));
+                         });
+
+class LargeOffsetsForward : public ::testing::TestWithParam<FarCase> {};
+
+TEST_P(LargeOffsetsForward, BeyondTwoToThe31Elements) {
+  const FarCase &c = GetParam();
+  ForwardProblem problem;
+  problem.selfSize = c.small;
+  problem.outputSize = c.large;
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE(SeedTrace(seed));
+  std::mt19937_64 rng(seed);
+  for (bool alignCorners : {false, true}) {
+    SCOPED_TRACE(alignCorners ? "alignCorners" : "no alignCorners");
+    problem.alignCorners = alignCorners;
+    FarView self(problem.selfSize, c.dtype, c.format);
+    FarView out(problem.OutShape(), c.dtype, c.format);
+    ASSERT_TRUE(self.ok() && out.ok()) << "no address space for the sparse storages";
+    ASSERT_GT(self.MaxOffset(), int64_t{1} << 31);
+    ASSERT_GT(out.MaxOffset(), int64_t{1} << 31);
+    const std::vector<double> values =
+        self.Write(RandomValues(rng, ElementCount(problem.selfSize), Distribution::kUnitNormal));
+    out.Write(std::vector<double>(ElementCount(problem.OutShape()), std::nan("")));
+    ASSERT_TRUE(RunForwardOn(self.get(), problem, out.get()));
+    EXPECT_TRUE(ForwardMatchesReference(values, problem, c.dtype, out.Read()));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Views, LargeOffsetsForward, ::testing::ValuesIn(kFarCases),
+                         [](const ::testing::TestParamInfo<FarCase> &info) {
+                           return std::string(info.param.name);
+                         });
+
+}  // namespace
+}  // namespace trilinear3d::test
