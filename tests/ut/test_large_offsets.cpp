@@ -155,6 +155,36 @@ const FarCase kFarCases[] = {
   return done;
 }
 
+// One case's two views (both checked to reach past 2^31 elements), the source filled with random
+// values and the destination with NaN (an element left unwritten fails the comparison); run(src, dst)
+// runs the operator, matches(values, result) compares with the float64 reference.
+template <typename Run, typename Matches>
+void CheckFarViews(const FarCase &c, const Shape5 &srcShape, const Shape5 &dstShape, std::mt19937_64 &rng,
+                   Run run, Matches matches) {
+  FarView src(srcShape, c.dtype, c.format);
+  FarView dst(dstShape, c.dtype, c.format);
+  ASSERT_TRUE(src.ok() && dst.ok()) << "no address space for the sparse storages";
+  ASSERT_GT(src.MaxOffset(), int64_t{1} << 31);
+  ASSERT_GT(dst.MaxOffset(), int64_t{1} << 31);
+  const std::vector<double> values =
+      src.Write(RandomValues(rng, ElementCount(srcShape), Distribution::kUnitNormal));
+  dst.Write(std::vector<double>(ElementCount(dstShape), std::nan("")));
+  ASSERT_TRUE(run(src.get(), dst.get()));
+  EXPECT_TRUE(matches(values, dst.Read()));
+}
+
+// body(alignCorners, rng) for both alignments, with a fresh seed (reported on failure).
+template <typename Body>
+void ForBothAlignments(Body body) {
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE(SeedTrace(seed));
+  std::mt19937_64 rng(seed);
+  for (bool alignCorners : {false, true}) {
+    SCOPED_TRACE(alignCorners ? "alignCorners" : "no alignCorners");
+    body(alignCorners, rng);
+  }
+}
+
 using FarParam = std::tuple<FarCase, PassOrder>;
 
 class LargeOffsetsBackward : public ::testing::TestWithParam<FarParam> {};
@@ -165,24 +195,17 @@ TEST_P(LargeOffsetsBackward, BeyondTwoToThe31Elements) {
   BackwardProblem problem;
   problem.inputSize = c.small;
   problem.outputSize = c.large;
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
-  std::mt19937_64 rng(seed);
-  for (bool alignCorners : {false, true}) {
-    SCOPED_TRACE(alignCorners ? "alignCorners" : "no alignCorners");
+  ForBothAlignments([&](bool alignCorners, std::mt19937_64 &rng) {
     problem.alignCorners = alignCorners;
-    FarView gradOut(problem.GradOutShape(), c.dtype, c.format);
-    FarView gradInput(problem.inputSize, c.dtype, c.format);
-    ASSERT_TRUE(gradOut.ok() && gradInput.ok()) << "no address space for the sparse storages";
-    ASSERT_GT(gradOut.MaxOffset(), int64_t{1} << 31);
-    ASSERT_GT(gradInput.MaxOffset(), int64_t{1} << 31);
-    const std::vector<double> values =
-        gradOut.Write(RandomValues(rng, ElementCount(problem.GradOutShape()), Distribution::kUnitNormal));
-    // NaN in every gradInput element: one the kernel does not write fails the comparison.
-    gradInput.Write(std::vector<double>(ElementCount(problem.inputSize), std::nan("")));
-    ASSERT_TRUE(RunBackwardOn(gradOut.get(), problem, gradInput.get()));
-    EXPECT_TRUE(ResultMatchesReference(values, problem, c.dtype, gradInput.Read()));
-  }
+    CheckFarViews(
+        c, problem.GradOutShape(), problem.inputSize, rng,
+        [&](const aclTensor *gradOut, aclTensor *gradInput) {
+          return RunBackwardOn(gradOut, problem, gradInput);
+        },
+        [&](const std::vector<double> &values, const std::vector<double> &got) {
+          return ResultMatchesReference(values, problem, c.dtype, got);
+        });
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(Views, LargeOffsetsBackward,
@@ -199,23 +222,15 @@ TEST_P(LargeOffsetsForward, BeyondTwoToThe31Elements) {
   ForwardProblem problem;
   problem.selfSize = c.small;
   problem.outputSize = c.large;
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
-  std::mt19937_64 rng(seed);
-  for (bool alignCorners : {false, true}) {
-    SCOPED_TRACE(alignCorners ? "alignCorners" : "no alignCorners");
+  ForBothAlignments([&](bool alignCorners, std::mt19937_64 &rng) {
     problem.alignCorners = alignCorners;
-    FarView self(problem.selfSize, c.dtype, c.format);
-    FarView out(problem.OutShape(), c.dtype, c.format);
-    ASSERT_TRUE(self.ok() && out.ok()) << "no address space for the sparse storages";
-    ASSERT_GT(self.MaxOffset(), int64_t{1} << 31);
-    ASSERT_GT(out.MaxOffset(), int64_t{1} << 31);
-    const std::vector<double> values =
-        self.Write(RandomValues(rng, ElementCount(problem.selfSize), Distribution::kUnitNormal));
-    out.Write(std::vector<double>(ElementCount(problem.OutShape()), std::nan("")));
-    ASSERT_TRUE(RunForwardOn(self.get(), problem, out.get()));
-    EXPECT_TRUE(ForwardMatchesReference(values, problem, c.dtype, out.Read()));
-  }
+    CheckFarViews(
+        c, problem.selfSize, problem.OutShape(), rng,
+        [&](const aclTensor *self, aclTensor *out) { return RunForwardOn(self, problem, out); },
+        [&](const std::vector<double> &values, const std::vector<double> &got) {
+          return ForwardMatchesReference(values, problem, c.dtype, got);
+        });
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(Views, LargeOffsetsForward, ::testing::ValuesIn(kFarCases),
