@@ -87,21 +87,27 @@ struct GatherTable {
 };
 
 inline GatherTable BackwardTable(const AxisSpec &axis) {
-  const std::vector<Tap> taps = ForwardTaps(axis);
+  // Two passes over the taps (count, then fill) instead of a stored copy of them: planning a 2^20
+  // axis then allocates only the table.
   GatherTable table;
-  table.begin.assign(static_cast<size_t>(axis.in) + 1, 0);
-  for (const Tap &t : taps) {
-    ++table.begin[static_cast<size_t>(t.i0) + 1];
-    ++table.begin[static_cast<size_t>(t.i1) + 1];
+  std::vector<int64_t> &begin = table.begin;
+  begin.assign(static_cast<size_t>(axis.in) + 1, 0);
+  for (int64_t o = 0; o < axis.out; ++o) {
+    const Tap t = axis.TapOf(o);
+    ++begin[static_cast<size_t>(t.i0) + 1];
+    ++begin[static_cast<size_t>(t.i1) + 1];
   }
-  for (size_t i = 1; i < table.begin.size(); ++i) table.begin[i] += table.begin[i - 1];
-  table.entries.resize(static_cast<size_t>(table.begin.back()));
-  std::vector<int64_t> fill(table.begin.begin(), table.begin.end() - 1);
+  for (size_t i = 1; i < begin.size(); ++i) begin[i] += begin[i - 1];
+  table.entries.resize(static_cast<size_t>(begin.back()));
+  // begin[i] serves as list i's fill cursor (it ends at list i's end, the old begin[i + 1]), then the
+  // cursors are shifted back by one list.
   for (int64_t o = 0; o < axis.out; ++o) {  // increasing o keeps every list sorted
-    const Tap &t = taps[static_cast<size_t>(o)];
-    table.entries[static_cast<size_t>(fill[static_cast<size_t>(t.i0)]++)] = GatherEntry{o, t.l0};
-    table.entries[static_cast<size_t>(fill[static_cast<size_t>(t.i1)]++)] = GatherEntry{o, t.l1};
+    const Tap t = axis.TapOf(o);
+    table.entries[static_cast<size_t>(begin[static_cast<size_t>(t.i0)]++)] = GatherEntry{o, t.l0};
+    table.entries[static_cast<size_t>(begin[static_cast<size_t>(t.i1)]++)] = GatherEntry{o, t.l1};
   }
+  for (size_t i = begin.size() - 1; i > 0; --i) begin[i] = begin[i - 1];
+  begin[0] = 0;
   return table;
 }
 

@@ -19,16 +19,17 @@ std::unique_ptr<kernel::PlanTables<A>> BuildTables(const tiling::TilingData &t, 
   const math::AxisSpec d = tiling::AxisSpecOf(t.d, t.alignCorners);
   const math::AxisSpec h = tiling::AxisSpecOf(t.h, t.alignCorners);
   const math::AxisSpec w = tiling::AxisSpecOf(t.w, t.alignCorners);
-  tables->d = kernel::BuildTapTable<A>(d);
-  tables->h = kernel::BuildTapTable<A>(h);
-  tables->w = kernel::BuildTapTable<A>(w);
   const bool backward = t.direction == tiling::Direction::kBackward;
-  tables->rowW = backward ? kernel::BuildBackwardRowGather<A>(w) : kernel::BuildForwardRowGather<A>(w);
-  if (t.layout == tiling::RowLayout::kWInner && lanes > 0) kernel::BuildRowSteps(&tables->rowW, lanes);
+  // Only the tables the chosen kernel reads (a 2^20 axis costs tens of megabytes per table).
   if (backward && t.passOrder == tiling::PassOrder::kWidthLast) {
     tables->colD = kernel::BuildBackwardRowGather<A>(d);
     tables->colH = kernel::BuildBackwardRowGather<A>(h);
+  } else {
+    tables->d = kernel::BuildTapTable<A>(d);
+    tables->h = kernel::BuildTapTable<A>(h);
   }
+  tables->rowW = backward ? kernel::BuildBackwardRowGather<A>(w) : kernel::BuildForwardRowGather<A>(w);
+  if (t.layout == tiling::RowLayout::kWInner && lanes > 0) kernel::BuildRowSteps(&tables->rowW, lanes);
   return tables;
 }
 
@@ -53,8 +54,8 @@ uint64_t RowGatherBytes(const kernel::RowGather<A> &g) {
 template <typename A>
 uint64_t TablesBytes(const kernel::PlanTables<A> *t) {
   if (t == nullptr) return 0;
-  return TapTableBytes(t->d) + TapTableBytes(t->h) + TapTableBytes(t->w) + RowGatherBytes(t->rowW) +
-         RowGatherBytes(t->colD) + RowGatherBytes(t->colH);
+  return TapTableBytes(t->d) + TapTableBytes(t->h) + RowGatherBytes(t->rowW) + RowGatherBytes(t->colD) +
+         RowGatherBytes(t->colH);
 }
 
 // Everything the plan depends on. Inputs compare field by field (user scales by value: equal

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "common/trilinear_math.h"
@@ -54,7 +55,9 @@ struct RowGather {
 
 template <typename Acc>
 struct PlanTables {
-  TapTable<Acc> d, h, w;
+  // The D and H taps of the width-first backward and the forward (empty for the width-last backward,
+  // which reads colD / colH instead). No kernel reads the W taps as a table: rowW serves.
+  TapTable<Acc> d, h;
   RowGather<Acc> rowW;  // backward: gradOut row -> gradInput row; forward: self row -> out row
   // Width-last backward: every gradInput D / H index's gradOut taps (o, w) in increasing o, as the
   // lists of a RowGather without vector steps.
@@ -89,14 +92,16 @@ TapTable<Acc> BuildTapTable(const math::AxisSpec &axis) {
 // Backward W pass: gradInput row index i gathers the gradOut entries of the transposed table.
 template <typename Acc>
 RowGather<Acc> BuildBackwardRowGather(const math::AxisSpec &axis) {
-  const math::GatherTable table = math::BackwardTable(axis);
+  math::GatherTable table = math::BackwardTable(axis);
   RowGather<Acc> g;
   g.dstLen = axis.in;
   g.srcLen = axis.out;
-  g.begin = table.begin;
-  for (const math::GatherEntry &e : table.entries) {
-    g.src.push_back(static_cast<int32_t>(e.o));
-    g.w.push_back(static_cast<Acc>(e.w));
+  g.begin = std::move(table.begin);
+  g.src.resize(table.entries.size());
+  g.w.resize(table.entries.size());
+  for (size_t e = 0; e < table.entries.size(); ++e) {
+    g.src[e] = static_cast<int32_t>(table.entries[e].o);
+    g.w[e] = static_cast<Acc>(table.entries[e].w);
   }
   return g;
 }
@@ -224,6 +229,20 @@ void BuildRowSteps(RowGather<Acc> *g, int lanes) {
   }
   g->lanes = lanes;
   g->blockStepBegin.assign(1, 0);
+  // Room for the usual count, a block per `lanes` outputs and a step per entry of an average list, so
+  // that a long axis's step lists are not regrown and copied a dozen times (more steps just grow).
+  const size_t blocks = static_cast<size_t>((g->dstLen + lanes - 1) / lanes);
+  const size_t entries = g->src.size();
+  const size_t steps =
+      blocks * ((entries + static_cast<size_t>(g->dstLen) - 1) / static_cast<size_t>(g->dstLen));
+  g->blockStart.reserve(blocks);
+  g->blockLanes.reserve(blocks);
+  g->blockWindowed.reserve(blocks);
+  g->blockStepBegin.reserve(blocks + 1);
+  g->stepBase.reserve(steps);
+  g->stepMask.reserve(steps);
+  g->stepIdx.reserve(steps * static_cast<size_t>(lanes));
+  g->stepW.reserve(steps * static_cast<size_t>(lanes));
   for (int64_t j0 = 0; j0 < g->dstLen;) {
     int64_t base = 0;
     const int64_t windowLanes = detail::WindowedLanes(*g, lanes, j0, &base);
