@@ -199,8 +199,13 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
         break;
     }
   } else {
-    t.passOrder = PassOrder::kWidthLast;
+    // The forward blends whole rows in D and H; it resamples W last (D -> H -> W) unless W shrinks, where
+    // blending the input's wide rows would cost more than resampling every source row first (W -> D ->
+    // H): a 65536-wide W going to 16 under an H growing to 4097 is ~500x the work done the other way.
+    // (PassOrderRequest applies to the backward only.)
+    t.passOrder = input.outSize[2] < input.inSize[2] ? PassOrder::kWidthFirst : PassOrder::kWidthLast;
   }
+  const bool forwardWidthFirst = !backward && t.passOrder == PassOrder::kWidthFirst;
   const bool widthLast = backward && t.passOrder == PassOrder::kWidthLast;
 
   // H chunk: keep the per-core working set within the cache budget.
@@ -237,7 +242,9 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
     // Rows held per destination row of a chunk: backward the H-pass row and the D ring's rows;
     // forward the D-pass source rows one output row needs (more when the forward shrinks H).
     const int64_t rowsPerChunkRow = backward ? 1 + t.ringPlanes : CeilDiv(input.inSize[1], input.outSize[1]);
-    const int64_t rowBytes = std::max<int64_t>(1, (backward ? t.rowElems : srcRowElems) * accBytes);
+    // (The forward's D-pass rows are source rows, or destination-wide rows when W goes first.)
+    const int64_t rowBytes =
+        std::max<int64_t>(1, (backward || forwardWidthFirst ? t.rowElems : srcRowElems) * accBytes);
     hChunk = kCacheBudgetBytes / (rowsPerChunkRow * rowBytes);
     hChunk = std::clamp<int64_t>(hChunk, 1, dstH);
   }
@@ -277,7 +284,8 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
   //            kRowBatch H-step rows | kRowBatch W-pass rows (wChunk positions) | kTapGroup converted
   //            source rows (strided views); channels inner (the ring) one H-step and one W-pass row
   //  forward:  two converted source rows | kRowBatch H-pass rows | kRowBatch destination rows |
-  //            D-pass rows one chunk needs
+  //            D-pass rows one chunk needs; W first: two converted source rows | their two W-pass rows
+  //            | kRowBatch destination rows | D-pass rows (destination-wide) one chunk needs
   int64_t scratchBytes = 0;
   if (widthLast) {
     // The slab: the D step of the chunk's rows (W inner), or a ring of the rows one H index spans.
@@ -292,6 +300,10 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
     scratchBytes =
         (RoundUp64Bytes(srcRowElems, accBytes) + RoundUp64Bytes(t.rowElems, accBytes)) * kRowBatch +
         RoundUp64Bytes(hChunk * t.rowElems, accBytes) * (1 + t.ringPlanes);
+  } else if (forwardWidthFirst) {
+    const int64_t srcRowsPerChunk = MaxSourceRowsPerChunk(axes[1], hChunk);
+    scratchBytes = RoundUp64Bytes(srcRowElems, accBytes) * 2 +
+                   RoundUp64Bytes(t.rowElems, accBytes) * (2 + kRowBatch + srcRowsPerChunk);
   } else {
     const int64_t srcRowsPerChunk = MaxSourceRowsPerChunk(axes[1], hChunk);
     scratchBytes = RoundUp64Bytes(srcRowElems, accBytes) * (2 + kRowBatch + srcRowsPerChunk) +

@@ -35,7 +35,7 @@ import sys
 FLOAT, FLOAT16, BF16, DOUBLE = 0, 1, 2, 3
 ND, NCDHW, NDHWC = 0, 1, 2
 EDGE = {"-1": 0xE0, "2^20": 0xE2, "2^20+1": 0xE3, "2^62": 0xE7, "INT64_MAX": 0xE8, "INT64_MIN": 0xE9,
-        "INT64_MAX-1": 0xEA}
+        "INT64_MAX-1": 0xEA, "4097": 0xF2, "65536": 0xF3}
 SCALE = {"none": 0, "neg": 2, "one": 3, "two": 4, "half": 5, "nan": 6, "inf": 7, "-inf": 8,
          "tiny": 9, "huge": 10, "consistent": 13, "raw": 16}
 
@@ -143,6 +143,11 @@ SEEDS = {
     "backward_empty_view_huge_offset": header(backward=True) + tensor([0, 2, 3, 3, 3], DOUBLE) +
         tensor([0, 2, 2, 2, 2], DOUBLE, copy_nc=True, offset="INT64_MAX-1") + derived() + derived() +
         scales("none", "none", "none"),
+    # Found by the fuzzer (a -timeout hit in CI): a forward whose W shrinks 65536 -> 16 while H grows
+    # 3 -> 4097 blended 65536-wide rows for every out row (1.4 s; over 10 s under the fuzz build's
+    # sanitizers). The forward now resamples W first when W shrinks: 27 ms.
+    "forward_w_65536_to_16_h_3_to_4097": header() + tensor([1, 2, 3, 3, "65536"]) +
+        tensor([1, 2, 18, "4097", 16], copy_nc=True) + derived() + scales("none", "none", "none"),
 }
 
 # Inputs that expose open bugs (reported, not fixed yet), written to known_bugs/ rather than to the

@@ -2,6 +2,9 @@
 // per item (plane, D chunk, H chunk of out) so that out is written once and self is read from
 // cache. Per out D index: blend the two self planes (only the H rows the chunk needs), then per
 // out row blend two of those rows and W-resample it (banded gather, vector steps) into out.
+// When W shrinks (TilingData::passOrder width-first) every source row is W-resampled first and the
+// D and H blends run on out-wide rows: they would otherwise blend the input's wide rows once per
+// out row.
 #include <algorithm>
 
 #include "op_kernel/item_loop.h"
@@ -35,6 +38,16 @@ class ForwardItemRunner {
     dstRow_ = hRow_ + tiling::kRowBatch * srcRowStride;
     dPlane_ = dstRow_ + tiling::kRowBatch * dstRowStride_;
     srcRowStride_ = srcRowStride;
+    planeRowStride_ = srcRowStride;
+    widthFirst_ = t_.passOrder == tiling::PassOrder::kWidthFirst;
+    if (widthFirst_) {  // the tiling's W-first layout: rowA | rowB | wA | wB | destination rows | D-pass rows
+      wA_ = rowB_ + srcRowStride;
+      wB_ = wA_ + dstRowStride_;
+      dstRow_ = wB_ + dstRowStride_;
+      dPlane_ = dstRow_ + tiling::kRowBatch * dstRowStride_;
+      planeRowStride_ = dstRowStride_;
+      hRow_ = nullptr;
+    }
   }
 
   void Run(int64_t item, int64_t /*nextItem: no look-ahead here*/) {
@@ -45,6 +58,10 @@ class ForwardItemRunner {
     const int64_t ihFirst = p_.h.i0[oh0];
     const int64_t ihLast = p_.h.i1[oh1 - 1];
     for (int64_t od = od0; od < od1; ++od) {
+      if (widthFirst_) {
+        WidthFirstPlane(od, oh0, oh1, ihFirst, ihLast);
+        continue;
+      }
       // D pass over the H rows this chunk needs.
       for (int64_t ih = ihFirst; ih <= ihLast; ++ih) {
         const A *a = SourceRow(p_.d.i0[od], ih, rowA_);
@@ -75,6 +92,21 @@ class ForwardItemRunner {
   }
 
  private:
+  // Out D index od, rows [oh0, oh1), W first: each source row the chunk needs is W-resampled, the two
+  // D taps' rows blended into an out-wide D-pass row, and each out row blended from two of those.
+  void WidthFirstPlane(int64_t od, int64_t oh0, int64_t oh1, int64_t ihFirst, int64_t ihLast) {
+    for (int64_t ih = ihFirst; ih <= ihLast; ++ih) {
+      ResampleW(SourceRow(p_.d.i0[od], ih, rowA_), wA_);
+      ResampleW(SourceRow(p_.d.i1[od], ih, rowB_), wB_);
+      BlendRows(dPlane_ + (ih - ihFirst) * planeRowStride_, wA_, p_.d.l0[od], wB_, p_.d.l1[od], t_.rowElems);
+    }
+    for (int64_t oh = oh0; oh < oh1; ++oh) {
+      BlendRows(dstRow_, dPlane_ + (p_.h.i0[oh] - ihFirst) * planeRowStride_, p_.h.l0[oh],
+                dPlane_ + (p_.h.i1[oh] - ihFirst) * planeRowStride_, p_.h.l1[oh], t_.rowElems);
+      StoreOutRow(od, oh, dstRow_);
+    }
+  }
+
   const A *SourceRow(int64_t id, int64_t ih, A *buffer) {
     return ReadRow(srcBase_ + id * src_.strides[2] + ih * src_.strides[3], src_, t_.layout, t_.w.inSize, t_.c,
                    buffer);
@@ -102,8 +134,10 @@ class ForwardItemRunner {
   const PlanTables<A> &p_;
   const TensorView5d &src_;
   const TensorView5d &dst_;
-  int64_t rowWidth_ = 1, srcRowElems_ = 0, srcRowStride_ = 0, dstRowStride_ = 0;
+  int64_t rowWidth_ = 1, srcRowElems_ = 0, srcRowStride_ = 0, dstRowStride_ = 0, planeRowStride_ = 0;
   A *rowA_ = nullptr, *rowB_ = nullptr, *hRow_ = nullptr, *dstRow_ = nullptr, *dPlane_ = nullptr;
+  A *wA_ = nullptr, *wB_ = nullptr;  // W first: the two source rows' W passes
+  bool widthFirst_ = false;
   const T *srcBase_ = nullptr;
   T *dstBase_ = nullptr;
 };

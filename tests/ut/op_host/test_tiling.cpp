@@ -14,7 +14,9 @@
 //     hChunk0 = clamp(B / (srcW * rowWidth * acc), 1, dstH);
 //     scratch = R(srcRowBytes) * (2 + kRowBatch + srcRows) + R(rowElems * acc) * kRowBatch (two converted
 //     self rows, kRowBatch H-pass rows, the D-pass rows; kRowBatch W-pass rows), srcRows = most self H rows
-//     one H chunk's taps span.
+//     one H chunk's taps span. When W shrinks (out W < in W) the forward goes W first: hChunk0 = clamp(B /
+//     (rowElems * acc), 1, dstH); scratch = R(srcRowBytes) * 2 + R(rowElems * acc) * (2 + kRowBatch +
+//     srcRows) (two converted self rows, their W passes, the destination rows, out-wide D-pass rows).
 //   Backward, width-last (D -> H -> W): perRow = (shared + kTapGroup) * srcW * rowWidth * dtypeBytes
 //     + srcW * rowWidth * acc, shared = most gradOut D planes two consecutive gradInput D indices share;
 //     rows = max(1, B / perRow); hChunk0 = clamp(floor(max(1, rows - 3) / (outH / inH)), 1, dstH), cut
@@ -718,7 +720,7 @@ TEST(Tiling, ForwardDownsample64To1SixtyFourCores) {
       MakeInput(Direction::kForward, DataType::kFloat32, 1, 1, {64, 64, 64}, {1, 1, 1}, 64);
   Expected e;
   e.direction = Direction::kForward;
-  e.passOrder = PassOrder::kWidthLast;
+  e.passOrder = PassOrder::kWidthFirst;  // W shrinks: every source row is W-resampled first
   e.n = 1;
   e.c = 1;
   e.batch = 1;
@@ -735,10 +737,10 @@ TEST(Tiling, ForwardDownsample64To1SixtyFourCores) {
   e.dChunkCount = 1;
   e.itemCount = 1;
   e.blockDim = 1;
-  // srcRows: o = 0 taps self rows 31, 32 = 2. R(64*4=256)=256 * (2 + 4 + 2) = 2048 + R(4)=64 * 4 = 256
-  // -> 2304 bytes = 576
-  e.scratchElemsPerCore = 576;
-  e.workspaceSize = 2304;
+  // W first. srcRows: o = 0 taps self rows 31, 32 = 2. R(64*4=256)=256 * 2 = 512 + R(1*4)=64 * (2 + 4 + 2)
+  // = 512 -> 1024 bytes = 256
+  e.scratchElemsPerCore = 256;
+  e.workspaceSize = 1024;
   CheckCase(in, e);
   EXPECT_EQ(test::BruteSourceSpanPerChunk(MakeBruteAxis(64, 1, false), 1), 2);
 }
@@ -775,7 +777,7 @@ TEST(Tiling, ForwardMixedTailsThreeCores) {
   const TilingInput in = MakeInput(Direction::kForward, DataType::kFloat32, 1, 3, {5, 9, 13}, {3, 20, 7}, 3);
   Expected e;
   e.direction = Direction::kForward;
-  e.passOrder = PassOrder::kWidthLast;
+  e.passOrder = PassOrder::kWidthFirst;  // W 13 -> 7 shrinks
   e.n = 1;
   e.c = 3;
   e.batch = 3;
@@ -785,7 +787,7 @@ TEST(Tiling, ForwardMixedTailsThreeCores) {
   e.planeCount = 3;
   e.rowElems = 7;
   e.ringPlanes = 0;
-  // hChunk0 = clamp(B / 52, 1, 20) = 20. target 12: 3 * 1 < 12 ->
+  // W first: D-pass rows are 7 wide. hChunk0 = clamp(B / 28, 1, 20) = 20. target 12: 3 * 1 < 12 ->
   // hChunk = min(20, cdiv(20, min(20, cdiv(12, 3) = 4))) = 5 -> 3 * 4 = 12 items: D not split.
   e.hChunk = 5;
   e.dChunk = 3;
@@ -794,10 +796,10 @@ TEST(Tiling, ForwardMixedTailsThreeCores) {
   e.itemCount = 12;
   e.blockDim = 3;
   // H taps, src(o) = 0.45 o - 0.275: chunk 0..4 -> rows 0..2 (3); 5..9 -> 1..4 (4); 10..14 -> 4..7 (4);
-  // 15..19 -> 6..8 (3). srcRows = 4. R(13*4=52)=64 * (2 + 4 + 4) = 640 + R(7*4=28)=64 * 4 = 256
-  // -> 896 bytes = 224
-  e.scratchElemsPerCore = 224;
-  e.workspaceSize = 896 * 3;
+  // 15..19 -> 6..8 (3). srcRows = 4. R(13*4=52)=64 * 2 = 128 + R(7*4=28)=64 * (2 + 4 + 4) = 640
+  // -> 768 bytes = 192
+  e.scratchElemsPerCore = 192;
+  e.workspaceSize = 768 * 3;
   CheckCase(in, e);
   EXPECT_EQ(test::BruteSourceSpanPerChunk(MakeBruteAxis(9, 20, false), 5), 4);
 }
@@ -1221,7 +1223,8 @@ TEST(Tiling, InvariantsOnRandomShapes) {
 
     // The kernels' scratch layouts (upsample_*_kernel.cpp) must fit in scratchElemsPerCore.
     const int64_t srcRowElems = srcW * rowWidth;
-    const PassOrder expectedOrder = !backward                                       ? PassOrder::kWidthLast
+    const PassOrder forwardOrder = dstW < srcW ? PassOrder::kWidthFirst : PassOrder::kWidthLast;
+    const PassOrder expectedOrder = !backward                                       ? forwardOrder
                                     : in.passOrder == PassOrderRequest::kWidthFirst ? PassOrder::kWidthFirst
                                     : in.passOrder == PassOrderRequest::kWidthLast
                                         ? PassOrder::kWidthLast
@@ -1256,8 +1259,11 @@ TEST(Tiling, InvariantsOnRandomShapes) {
     } else {
       EXPECT_EQ(t.ringPlanes, 0);
       const int64_t srcRows = test::BruteSourceSpanPerChunk(brute[1], t.hChunk);
-      const int64_t need = Align64Elems(srcRowElems, acc) * (2 + kRowBatch + srcRows) +
-                           Align64Elems(t.rowElems, acc) * kRowBatch;
+      const int64_t need =
+          t.passOrder == PassOrder::kWidthFirst
+              ? Align64Elems(srcRowElems, acc) * 2 + Align64Elems(t.rowElems, acc) * (2 + kRowBatch + srcRows)
+              : Align64Elems(srcRowElems, acc) * (2 + kRowBatch + srcRows) +
+                    Align64Elems(t.rowElems, acc) * kRowBatch;
       EXPECT_LE(need, t.scratchElemsPerCore);
     }
     if (HasFailure()) break;
