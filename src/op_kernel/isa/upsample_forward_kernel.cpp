@@ -65,7 +65,7 @@ class ForwardItemRunner {
       // D pass over the H rows this chunk needs.
       for (int64_t ih = ihFirst; ih <= ihLast; ++ih) {
         const A *a = SourceRow(p_.d.i0[od], ih, rowA_);
-        const A *b = SourceRow(p_.d.i1[od], ih, rowB_);
+        const A *b = p_.d.i1[od] == p_.d.i0[od] ? a : SourceRow(p_.d.i1[od], ih, rowB_);
         BlendRows(dPlane_ + (ih - ihFirst) * srcRowStride_, a, p_.d.l0[od], b, p_.d.l1[od], srcRowElems_);
       }
       // H pass, then the W pass of kRowBatch rows at once (they share the gather's steps).
@@ -97,8 +97,13 @@ class ForwardItemRunner {
   void WidthFirstPlane(int64_t od, int64_t oh0, int64_t oh1, int64_t ihFirst, int64_t ihLast) {
     for (int64_t ih = ihFirst; ih <= ihLast; ++ih) {
       ResampleW(SourceRow(p_.d.i0[od], ih, rowA_), wA_);
-      ResampleW(SourceRow(p_.d.i1[od], ih, rowB_), wB_);
-      BlendRows(dPlane_ + (ih - ihFirst) * planeRowStride_, wA_, p_.d.l0[od], wB_, p_.d.l1[od], t_.rowElems);
+      // Both D taps on one plane (an edge, or D of size 1): its row is converted and resampled once.
+      const A *wB = wA_;
+      if (p_.d.i1[od] != p_.d.i0[od]) {
+        ResampleW(SourceRow(p_.d.i1[od], ih, rowB_), wB_);
+        wB = wB_;
+      }
+      BlendRows(dPlane_ + (ih - ihFirst) * planeRowStride_, wA_, p_.d.l0[od], wB, p_.d.l1[od], t_.rowElems);
     }
     for (int64_t oh = oh0; oh < oh1; ++oh) {
       BlendRows(dstRow_, dPlane_ + (p_.h.i0[oh] - ihFirst) * planeRowStride_, p_.h.l0[oh],
