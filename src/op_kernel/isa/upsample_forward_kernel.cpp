@@ -6,6 +6,7 @@
 // D and H blends run on out-wide rows: they would otherwise blend the input's wide rows once per
 // out row.
 #include <algorithm>
+#include <utility>
 
 #include "op_kernel/item_loop.h"
 #include "op_kernel/kernel_args.h"
@@ -64,8 +65,7 @@ class ForwardItemRunner {
       }
       // D pass over the H rows this chunk needs.
       for (int64_t ih = ihFirst; ih <= ihLast; ++ih) {
-        const A *a = SourceRow(p_.d.i0[od], ih, rowA_);
-        const A *b = p_.d.i1[od] == p_.d.i0[od] ? a : SourceRow(p_.d.i1[od], ih, rowB_);
+        const auto [a, b] = DTapRows(od, ih);
         BlendRows(dPlane_ + (ih - ihFirst) * srcRowStride_, a, p_.d.l0[od], b, p_.d.l1[od], srcRowElems_);
       }
       // H pass, then the W pass of kRowBatch rows at once (they share the gather's steps).
@@ -96,11 +96,11 @@ class ForwardItemRunner {
   // D taps' rows blended into an out-wide D-pass row, and each out row blended from two of those.
   void WidthFirstPlane(int64_t od, int64_t oh0, int64_t oh1, int64_t ihFirst, int64_t ihLast) {
     for (int64_t ih = ihFirst; ih <= ihLast; ++ih) {
-      ResampleW(SourceRow(p_.d.i0[od], ih, rowA_), wA_);
-      // Both D taps on one plane (an edge, or D of size 1): its row is converted and resampled once.
+      const auto [a, b] = DTapRows(od, ih);
+      ResampleW(a, wA_);
       const A *wB = wA_;
-      if (p_.d.i1[od] != p_.d.i0[od]) {
-        ResampleW(SourceRow(p_.d.i1[od], ih, rowB_), wB_);
+      if (b != a) {
+        ResampleW(b, wB_);
         wB = wB_;
       }
       BlendRows(dPlane_ + (ih - ihFirst) * planeRowStride_, wA_, p_.d.l0[od], wB, p_.d.l1[od], t_.rowElems);
@@ -110,6 +110,13 @@ class ForwardItemRunner {
                 dPlane_ + (p_.h.i1[oh] - ihFirst) * planeRowStride_, p_.h.l1[oh], t_.rowElems);
       StoreOutRow(od, oh, dstRow_);
     }
+  }
+
+  // Row ih of out D index od's two D tap planes (in place or converted into rowA_ / rowB_); one pointer
+  // twice when both taps are one plane (an edge, or D of size 1), so it is converted (and resampled) once.
+  std::pair<const A *, const A *> DTapRows(int64_t od, int64_t ih) {
+    const A *a = SourceRow(p_.d.i0[od], ih, rowA_);
+    return {a, p_.d.i1[od] == p_.d.i0[od] ? a : SourceRow(p_.d.i1[od], ih, rowB_)};
   }
 
   const A *SourceRow(int64_t id, int64_t ih, A *buffer) {
