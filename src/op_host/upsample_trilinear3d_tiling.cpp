@@ -122,6 +122,20 @@ PassOrder ChooseBackwardPassOrder(const int64_t inSize[3], const int64_t outSize
   return last < first ? PassOrder::kWidthLast : PassOrder::kWidthFirst;
 }
 
+PassOrder ChooseForwardPassOrder(const int64_t inSize[3], const int64_t outSize[3]) {
+  if (outSize[2] >= inSize[2]) return PassOrder::kWidthLast;
+  constexpr double kResampleCost = 2.0;
+  const double iD = static_cast<double>(inSize[0]), iH = static_cast<double>(inSize[1]),
+               iW = static_cast<double>(inSize[2]);
+  const double oD = static_cast<double>(outSize[0]), oH = static_cast<double>(outSize[1]),
+               oW = static_cast<double>(outSize[2]);
+  // Source planes and rows the two-tap D and H passes read.
+  const double planes = std::min(iD, 2.0 * oD), rows = std::min(iH, 2.0 * oH);
+  const double first = kResampleCost * planes * rows * iW + oD * rows * oW + oD * oH * oW;
+  const double last = oD * rows * iW + oD * oH * iW + kResampleCost * oD * oH * iW;
+  return first < last ? PassOrder::kWidthFirst : PassOrder::kWidthLast;
+}
+
 std::vector<std::pair<int64_t, int64_t>> SlideWindows(const math::AxisSpec &axis) {
   // Every tap (i0 and i1 of every o) reaches its slide; o increases, so a slide's first o is the
   // first that reaches it and its last the last. (No gather table: long axes plan in O(out).)
@@ -199,11 +213,10 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
         break;
     }
   } else {
-    // The forward blends whole rows in D and H; it resamples W last (D -> H -> W) unless W shrinks, where
-    // blending the input's wide rows would cost more than resampling every source row first (W -> D ->
-    // H): a 65536-wide W going to 16 under an H growing to 4097 is ~500x the work done the other way.
-    // (PassOrderRequest applies to the backward only.)
-    t.passOrder = input.outSize[2] < input.inSize[2] ? PassOrder::kWidthFirst : PassOrder::kWidthLast;
+    // The forward blends whole rows in D and H; it resamples W last (D -> H -> W) unless W shrinks and
+    // resampling every source row first (W -> D -> H) costs less: a 65536-wide W going to 16 under an
+    // H growing to 4097 is ~500x the work done W last. (PassOrderRequest applies to the backward only.)
+    t.passOrder = ChooseForwardPassOrder(input.inSize, input.outSize);
   }
   const bool forwardWidthFirst = !backward && t.passOrder == PassOrder::kWidthFirst;
   const bool widthLast = backward && t.passOrder == PassOrder::kWidthLast;
@@ -241,7 +254,10 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
     t.ringPlanes = backward ? MaxOpenDestinations(axes[0]) : 0;
     // Rows held per destination row of a chunk: backward the H-pass row and the D ring's rows;
     // forward the D-pass source rows one output row needs (more when the forward shrinks H).
-    const int64_t rowsPerChunkRow = backward ? 1 + t.ringPlanes : CeilDiv(input.inSize[1], input.outSize[1]);
+    // W first, the forward also keeps two planes of W-resampled source rows (as many rows as the D pass).
+    const int64_t rowsPerChunkRow =
+        backward ? 1 + t.ringPlanes
+                 : CeilDiv(input.inSize[1], input.outSize[1]) * (forwardWidthFirst ? 3 : 1);
     // (The forward's D-pass rows are source rows, or destination-wide rows when W goes first.)
     const int64_t rowBytes =
         std::max<int64_t>(1, (backward || forwardWidthFirst ? t.rowElems : srcRowElems) * accBytes);
@@ -284,8 +300,9 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
   //            kRowBatch H-step rows | kRowBatch W-pass rows (wChunk positions) | kTapGroup converted
   //            source rows (strided views); channels inner (the ring) one H-step and one W-pass row
   //  forward:  two converted source rows | kRowBatch H-pass rows | kRowBatch destination rows |
-  //            D-pass rows one chunk needs; W first: two converted source rows | their two W-pass rows
-  //            | kRowBatch destination rows | D-pass rows (destination-wide) one chunk needs
+  //            D-pass rows one chunk needs; W first: one converted source row | two W-resampled rows
+  //            | kRowBatch destination rows | D-pass rows (destination-wide) one chunk needs | two planes
+  //            of as many W-resampled source rows (the last two D tap planes)
   int64_t scratchBytes = 0;
   if (widthLast) {
     // The slab: the D step of the chunk's rows (W inner), or a ring of the rows one H index spans.
@@ -302,8 +319,8 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
         RoundUp64Bytes(hChunk * t.rowElems, accBytes) * (1 + t.ringPlanes);
   } else if (forwardWidthFirst) {
     const int64_t srcRowsPerChunk = MaxSourceRowsPerChunk(axes[1], hChunk);
-    scratchBytes = RoundUp64Bytes(srcRowElems, accBytes) * 2 +
-                   RoundUp64Bytes(t.rowElems, accBytes) * (2 + kRowBatch + srcRowsPerChunk);
+    scratchBytes = RoundUp64Bytes(srcRowElems, accBytes) +
+                   RoundUp64Bytes(t.rowElems, accBytes) * (2 + kRowBatch + 3 * srcRowsPerChunk);
   } else {
     const int64_t srcRowsPerChunk = MaxSourceRowsPerChunk(axes[1], hChunk);
     scratchBytes = RoundUp64Bytes(srcRowElems, accBytes) * (2 + kRowBatch + srcRowsPerChunk) +

@@ -2,9 +2,10 @@
 // per item (plane, D chunk, H chunk of out) so that out is written once and self is read from
 // cache. Per out D index: blend the two self planes (only the H rows the chunk needs), then per
 // out row blend two of those rows and W-resample it (banded gather, vector steps) into out.
-// When W shrinks (TilingData::passOrder width-first) every source row is W-resampled first and the
-// D and H blends run on out-wide rows: they would otherwise blend the input's wide rows once per
-// out row.
+// When W shrinks enough (TilingData::passOrder width-first) every source row is W-resampled first and
+// the D and H blends run on out-wide rows: they would otherwise blend the input's wide rows once per
+// out row. The W-resampled rows of the last two source planes are kept, so that a plane shared by
+// consecutive out D indices (every plane, when D grows) is converted and resampled once per item.
 #include <algorithm>
 #include <utility>
 
@@ -41,10 +42,14 @@ class ForwardItemRunner {
     srcRowStride_ = srcRowStride;
     planeRowStride_ = srcRowStride;
     widthFirst_ = t_.passOrder == tiling::PassOrder::kWidthFirst;
-    if (widthFirst_) {  // the tiling's W-first layout: rowA | rowB | wA | wB | destination rows | D-pass rows
-      wA_ = rowB_ + srcRowStride;
-      wB_ = wA_ + dstRowStride_;
-      dstRow_ = wB_ + dstRowStride_;
+    if (widthFirst_) {
+      // The tiling's W-first layout: one converted source row | two W-resampled rows (the taps streamed
+      // row by row) | destination rows | D-pass rows | two cached planes of W-resampled source rows;
+      // the last three hold as many rows as an item reads.
+      rowB_ = nullptr;
+      wRows_[0] = rowA_ + srcRowStride;
+      wRows_[1] = wRows_[0] + dstRowStride_;
+      dstRow_ = wRows_[1] + dstRowStride_;
       dPlane_ = dstRow_ + tiling::kRowBatch * dstRowStride_;
       planeRowStride_ = dstRowStride_;
       hRow_ = nullptr;
@@ -58,9 +63,15 @@ class ForwardItemRunner {
     dstBase_ = PlaneBase<T>(dst_, t_, b.plane);
     const int64_t ihFirst = p_.h.i0[oh0];
     const int64_t ihLast = p_.h.i1[oh1 - 1];
+    if (widthFirst_) {
+      const int64_t planeElems = (ihLast - ihFirst + 1) * planeRowStride_;
+      for (int k = 0; k < 2; ++k) {
+        cached_[k] = {dPlane_ + (k + 1) * planeElems, -1};
+      }
+    }
     for (int64_t od = od0; od < od1; ++od) {
       if (widthFirst_) {
-        WidthFirstPlane(od, oh0, oh1, ihFirst, ihLast);
+        WidthFirstPlane(od, od1, oh0, oh1, ihFirst, ihLast);
         continue;
       }
       // D pass over the H rows this chunk needs.
@@ -92,24 +103,60 @@ class ForwardItemRunner {
   }
 
  private:
-  // Out D index od, rows [oh0, oh1), W first: each source row the chunk needs is W-resampled, the two
-  // D taps' rows blended into an out-wide D-pass row, and each out row blended from two of those.
-  void WidthFirstPlane(int64_t od, int64_t oh0, int64_t oh1, int64_t ihFirst, int64_t ihLast) {
+  // Out D index od, rows [oh0, oh1), W first: the two D tap planes' W-resampled rows (from the cache,
+  // or resampled row by row), blended into out-wide D-pass rows, and each out row blended from two
+  // of those.
+  void WidthFirstPlane(int64_t od, int64_t od1, int64_t oh0, int64_t oh1, int64_t ihFirst, int64_t ihLast) {
+    const int64_t i0 = p_.d.i0[od], i1 = p_.d.i1[od];
+    // A tap plane the next out D index of the item also reads is resampled whole into a slot;
+    // otherwise row by row (a plane read once gains nothing from a pass through the cache).
+    auto nextReads = [&](int64_t id) {
+      return od + 1 < od1 && (p_.d.i0[od + 1] == id || p_.d.i1[od + 1] == id);
+    };
+    const TapRows a = TapPlane(i0, -1, nextReads(i0), ihFirst, ihLast);
+    const TapRows b = i1 == i0 ? a : TapPlane(i1, a.slot, nextReads(i1), ihFirst, ihLast);
     for (int64_t ih = ihFirst; ih <= ihLast; ++ih) {
-      const auto [a, b] = DTapRows(od, ih);
-      ResampleW(a, wA_);
-      const A *wB = wA_;
-      if (b != a) {
-        ResampleW(b, wB_);
-        wB = wB_;
-      }
-      BlendRows(dPlane_ + (ih - ihFirst) * planeRowStride_, wA_, p_.d.l0[od], wB, p_.d.l1[od], t_.rowElems);
+      const A *rowA = TapRow(a, i0, ih, ihFirst);
+      const A *rowB = i1 == i0 ? rowA : TapRow(b, i1, ih, ihFirst);
+      BlendRows(dPlane_ + (ih - ihFirst) * planeRowStride_, rowA, p_.d.l0[od], rowB, p_.d.l1[od],
+                t_.rowElems);
     }
     for (int64_t oh = oh0; oh < oh1; ++oh) {
       BlendRows(dstRow_, dPlane_ + (p_.h.i0[oh] - ihFirst) * planeRowStride_, p_.h.l0[oh],
                 dPlane_ + (p_.h.i1[oh] - ihFirst) * planeRowStride_, p_.h.l1[oh], t_.rowElems);
       StoreOutRow(od, oh, dstRow_);
     }
+  }
+
+  // Where a W-first tap plane's resampled rows are: a slot of cached_ holding rows [ihFirst, ihLast]
+  // (whole), or, streamed, wRows_[slot], refilled for each row just before the blend reads it.
+  struct TapRows {
+    int slot;
+    bool whole;
+  };
+
+  // Source plane id's rows for this out D index: the slot that holds them, else a slot other than
+  // `keep` (the other tap's), filled whole when `reuse` (the next out D index reads the plane too).
+  // Taps only move forward within an item, so the slot given up is the one with the lower plane.
+  TapRows TapPlane(int64_t id, int keep, bool reuse, int64_t ihFirst, int64_t ihLast) {
+    for (int k = 0; k < 2; ++k) {
+      if (cached_[k].plane == id) return {k, true};
+    }
+    int slot = cached_[0].plane <= cached_[1].plane ? 0 : 1;
+    if (slot == keep) slot = 1 - slot;
+    cached_[slot].plane = -1;
+    if (!reuse) return {slot, false};
+    for (int64_t ih = ihFirst; ih <= ihLast; ++ih) {
+      ResampleW(SourceRow(id, ih, rowA_), cached_[slot].rows + (ih - ihFirst) * planeRowStride_);
+    }
+    cached_[slot].plane = id;
+    return {slot, true};
+  }
+
+  const A *TapRow(const TapRows &tap, int64_t id, int64_t ih, int64_t ihFirst) {
+    if (tap.whole) return cached_[tap.slot].rows + (ih - ihFirst) * planeRowStride_;
+    ResampleW(SourceRow(id, ih, rowA_), wRows_[tap.slot]);
+    return wRows_[tap.slot];
   }
 
   // Row ih of out D index od's two D tap planes (in place or converted into rowA_ / rowB_); one pointer
@@ -148,7 +195,12 @@ class ForwardItemRunner {
   const TensorView5d &dst_;
   int64_t rowWidth_ = 1, srcRowElems_ = 0, srcRowStride_ = 0, dstRowStride_ = 0, planeRowStride_ = 0;
   A *rowA_ = nullptr, *rowB_ = nullptr, *hRow_ = nullptr, *dstRow_ = nullptr, *dPlane_ = nullptr;
-  A *wA_ = nullptr, *wB_ = nullptr;  // W first: the two source rows' W passes
+  struct CachedRows {
+    A *rows;
+    int64_t plane;  // source D index whose W-resampled rows these are; -1: none yet
+  };
+  CachedRows cached_[2] = {};  // W first: the two most recent D tap planes, per item
+  A *wRows_[2] = {};           // W first: the W-resampled rows of taps streamed row by row
   bool widthFirst_ = false;
   const T *srcBase_ = nullptr;
   T *dstBase_ = nullptr;

@@ -26,7 +26,8 @@ struct ShapeCase {
 };
 
 // Up- and down-sampling, size-1 axes, identity axes, integer and odd ratios, rows longer than a
-// vector (W) and channel counts longer than a vector (the channels-last path).
+// vector (W), channel counts longer than a vector (the channels-last path), and a W-first forward
+// whose D taps repeat across out D indices (its cache of W-resampled tap planes).
 const ShapeCase kShapes[] = {
     {"MixedUpDown", {2, 3, 3, 5, 7}, {6, 4, 11}},        // up, down, up
     {"SizeOneAxes", {1, 2, 1, 4, 5}, {3, 4, 1}},         // from 1, identity, to 1
@@ -37,6 +38,7 @@ const ShapeCase kShapes[] = {
     {"IntegerSources", {1, 2, 7, 5, 9}, {3, 3, 5}},      // align_corners: integer source indices
     {"VeryStrongDown", {1, 2, 3, 130, 150}, {2, 3, 2}},  // ratios below CANN's MIN_SUPPORT_SCALE 0.02
     {"WideRows", {1, 19, 2, 3, 37}, {3, 2, 53}},         // W and C longer than a vector
+    {"GrowDShrinkW", {1, 2, 4, 6, 9}, {11, 5, 4}},       // W first: D tap planes reused across out D
 };
 
 enum class ScaleMode { kSizes, kScales };

@@ -720,7 +720,9 @@ TEST(Tiling, ForwardDownsample64To1SixtyFourCores) {
       MakeInput(Direction::kForward, DataType::kFloat32, 1, 1, {64, 64, 64}, {1, 1, 1}, 64);
   Expected e;
   e.direction = Direction::kForward;
-  e.passOrder = PassOrder::kWidthFirst;  // W shrinks: every source row is W-resampled first
+  // W shrinks, but W first would resample 2 planes x 2 rows x 64 twice-weighted (512) against W last's
+  // 2 x 64 + 64 + 2 * 64 = 320 (ChooseForwardPassOrder).
+  e.passOrder = PassOrder::kWidthLast;
   e.n = 1;
   e.c = 1;
   e.batch = 1;
@@ -737,10 +739,10 @@ TEST(Tiling, ForwardDownsample64To1SixtyFourCores) {
   e.dChunkCount = 1;
   e.itemCount = 1;
   e.blockDim = 1;
-  // W first. srcRows: o = 0 taps self rows 31, 32 = 2. R(64*4=256)=256 * 2 = 512 + R(1*4)=64 * (2 + 4 + 2)
-  // = 512 -> 1024 bytes = 256
-  e.scratchElemsPerCore = 256;
-  e.workspaceSize = 1024;
+  // srcRows: o = 0 taps self rows 31, 32 = 2. R(64*4=256)=256 * (2 + 4 + 2) = 2048 + R(1*4)=64 * 4 = 256
+  // -> 2304 bytes = 576
+  e.scratchElemsPerCore = 576;
+  e.workspaceSize = 2304;
   CheckCase(in, e);
   EXPECT_EQ(test::BruteSourceSpanPerChunk(MakeBruteAxis(64, 1, false), 1), 2);
 }
@@ -777,7 +779,8 @@ TEST(Tiling, ForwardMixedTailsThreeCores) {
   const TilingInput in = MakeInput(Direction::kForward, DataType::kFloat32, 1, 3, {5, 9, 13}, {3, 20, 7}, 3);
   Expected e;
   e.direction = Direction::kForward;
-  e.passOrder = PassOrder::kWidthFirst;  // W 13 -> 7 shrinks
+  // W 13 -> 7 shrinks; W first 2*5*9*13 + 3*9*7 + 3*20*7 = 1779 < W last 3*9*13 + 3*20*13 + 2*3*20*13 = 2691.
+  e.passOrder = PassOrder::kWidthFirst;
   e.n = 1;
   e.c = 3;
   e.batch = 3;
@@ -787,8 +790,9 @@ TEST(Tiling, ForwardMixedTailsThreeCores) {
   e.planeCount = 3;
   e.rowElems = 7;
   e.ringPlanes = 0;
-  // W first: D-pass rows are 7 wide. hChunk0 = clamp(B / 28, 1, 20) = 20. target 12: 3 * 1 < 12 ->
-  // hChunk = min(20, cdiv(20, min(20, cdiv(12, 3) = 4))) = 5 -> 3 * 4 = 12 items: D not split.
+  // W first: D-pass rows are 7 wide, and two cached planes as many. hChunk0 = clamp(B / (3 * 28), 1, 20)
+  // = 20. target 12: 3 * 1 < 12 -> hChunk = min(20, cdiv(20, min(20, cdiv(12, 3) = 4))) = 5 -> 3 * 4 = 12
+  // items: D not split.
   e.hChunk = 5;
   e.dChunk = 3;
   e.hChunkCount = 4;
@@ -796,10 +800,10 @@ TEST(Tiling, ForwardMixedTailsThreeCores) {
   e.itemCount = 12;
   e.blockDim = 3;
   // H taps, src(o) = 0.45 o - 0.275: chunk 0..4 -> rows 0..2 (3); 5..9 -> 1..4 (4); 10..14 -> 4..7 (4);
-  // 15..19 -> 6..8 (3). srcRows = 4. R(13*4=52)=64 * 2 = 128 + R(7*4=28)=64 * (2 + 4 + 4) = 640
-  // -> 768 bytes = 192
-  e.scratchElemsPerCore = 192;
-  e.workspaceSize = 768 * 3;
+  // 15..19 -> 6..8 (3). srcRows = 4. R(13*4=52)=64 (one source row) + R(7*4=28)=64 * (2 + 4 + 3 * 4) =
+  // 1152 -> 1216 bytes = 304
+  e.scratchElemsPerCore = 304;
+  e.workspaceSize = 1216 * 3;
   CheckCase(in, e);
   EXPECT_EQ(test::BruteSourceSpanPerChunk(MakeBruteAxis(9, 20, false), 5), 4);
 }
@@ -890,6 +894,48 @@ TEST(Tiling, PassOrderAutoPicksTheCheaperOrder) {
     EXPECT_EQ(
         ChooseBackwardPassOrder(inSize, outSize, r.channelsLast ? RowLayout::kCInner : RowLayout::kWInner),
         r.expected);
+  }
+}
+
+// The forward's choice written out: W first only when W shrinks and
+// 2 * P * R * iW + oD * R * oW + oD * oH * oW < oD * R * iW + oD * oH * iW + 2 * oD * oH * iW,
+// P = min(iD, 2 oD) source planes, R = min(iH, 2 oH) source rows.
+PassOrder HandForwardPassOrder(const TilingInput &in) {
+  const double iD = static_cast<double>(in.inSize[0]), iH = static_cast<double>(in.inSize[1]),
+               iW = static_cast<double>(in.inSize[2]);
+  const double oD = static_cast<double>(in.outSize[0]), oH = static_cast<double>(in.outSize[1]),
+               oW = static_cast<double>(in.outSize[2]);
+  if (oW >= iW) return PassOrder::kWidthLast;
+  const double p = std::min(iD, 2 * oD), r = std::min(iH, 2 * oH);
+  return 2 * p * r * iW + oD * r * oW + oD * oH * oW < oD * r * iW + oD * oH * iW + 2 * oD * oH * iW
+             ? PassOrder::kWidthFirst
+             : PassOrder::kWidthLast;
+}
+
+TEST(Tiling, ForwardPassOrderResamplesFirstOnlyWhenCheaper) {
+  struct Row {
+    Shape3 in, out;
+    PassOrder expected;
+    const char *why;
+  };
+  const Row rows[] = {
+      // W grows: always last (F1: in 8x128x128 -> out 16x256x256).
+      {{8, 128, 128}, {16, 256, 256}, PassOrder::kWidthLast, "W grows"},
+      {{4, 5, 6}, {4, 5, 6}, PassOrder::kWidthLast, "identity"},
+      // first 2*16*64*256 + 32*64*192 + 32*64*192 = 1.31M, last 32*64*256 + 32*64*256 + 2*32*64*256 = 2.10M.
+      {{16, 64, 256}, {32, 64, 192}, PassOrder::kWidthFirst, "D grows, W shrinks"},
+      // first 2*32*32*256 + 16*32*64 + 16*16*64 = 573K, last 16*32*256 + 16*16*256 + 2*16*16*256 = 327K.
+      {{64, 64, 256}, {16, 16, 64}, PassOrder::kWidthLast, "everything shrinks 4x"},
+      // first 2*1*8*4097 + 17*8*5 + 17*4*5 = 66.9K, last 17*8*4097 + 17*4*4097 + 2*17*4*4097 = 1.39M.
+      {{1, 18, 4097}, {17, 4, 5}, PassOrder::kWidthFirst, "a wide W to 5 (a fuzz find)"},
+  };
+  for (const Row &r : rows) {
+    SCOPED_TRACE(r.why);
+    const TilingInput in = MakeInput(Direction::kForward, DataType::kFloat32, 1, 2, r.in, r.out, 2);
+    EXPECT_EQ(Tile(in).passOrder, r.expected);
+    EXPECT_EQ(HandForwardPassOrder(in), r.expected);
+    const int64_t inSize[3] = {r.in.d, r.in.h, r.in.w}, outSize[3] = {r.out.d, r.out.h, r.out.w};
+    EXPECT_EQ(ChooseForwardPassOrder(inSize, outSize), r.expected);
   }
 }
 
@@ -1223,7 +1269,7 @@ TEST(Tiling, InvariantsOnRandomShapes) {
 
     // The kernels' scratch layouts (upsample_*_kernel.cpp) must fit in scratchElemsPerCore.
     const int64_t srcRowElems = srcW * rowWidth;
-    const PassOrder forwardOrder = dstW < srcW ? PassOrder::kWidthFirst : PassOrder::kWidthLast;
+    const PassOrder forwardOrder = HandForwardPassOrder(in);
     const PassOrder expectedOrder = !backward                                       ? forwardOrder
                                     : in.passOrder == PassOrderRequest::kWidthFirst ? PassOrder::kWidthFirst
                                     : in.passOrder == PassOrderRequest::kWidthLast
@@ -1261,7 +1307,7 @@ TEST(Tiling, InvariantsOnRandomShapes) {
       const int64_t srcRows = test::BruteSourceSpanPerChunk(brute[1], t.hChunk);
       const int64_t need =
           t.passOrder == PassOrder::kWidthFirst
-              ? Align64Elems(srcRowElems, acc) * 2 + Align64Elems(t.rowElems, acc) * (2 + kRowBatch + srcRows)
+              ? Align64Elems(srcRowElems, acc) + Align64Elems(t.rowElems, acc) * (2 + kRowBatch + 3 * srcRows)
               : Align64Elems(srcRowElems, acc) * (2 + kRowBatch + srcRows) +
                     Align64Elems(t.rowElems, acc) * kRowBatch;
       EXPECT_LE(need, t.scratchElemsPerCore);
