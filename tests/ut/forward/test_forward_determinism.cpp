@@ -51,6 +51,10 @@ const DeterminismCase kCases[] = {
     {"DoubleNcdhwDown", ACL_DOUBLE, ACL_FORMAT_NCDHW, false, {2, 3, 17, 31, 40}, {9, 13, 23}, false},
     {"FloatStrongDownH", ACL_FLOAT, ACL_FORMAT_NCDHW, false, {1, 2, 4, 200, 9}, {3, 7, 5}, false},
     {"FloatOnePlane", ACL_FLOAT, ACL_FORMAT_NCDHW, false, {1, 1, 7, 19, 33}, {15, 40, 50}, false},
+    // W first (W shrinks 64 -> 8 under D growing 5 -> 17): items split D differently per core count,
+    // and each starts its cache of W-resampled tap planes empty.
+    {"FloatWidthFirstGrowD", ACL_FLOAT, ACL_FORMAT_NCDHW, false, {1, 3, 5, 6, 64}, {17, 5, 8}, false},
+    {"Bf16WidthFirstGrowDNdhwc", ACL_BF16, ACL_FORMAT_NDHWC, true, {1, 3, 5, 6, 64}, {17, 5, 8}, false},
 };
 
 ForwardProblem ProblemOf(const DeterminismCase &c) {
