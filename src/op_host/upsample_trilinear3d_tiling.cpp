@@ -317,14 +317,13 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
     scratchBytes =
         (RoundUp64Bytes(srcRowElems, accBytes) + RoundUp64Bytes(t.rowElems, accBytes)) * kRowBatch +
         RoundUp64Bytes(hChunk * t.rowElems, accBytes) * (1 + t.ringPlanes);
-  } else if (forwardWidthFirst) {
-    const int64_t srcRowsPerChunk = MaxSourceRowsPerChunk(axes[1], hChunk);
-    scratchBytes = RoundUp64Bytes(srcRowElems, accBytes) +
-                   RoundUp64Bytes(t.rowElems, accBytes) * (2 + kRowBatch + 3 * srcRowsPerChunk);
   } else {
     const int64_t srcRowsPerChunk = MaxSourceRowsPerChunk(axes[1], hChunk);
-    scratchBytes = RoundUp64Bytes(srcRowElems, accBytes) * (2 + kRowBatch + srcRowsPerChunk) +
-                   RoundUp64Bytes(t.rowElems, accBytes) * kRowBatch;
+    scratchBytes = forwardWidthFirst
+                       ? RoundUp64Bytes(srcRowElems, accBytes) +
+                             RoundUp64Bytes(t.rowElems, accBytes) * (2 + kRowBatch + 3 * srcRowsPerChunk)
+                       : RoundUp64Bytes(srcRowElems, accBytes) * (2 + kRowBatch + srcRowsPerChunk) +
+                             RoundUp64Bytes(t.rowElems, accBytes) * kRowBatch;
   }
   t.scratchElemsPerCore = scratchBytes / accBytes;
   t.workspaceSize =

@@ -40,18 +40,16 @@ class ForwardItemRunner {
     dstRow_ = hRow_ + tiling::kRowBatch * srcRowStride;
     dPlane_ = dstRow_ + tiling::kRowBatch * dstRowStride_;
     srcRowStride_ = srcRowStride;
-    planeRowStride_ = srcRowStride;
     widthFirst_ = t_.passOrder == tiling::PassOrder::kWidthFirst;
     if (widthFirst_) {
       // The tiling's W-first layout: one converted source row | two W-resampled rows (the taps streamed
       // row by row) | destination rows | D-pass rows | two cached planes of W-resampled source rows;
-      // the last three hold as many rows as an item reads.
+      // the last three hold as many rows as an item reads, destination-wide (dstRowStride_ apart).
       rowB_ = nullptr;
       wRows_[0] = rowA_ + srcRowStride;
       wRows_[1] = wRows_[0] + dstRowStride_;
       dstRow_ = wRows_[1] + dstRowStride_;
       dPlane_ = dstRow_ + tiling::kRowBatch * dstRowStride_;
-      planeRowStride_ = dstRowStride_;
       hRow_ = nullptr;
     }
   }
@@ -64,7 +62,7 @@ class ForwardItemRunner {
     const int64_t ihFirst = p_.h.i0[oh0];
     const int64_t ihLast = p_.h.i1[oh1 - 1];
     if (widthFirst_) {
-      const int64_t planeElems = (ihLast - ihFirst + 1) * planeRowStride_;
+      const int64_t planeElems = (ihLast - ihFirst + 1) * dstRowStride_;
       for (int k = 0; k < 2; ++k) {
         cached_[k] = {dPlane_ + (k + 1) * planeElems, -1};
       }
@@ -118,12 +116,11 @@ class ForwardItemRunner {
     for (int64_t ih = ihFirst; ih <= ihLast; ++ih) {
       const A *rowA = TapRow(a, i0, ih, ihFirst);
       const A *rowB = i1 == i0 ? rowA : TapRow(b, i1, ih, ihFirst);
-      BlendRows(dPlane_ + (ih - ihFirst) * planeRowStride_, rowA, p_.d.l0[od], rowB, p_.d.l1[od],
-                t_.rowElems);
+      BlendRows(dPlane_ + (ih - ihFirst) * dstRowStride_, rowA, p_.d.l0[od], rowB, p_.d.l1[od], t_.rowElems);
     }
     for (int64_t oh = oh0; oh < oh1; ++oh) {
-      BlendRows(dstRow_, dPlane_ + (p_.h.i0[oh] - ihFirst) * planeRowStride_, p_.h.l0[oh],
-                dPlane_ + (p_.h.i1[oh] - ihFirst) * planeRowStride_, p_.h.l1[oh], t_.rowElems);
+      BlendRows(dstRow_, dPlane_ + (p_.h.i0[oh] - ihFirst) * dstRowStride_, p_.h.l0[oh],
+                dPlane_ + (p_.h.i1[oh] - ihFirst) * dstRowStride_, p_.h.l1[oh], t_.rowElems);
       StoreOutRow(od, oh, dstRow_);
     }
   }
@@ -144,23 +141,22 @@ class ForwardItemRunner {
     }
     int slot = cached_[0].plane <= cached_[1].plane ? 0 : 1;
     if (slot == keep) slot = 1 - slot;
-    cached_[slot].plane = -1;
-    if (!reuse) return {slot, false};
+    if (!reuse) return {slot, false};  // streamed through wRows_[slot]: the slot's rows stay as they are
     for (int64_t ih = ihFirst; ih <= ihLast; ++ih) {
-      ResampleW(SourceRow(id, ih, rowA_), cached_[slot].rows + (ih - ihFirst) * planeRowStride_);
+      ResampleW(SourceRow(id, ih, rowA_), cached_[slot].rows + (ih - ihFirst) * dstRowStride_);
     }
     cached_[slot].plane = id;
     return {slot, true};
   }
 
   const A *TapRow(const TapRows &tap, int64_t id, int64_t ih, int64_t ihFirst) {
-    if (tap.whole) return cached_[tap.slot].rows + (ih - ihFirst) * planeRowStride_;
+    if (tap.whole) return cached_[tap.slot].rows + (ih - ihFirst) * dstRowStride_;
     ResampleW(SourceRow(id, ih, rowA_), wRows_[tap.slot]);
     return wRows_[tap.slot];
   }
 
-  // Row ih of out D index od's two D tap planes (in place or converted into rowA_ / rowB_); one pointer
-  // twice when both taps are one plane (an edge, or D of size 1), so it is converted (and resampled) once.
+  // Row ih of out D index od's two D tap planes (in place or converted into rowA_ / rowB_), W last; one
+  // pointer twice when both taps are one plane (an edge, or D of size 1), so it is converted once.
   std::pair<const A *, const A *> DTapRows(int64_t od, int64_t ih) {
     const A *a = SourceRow(p_.d.i0[od], ih, rowA_);
     return {a, p_.d.i1[od] == p_.d.i0[od] ? a : SourceRow(p_.d.i1[od], ih, rowB_)};
@@ -193,7 +189,7 @@ class ForwardItemRunner {
   const PlanTables<A> &p_;
   const TensorView5d &src_;
   const TensorView5d &dst_;
-  int64_t rowWidth_ = 1, srcRowElems_ = 0, srcRowStride_ = 0, dstRowStride_ = 0, planeRowStride_ = 0;
+  int64_t rowWidth_ = 1, srcRowElems_ = 0, srcRowStride_ = 0, dstRowStride_ = 0;
   A *rowA_ = nullptr, *rowB_ = nullptr, *hRow_ = nullptr, *dstRow_ = nullptr, *dPlane_ = nullptr;
   struct CachedRows {
     A *rows;

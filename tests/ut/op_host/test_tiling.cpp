@@ -14,9 +14,10 @@
 //     hChunk0 = clamp(B / (srcW * rowWidth * acc), 1, dstH);
 //     scratch = R(srcRowBytes) * (2 + kRowBatch + srcRows) + R(rowElems * acc) * kRowBatch (two converted
 //     self rows, kRowBatch H-pass rows, the D-pass rows; kRowBatch W-pass rows), srcRows = most self H rows
-//     one H chunk's taps span. When W shrinks (out W < in W) the forward goes W first: hChunk0 = clamp(B /
-//     (rowElems * acc), 1, dstH); scratch = R(srcRowBytes) * 2 + R(rowElems * acc) * (2 + kRowBatch +
-//     srcRows) (two converted self rows, their W passes, the destination rows, out-wide D-pass rows).
+//     one H chunk's taps span. When W shrinks and ChooseForwardPassOrder says it is cheaper, the forward
+//     goes W first: hChunk0 = clamp(B / (3 * ceil(inH / outH) * rowElems * acc), 1, dstH); scratch =
+//     R(srcRowBytes) + R(rowElems * acc) * (2 + kRowBatch + 3 * srcRows) (one converted self row, two
+//     W-resampled rows, the destination rows, out-wide D-pass rows, two cached planes of as many rows).
 //   Backward, width-last (D -> H -> W): perRow = (shared + kTapGroup) * srcW * rowWidth * dtypeBytes
 //     + srcW * rowWidth * acc, shared = most gradOut D planes two consecutive gradInput D indices share;
 //     rows = max(1, B / perRow); hChunk0 = clamp(floor(max(1, rows - 3) / (outH / inH)), 1, dstH), cut
