@@ -7,8 +7,8 @@
 // Only past kMaxWorkers, or when no thread can be created, do participants run several blocks.
 //
 // Small operators are launched often, so a launch must be cheap: no thread is created per launch,
-// workers spin briefly for the next generation before sleeping on a condition variable, and the
-// caller spins briefly for the last worker before sleeping.
+// workers poll briefly for the next generation before sleeping on a condition variable, and the
+// caller polls briefly for the last worker before sleeping (runtime/poll.h).
 #include "runtime/core_pool.h"
 
 #include <sched.h>
@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "runtime/error.h"
+#include "runtime/poll.h"
 #include "runtime/runtime_internal.h"
 
 namespace trilinear3d::runtime {
@@ -35,19 +36,6 @@ constexpr int kMaxCores = 1024;
 constexpr int kMaxWorkers = kMaxCores - 1;
 constexpr int kActiveBits = 16;
 constexpr uint64_t kActiveMask = (uint64_t{1} << kActiveBits) - 1;
-// About 10-50 microseconds of polling: long enough to catch back-to-back launches of one operator,
-// short enough not to steal much CPU from other work when the pool goes idle.
-constexpr int kSpinIterations = 2000;
-
-inline void CpuRelax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield" ::: "memory");
-#else
-  std::this_thread::yield();
-#endif
-}
 
 // Set while this thread runs blocks of a launch (as caller or as worker). A launch from inside a
 // body cannot use the pool, whose workers are busy with the outer launch: it runs inline instead.
@@ -101,9 +89,9 @@ class CorePool {
     for (int blockIdx = 0; blockIdx < blockDim; blockIdx += participants_) RunBlock(body, blockIdx);
     t_insideLaunch = false;
 
-    for (int spin = 0; spin < (ShouldSpin(active) ? kSpinIterations : 0); ++spin) {
-      if (remaining_.load(std::memory_order_acquire) == 0) return;
-      CpuRelax();
+    if (ShouldSpin(active) &&
+        PollUntil(kPollRounds, [this] { return remaining_.load(std::memory_order_acquire) == 0; })) {
+      return;
     }
     std::unique_lock<std::mutex> lock(sleepMutex_);
     done_.wait(lock, [this] { return remaining_.load(std::memory_order_acquire) == 0; });
@@ -161,19 +149,14 @@ class CorePool {
 
   // Returns the first state whose generation differs from seenGeneration.
   uint64_t WaitForGeneration(uint64_t seenGeneration, bool spin) {
-    if (spin) {
-      for (int i = 0; i < kSpinIterations; ++i) {
-        const uint64_t state = state_.load(std::memory_order_acquire);
-        if ((state >> kActiveBits) != seenGeneration) return state;
-        CpuRelax();
-      }
-    }
-    std::unique_lock<std::mutex> lock(sleepMutex_);
     uint64_t state = 0;
-    wake_.wait(lock, [&] {
+    const auto published = [&] {
       state = state_.load(std::memory_order_acquire);
       return (state >> kActiveBits) != seenGeneration;
-    });
+    };
+    if (spin && PollUntil(kPollRounds, published)) return state;
+    std::unique_lock<std::mutex> lock(sleepMutex_);
+    wake_.wait(lock, published);
     return state;
   }
 

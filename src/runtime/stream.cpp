@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "runtime/error.h"
+#include "runtime/poll.h"
 #include "runtime/runtime_internal.h"
 
 namespace trilinear3d::runtime {
@@ -50,44 +51,23 @@ struct Stream {
   std::thread worker;  // written once before the stream is published, joined by its destroyer
 };
 
-// Polling budget (about 10-50 microseconds) before a worker or a synchronizer sleeps: a futex wake-up
-// costs tens of microseconds, which would dominate enqueue-then-synchronize of a small operator.
-constexpr int kSpinIterations = 2000;
-
-inline void CpuRelax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield" ::: "memory");
-#else
-  std::this_thread::yield();
-#endif
-}
-
 // Polling is pointless, and harmful, on a single CPU: the thread being waited for needs it.
 int SpinBudget() {
-  static const int budget = AvailableCpus() > 1 ? kSpinIterations : 0;
+  static const int budget = AvailableCpus() > 1 ? kPollRounds : 0;
   return budget;
 }
 
 // Polls until `target` tasks have finished (true) or the budget is spent (false).
 bool SpinUntilCompleted(const Stream &stream, uint64_t target) {
-  for (int i = 0; i < SpinBudget(); ++i) {
-    if (stream.completed.load(std::memory_order_acquire) >= target) return true;
-    CpuRelax();
-  }
-  return false;
+  return PollUntil(SpinBudget(), [&] { return stream.completed.load(std::memory_order_acquire) >= target; });
 }
 
 // Polls until new work arrives (true) or the budget is spent (false). Called by the worker, which
 // has finished every task queued so far.
 bool SpinForWork(const Stream &stream) {
   const uint64_t finished = stream.completed.load(std::memory_order_relaxed);
-  for (int i = 0; i < SpinBudget(); ++i) {
-    if (stream.submitted.load(std::memory_order_acquire) != finished) return true;
-    CpuRelax();
-  }
-  return false;
+  return PollUntil(SpinBudget(),
+                   [&] { return stream.submitted.load(std::memory_order_acquire) != finished; });
 }
 
 // The stream whose worker is the current thread (null on other threads). Waiting for or joining

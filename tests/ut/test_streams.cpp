@@ -9,6 +9,7 @@
 
 #include "acl_test_environment.h"
 #include "op_runner.h"
+#include "runtime/poll.h"
 
 namespace trilinear3d::test {
 namespace {
@@ -127,6 +128,27 @@ TEST_F(Streams, TensorsDestroyedAfterGetWorkspaceSize) {
   ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
   EXPECT_TRUE(ResultMatchesReference(q->values, q->problem, ACL_BF16, q->gradInput->Download()));
   EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+}
+
+// The runtime's bounded polling (stream worker, synchronizer, core pool): it stops as soon as the
+// condition holds, and after exactly `rounds` checks when it never does (the thread then sleeps).
+TEST(Polling, StopsAtTheFirstCheckThatHolds) {
+  for (const int holdsAt : {1, 2, 4, 5, 399, 400}) {
+    int checks = 0;
+    EXPECT_TRUE(runtime::PollUntil(runtime::kPollRounds, [&] { return ++checks == holdsAt; })) << holdsAt;
+    EXPECT_EQ(checks, holdsAt);
+  }
+}
+
+TEST(Polling, GivesUpAfterItsRounds) {
+  for (const int rounds : {0, 1, 4, 7, runtime::kPollRounds}) {
+    int checks = 0;
+    EXPECT_FALSE(runtime::PollUntil(rounds, [&] {
+      ++checks;
+      return false;
+    })) << rounds;
+    EXPECT_EQ(checks, rounds);
+  }
 }
 
 }  // namespace
