@@ -48,6 +48,12 @@ class BackwardItemRunner {
     chunkElems_ = Align64(t_.hChunk * t_.rowElems, bytes);
     ring_ = hPlane_ + chunkElems_;
     denseRows_ = t_.layout == RowLayout::kWInner && src_.strides[4] == 1;
+    // A chunk's gradInput rows of one D index are one contiguous run (unit-stride rows that follow
+    // each other whole): stored by one call, so that a streamed destination is written in whole
+    // lines (a row that is not a multiple of 64 bytes would leave part-written lines at its ends).
+    const int64_t *d = dst_.strides;
+    const bool unitRows = cInner ? (d[1] == 1 && d[4] == t_.c) : d[4] == 1;
+    chunkRuns_ = t_.streamStores && unitRows && d[3] == t_.rowElems;
   }
 
   void Run(int64_t item, int64_t /*nextItem: no look-ahead here*/) {
@@ -177,6 +183,11 @@ class BackwardItemRunner {
 
   // Stores chunk rows of accumulator plane `acc` as gradInput[plane, id, h0_..h1_).
   void StorePlane(int64_t id, const A *acc) {
+    if (chunkRuns_) {  // the accumulator rows are contiguous too (rowElems apart)
+      WriteRow<T>(acc, dstBase_ + id * dst_.strides[2] + h0_ * dst_.strides[3], dst_, t_.layout,
+                  t_.w.inSize * (h1_ - h0_), t_.c, true);
+      return;
+    }
     for (int64_t ih = h0_; ih < h1_; ++ih) {
       WriteRow<T>(acc + (ih - h0_) * t_.rowElems, dstBase_ + id * dst_.strides[2] + ih * dst_.strides[3],
                   dst_, t_.layout, t_.w.inSize, t_.c, t_.streamStores);
@@ -185,6 +196,13 @@ class BackwardItemRunner {
 
   // StorePlane of w * plane; the W-pass rows (free outside ResampleWH) serve as scratch.
   void StorePlaneScaled(int64_t id, const A *plane, A w) {
+    if constexpr (std::is_same_v<T, float>) {
+      if (chunkRuns_) {  // scaled as it is streamed, so no row of scratch is needed
+        StoreRowStreamingScaled(plane, w, dstBase_ + id * dst_.strides[2] + h0_ * dst_.strides[3],
+                                (h1_ - h0_) * t_.rowElems);
+        return;
+      }
+    }
     for (int64_t ih = h0_; ih < h1_; ++ih) {
       WriteRowScaled<T>(plane + (ih - h0_) * t_.rowElems, w, wRow_,
                         dstBase_ + id * dst_.strides[2] + ih * dst_.strides[3], dst_, t_.layout, t_.w.inSize,
@@ -198,6 +216,7 @@ class BackwardItemRunner {
   const TensorView5d &dst_;
   int64_t rowWidth_ = 1, srcRowElems_ = 0, srcRowStride_ = 0, wRowStride_ = 0, chunkElems_ = 0;
   A *srcRow_ = nullptr, *wRow_ = nullptr, *hPlane_ = nullptr, *ring_ = nullptr;
+  bool chunkRuns_ = false;
   const T *srcBase_ = nullptr;
   T *dstBase_ = nullptr;
   int64_t d0_ = 0, d1_ = 0, h0_ = 0, h1_ = 0, ohFirst_ = 0, ohLast_ = -1;

@@ -23,6 +23,7 @@
 #include "op_kernel/combine_rows.h"
 #include "op_kernel/item_loop.h"
 #include "op_kernel/kernel_args.h"
+#include "op_kernel/line_streamer.h"
 #include "op_kernel/prefetch_queue.h"
 #include "op_kernel/simd_row_ops.h"
 
@@ -62,6 +63,13 @@ class BackwardWidthLastRunner {
     const int64_t *s = src_.strides;
     unitRows_ = cInner ? (s[1] == 1 && s[4] == t_.c) : s[4] == 1;
     denseSlab_ = unitRows_ && s[3] == t_.w.outSize * rowWidth_ && t_.wChunkCount == 1;
+    // A large gradInput whose rows follow each other whole: an item's rows of one D index are one
+    // span, streamed in whole lines (line_streamer.h).
+    if constexpr (std::is_same_v<T, A>) {
+      const int64_t *d = dst_.strides;
+      const bool unitDst = cInner ? (d[1] == 1 && d[4] == t_.c) : d[4] == 1;
+      spanStores_ = t_.streamStores && unitDst && t_.wChunkCount == 1 && d[3] == t_.w.inSize * rowWidth_;
+    }
   }
 
   void Run(int64_t item, int64_t nextItem) {
@@ -79,16 +87,18 @@ class BackwardWidthLastRunner {
     dstBase_ = PlaneBase<T>(dst_, t_, b.plane) + w0_ * dst_.strides[4];
     for (int64_t id = b.d0; id < b.d1; ++id) {
       const bool reached = p_.colD.begin[id] < p_.colD.begin[id + 1] && slabRowCount_ > 0 && colCount_ > 0;
+      BeginRows(id);
       if (t_.layout == RowLayout::kCInner) {
         RingRows(id, reached);
-        continue;
+      } else {
+        QueueNextPlanes(b, id, nextItem);
+        if (reached) DStep(id);
+        for (int64_t ih = h0_; ih < h1_; ih += kRowBatch) {
+          const int count = static_cast<int>(std::min<int64_t>(kRowBatch, h1_ - ih));
+          HAndWSteps(id, ih, count, reached);
+        }
       }
-      QueueNextPlanes(b, id, nextItem);
-      if (reached) DStep(id);
-      for (int64_t ih = h0_; ih < h1_; ih += kRowBatch) {
-        const int count = static_cast<int>(std::min<int64_t>(kRowBatch, h1_ - ih));
-        HAndWSteps(id, ih, count, reached);
-      }
+      FinishRows();
     }
   }
 
@@ -233,8 +243,7 @@ class BackwardWidthLastRunner {
       }
       HStep(ih, reached, hRow);
       GatherChannels(p_.rowW, GatherSpan{w0_, w1_, colFirst_}, hRow, wRows_, t_.c, SourceIn::kCache);
-      WriteRow<T>(wRows_, dstBase_ + id * dst_.strides[2] + ih * dst_.strides[3], dst_, t_.layout, w1_ - w0_,
-                  t_.c, t_.streamStores);
+      StoreDstRow(id, ih, wRows_, w1_ - w0_);
     }
   }
 
@@ -257,9 +266,33 @@ class BackwardWidthLastRunner {
     }
     GatherFourRows(p_.rowW, hRows, wRows);
     for (int k = 0; k < count; ++k) {
-      WriteRow<T>(wRows[k], dstBase_ + id * dst_.strides[2] + (ih + k) * dst_.strides[3], dst_, t_.layout,
-                  t_.w.inSize, t_.c, t_.streamStores);
+      StoreDstRow(id, ih + k, wRows[k], t_.w.inSize);
     }
+  }
+
+  // gradInput rows of index id are stored in increasing ih between these two calls.
+  void BeginRows(int64_t id) {
+    if constexpr (std::is_same_v<T, A>) {
+      if (spanStores_) lines_.Begin(dstBase_ + id * dst_.strides[2] + h0_ * dst_.strides[3]);
+    }
+  }
+
+  void FinishRows() {
+    if constexpr (std::is_same_v<T, A>) {
+      if (spanStores_) lines_.Finish();
+    }
+  }
+
+  // Row ih of index id (width W positions of the chunk) from the W pass's row.
+  void StoreDstRow(int64_t id, int64_t ih, const A *row, int64_t width) {
+    if constexpr (std::is_same_v<T, A>) {
+      if (spanStores_) {
+        lines_.Put(row, width * rowWidth_);
+        return;
+      }
+    }
+    WriteRow<T>(row, dstBase_ + id * dst_.strides[2] + ih * dst_.strides[3], dst_, t_.layout, width, t_.c,
+                t_.streamStores);
   }
 
   const TilingData &t_;
@@ -274,6 +307,8 @@ class BackwardWidthLastRunner {
   int64_t h0_ = 0, h1_ = 0, ohFirst_ = 0, slabRowCount_ = 0;
   int64_t w0_ = 0, w1_ = 0, colFirst_ = 0, colCount_ = 0;  // the W chunk and the gradOut columns it spans
   bool unitRows_ = false, denseSlab_ = false;
+  bool spanStores_ = false;
+  LineStreamer<A> lines_;
   PrefetchQueue prefetch_;
 };
 

@@ -1,0 +1,121 @@
+// LineStreamer: writes one contiguous destination span, handed over piece by piece in order (the
+// rows of a dense plane), with non-temporal stores of whole 64-byte lines only. Compiled once per
+// ISA (included only from src/op_kernel/isa/*.cpp).
+//
+// Why not stream each row: a row whose length is not a multiple of 16 floats leaves a part-written
+// line at both ends, and a part-written line costs a read-modify-write in memory that a whole line
+// does not; with rows of 131 floats (bench case F5) streaming row by row was 1.5x slower than
+// ordinary stores. Here the pieces are joined: only the span's first and last lines can be partial,
+// and those use ordinary stores. Values are copied unchanged, so results do not depend on it.
+#ifndef TRILINEAR3D_OP_KERNEL_LINE_STREAMER_H_
+#define TRILINEAR3D_OP_KERNEL_LINE_STREAMER_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "op_kernel/simd_row_ops.h"
+
+namespace trilinear3d::kernel::TRILINEAR3D_ISA {
+
+// T: float or double (stored as computed, no conversion).
+template <typename T>
+class LineStreamer {
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "stores the accumulation type");
+
+ public:
+  static constexpr int64_t kLineElems = 64 / static_cast<int64_t>(sizeof(T));
+
+  // Starts a span at dst (any alignment); the previous span must have been finished.
+  void Begin(T *dst) {
+    next_ = dst;
+    count_ = 0;
+  }
+
+  // Appends src[0, n) to the span.
+  void Put(const T *src, int64_t n) {
+#if defined(__AVX512F__)
+    while (n > 0) {
+      if (count_ == 0 && LineOffset(next_) == 0) {
+        const int64_t whole = n / kLineElems * kLineElems;
+        for (int64_t i = 0; i < whole; i += kLineElems) StreamLine(next_ + i, src + i);
+        next_ += whole;
+        src += whole;
+        n -= whole;
+        CopyFew(pending_, src, n);
+        count_ = n;
+        return;
+      }
+      // pending_ holds [next_, next_ + count_), the start of the line that ends at lineEnd.
+      const int64_t room = kLineElems - LineOffset(next_) - count_;
+      const int64_t k = std::min(room, n);
+      CopyFew(pending_ + count_, src, k);
+      count_ += k;
+      src += k;
+      n -= k;
+      if (k == room) {  // the line is complete: whole (streamed) or the span's unaligned head
+        if (count_ == kLineElems) {
+          StreamLine(next_, pending_);
+        } else {
+          CopyFew(next_, pending_, count_);
+        }
+        next_ += count_;
+        count_ = 0;
+      }
+    }
+#else
+    // Without AVX-512 the kernels use ordinary stores throughout (StoreRowStreaming).
+    std::memcpy(next_, src, static_cast<size_t>(n) * sizeof(T));
+    next_ += n;
+#endif
+  }
+
+  // Stores what is pending (the span's last, partial line) with ordinary stores.
+  void Finish() {
+#if defined(__AVX512F__)
+    CopyFew(next_, pending_, count_);
+#else
+    std::memcpy(next_, pending_, static_cast<size_t>(count_) * sizeof(T));
+#endif
+    next_ += count_;
+    count_ = 0;
+  }
+
+ private:
+  // Elements between the start of p's line and p.
+  static int64_t LineOffset(const T *p) {
+    return static_cast<int64_t>(reinterpret_cast<uintptr_t>(p) & 63) / static_cast<int64_t>(sizeof(T));
+  }
+
+#if defined(__AVX512F__)
+  // dst[0, k) = src[0, k) for k <= kLineElems, one masked load and store (no library call: this
+  // runs twice per row).
+  static void CopyFew(T *dst, const T *src, int64_t k) {
+    const auto mask = static_cast<uint32_t>((uint64_t{1} << k) - 1);
+    if constexpr (std::is_same_v<T, float>) {
+      _mm512_mask_storeu_ps(dst, static_cast<__mmask16>(mask),
+                            _mm512_maskz_loadu_ps(static_cast<__mmask16>(mask), src));
+    } else {
+      _mm512_mask_storeu_pd(dst, static_cast<__mmask8>(mask),
+                            _mm512_maskz_loadu_pd(static_cast<__mmask8>(mask), src));
+    }
+  }
+
+  static void StreamLine(T *dst, const T *src) {
+    if constexpr (std::is_same_v<T, float>) {
+      _mm512_stream_ps(dst, _mm512_loadu_ps(src));
+    } else {
+      _mm512_stream_pd(dst, _mm512_loadu_pd(src));
+    }
+  }
+#endif
+
+  T *next_ = nullptr;  // where pending_[0] goes
+  T pending_[kLineElems] = {};
+  int64_t count_ = 0;  // elements in pending_
+};
+
+}  // namespace trilinear3d::kernel::TRILINEAR3D_ISA
+
+#endif  // TRILINEAR3D_OP_KERNEL_LINE_STREAMER_H_

@@ -1,0 +1,133 @@
+// Destinations large enough to be written with non-temporal stores (tiling::kStreamStoreBytes),
+// whose rows are not a multiple of 64 bytes: the kernels join an item's rows into one span and
+// stream whole lines only (op_kernel/line_streamer.h, and the width-first backward's chunk runs), so
+// the spans start and end inside lines, and neighbouring spans (other items, maybe other cores) share
+// those lines. Every element must still match the float64 reference, and nothing outside the views
+// changes. Views whose rows are not contiguous take the per-row path.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <tuple>
+
+#include "acl_test_environment.h"
+#include "forward/forward_op_runner.h"
+#include "op_host/upsample_trilinear3d_tiling.h"
+#include "op_runner.h"
+
+namespace trilinear3d::test {
+namespace {
+
+struct StreamedCase {
+  const char *name;
+  Shape5 small;                  // gradInput (backward) / self (forward)
+  std::array<int64_t, 3> large;  // gradOut's D, H, W (backward) / out's (forward)
+  aclDataType dtype;
+  aclFormat format;
+  MemLayout layout;
+  bool alignCorners;
+};
+
+// Rows of 131 (W inner) or 131 x 8 (channels inner: tiling::kMinChannelsInner) elements, 125 rows per
+// plane, so that spans begin and end inside lines; D and H grow or shrink so that both backward kernels
+// (each forced below) and both forward pass orders are reached.
+constexpr Shape5 kRowsW{1, 5, 16, 125, 131};
+constexpr Shape5 kRowsWC{1, 8, 10, 125, 131};
+constexpr auto kNcdhw = ACL_FORMAT_NCDHW;
+constexpr auto kNdhwc = ACL_FORMAT_NDHWC;
+constexpr auto kDense = MemLayout::kContiguous;
+
+// clang-format off
+const StreamedCase kBackwardCases[] = {
+    {"ShrinkFloat",             kRowsW,  {24, 160, 200}, ACL_FLOAT,  kNcdhw, kDense, false},
+    {"ShrinkFloatChannelsLast", kRowsWC, {15, 160, 200}, ACL_FLOAT,  kNdhwc, kDense, true},
+    {"ShrinkDouble",            kRowsW,  {24, 160, 200}, ACL_DOUBLE, kNcdhw, kDense, true},
+    // gradOut smaller than gradInput: whole gradInput planes of one tap (the scaled store).
+    {"GrowFloat",               kRowsW,  {8, 63, 66},    ACL_FLOAT,  kNcdhw, kDense, false},
+    {"GrowDoubleChannelsLast",  kRowsWC, {5, 63, 66},    ACL_DOUBLE, kNdhwc, kDense, false},
+    // Channels-last memory under an NCDHW view: no contiguous rows, stored row by row.
+    {"ShrinkFloatPermuted",     kRowsW,  {24, 160, 200}, ACL_FLOAT,  kNcdhw, MemLayout::kPermuted, false},
+};
+
+const StreamedCase kForwardCases[] = {
+    {"GrowFloat",             {1, 5, 8, 63, 66},  {16, 125, 131}, ACL_FLOAT,  kNcdhw, kDense, true},
+    {"GrowFloatChannelsLast", {1, 8, 5, 63, 66},  {10, 125, 131}, ACL_FLOAT,  kNdhwc, kDense, false},
+    {"GrowDouble",            {1, 5, 8, 63, 66},  {16, 125, 131}, ACL_DOUBLE, kNcdhw, kDense, false},
+    // W shrinks 400 -> 131: the forward resamples W first.
+    {"ShrinkWFloat",          {1, 5, 8, 63, 400}, {16, 125, 131}, ACL_FLOAT,  kNcdhw, kDense, false},
+    {"ShrinkWDouble",         {1, 5, 8, 63, 400}, {16, 125, 131}, ACL_DOUBLE, kNcdhw, kDense, true},
+    {"ShrinkWFloatChannelsLast", {1, 8, 5, 63, 400}, {10, 125, 131}, ACL_FLOAT, kNdhwc, kDense, true},
+};
+// clang-format on
+
+// The case's destination must be one the tiling streams, or the test would not cover what it names.
+::testing::AssertionResult Streamed(const Shape5 &dst, aclDataType dtype) {
+  const int64_t bytes = ElementCount(dst) * static_cast<int64_t>(DtypeSize(dtype));
+  if (bytes > tiling::kStreamStoreBytes) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "destination of " << bytes << " bytes is not streamed (threshold "
+                                       << tiling::kStreamStoreBytes << ")";
+}
+
+using BackwardParam = std::tuple<StreamedCase, PassOrder>;
+
+class StreamedBackward : public ::testing::TestWithParam<BackwardParam> {};
+
+TEST_P(StreamedBackward, MatchesFloat64Reference) {
+  const auto &[c, order] = GetParam();
+  const ScopedPassOrder passOrder(order);
+  BackwardProblem problem;
+  problem.inputSize = c.small;
+  problem.outputSize = c.large;
+  problem.alignCorners = c.alignCorners;
+  ASSERT_TRUE(Streamed(problem.inputSize, c.dtype));
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE(SeedTrace(seed));
+  SCOPED_TRACE(problem.Describe());
+  std::mt19937_64 rng(seed);
+  DeviceTensor gradOut(problem.GradOutShape(), c.dtype, c.format, c.layout);
+  DeviceTensor gradInput(problem.inputSize, c.dtype, c.format, c.layout);
+  const std::vector<double> values =
+      gradOut.Upload(RandomValues(rng, ElementCount(problem.GradOutShape()), Distribution::kUnitNormal));
+  const std::vector<uint8_t> before = gradInput.StorageBytes();
+  ASSERT_TRUE(RunBackward(gradOut, problem, gradInput));
+  EXPECT_TRUE(ResultMatchesReference(values, problem, c.dtype, gradInput.Download()));
+  EXPECT_TRUE(gradInput.OutsideViewUnchanged(before));
+}
+
+INSTANTIATE_TEST_SUITE_P(Rows, StreamedBackward,
+                         ::testing::Combine(::testing::ValuesIn(kBackwardCases),
+                                            ::testing::ValuesIn(kPassOrders)),
+                         [](const ::testing::TestParamInfo<BackwardParam> &info) {
+                           return std::string(std::get<0>(info.param).name) + "_" +
+                                  PassOrderName(std::get<1>(info.param));
+                         });
+
+class StreamedForward : public ::testing::TestWithParam<StreamedCase> {};
+
+TEST_P(StreamedForward, MatchesFloat64Reference) {
+  const StreamedCase &c = GetParam();
+  ForwardProblem problem;
+  problem.selfSize = c.small;
+  problem.outputSize = c.large;
+  problem.alignCorners = c.alignCorners;
+  ASSERT_TRUE(Streamed(problem.OutShape(), c.dtype));
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE(SeedTrace(seed));
+  std::mt19937_64 rng(seed);
+  DeviceTensor self(problem.selfSize, c.dtype, c.format, c.layout);
+  DeviceTensor out(problem.OutShape(), c.dtype, c.format, c.layout);
+  const std::vector<double> values =
+      self.Upload(RandomValues(rng, ElementCount(problem.selfSize), Distribution::kUnitNormal));
+  const std::vector<uint8_t> before = out.StorageBytes();
+  ASSERT_TRUE(RunForward(self, problem, out));
+  EXPECT_TRUE(ForwardMatchesReference(values, problem, c.dtype, out.Download()));
+  EXPECT_TRUE(out.OutsideViewUnchanged(before));
+}
+
+INSTANTIATE_TEST_SUITE_P(Rows, StreamedForward, ::testing::ValuesIn(kForwardCases),
+                         [](const ::testing::TestParamInfo<StreamedCase> &info) {
+                           return std::string(info.param.name);
+                         });
+
+}  // namespace
+}  // namespace trilinear3d::test
