@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "op_kernel/kernel_args.h"
+#include "op_kernel/line_streamer.h"
 #include "op_kernel/simd_row_ops.h"
 
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
@@ -137,6 +138,59 @@ void WriteRow(const Acc<T> *row, T *out, const TensorView5d &view, tiling::RowLa
     for (int64_t w = 0; w < width; ++w) StoreRow<T>(row + w * c, out + w * sW, sC, c);
   }
 }
+
+// Whether the view's rows are unit-stride runs of rowElems elements (W, or W x C channels inner) that
+// follow each other whole: then consecutive H rows of one D index are one contiguous span.
+inline bool ContiguousRows(const TensorView5d &view, tiling::RowLayout layout, int64_t c, int64_t rowElems) {
+  const int64_t *s = view.strides;
+  const bool unitRows = layout == tiling::RowLayout::kCInner ? (s[1] == 1 && s[4] == c) : s[4] == 1;
+  return unitRows && s[3] == rowElems;
+}
+
+// Stores the destination rows of one D index, in increasing H order between Begin and Finish. A
+// streamed destination with contiguous rows (fp32 / fp64) gets them joined into one span written in
+// whole lines (line_streamer.h); otherwise each row goes through WriteRow.
+template <typename T>
+class DstRowWriter {
+ public:
+  // joinable: the kernel hands over whole rows (no W chunks), so its rows may be joined.
+  DstRowWriter(const TensorView5d &view, const tiling::TilingData &t, bool joinable)
+      : view_(view), t_(t), rowWidth_(t.layout == tiling::RowLayout::kCInner ? t.c : 1) {
+    if constexpr (std::is_same_v<T, Acc<T>>) {
+      spans_ = joinable && t.streamStores && ContiguousRows(view, t.layout, t.c, t.rowElems);
+    }
+  }
+
+  void Begin(T *firstRow) {
+    if constexpr (std::is_same_v<T, Acc<T>>) {
+      if (spans_) lines_.Begin(firstRow);
+    }
+  }
+
+  // row: `width` positions in the row layout; out: where the row starts in the destination.
+  void Put(const Acc<T> *row, T *out, int64_t width) {
+    if constexpr (std::is_same_v<T, Acc<T>>) {
+      if (spans_) {
+        lines_.Put(row, width * rowWidth_);
+        return;
+      }
+    }
+    WriteRow<T>(row, out, view_, t_.layout, width, t_.c, t_.streamStores);
+  }
+
+  void Finish() {
+    if constexpr (std::is_same_v<T, Acc<T>>) {
+      if (spans_) lines_.Finish();
+    }
+  }
+
+ private:
+  const TensorView5d &view_;
+  const tiling::TilingData &t_;
+  int64_t rowWidth_;
+  bool spans_ = false;
+  LineStreamer<Acc<T>> lines_;
+};
 
 // WriteRow of w * row. scratch (one row of the layout) holds the scaled row unless the store can
 // scale on the fly (contiguous fp32 streamed). Each element is w * row rounded once either way.

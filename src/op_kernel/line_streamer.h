@@ -71,15 +71,14 @@ class LineStreamer {
 #endif
   }
 
-  // Stores what is pending (the span's last, partial line) with ordinary stores.
+  // Stores what is pending (the span's last, partial line) with ordinary stores. (Without AVX-512
+  // Put keeps nothing pending.)
   void Finish() {
 #if defined(__AVX512F__)
     CopyFew(next_, pending_, count_);
-#else
-    std::memcpy(next_, pending_, static_cast<size_t>(count_) * sizeof(T));
-#endif
     next_ += count_;
     count_ = 0;
+#endif
   }
 
  private:

@@ -51,9 +51,7 @@ class BackwardItemRunner {
     // A chunk's gradInput rows of one D index are one contiguous run (unit-stride rows that follow
     // each other whole): stored by one call, so that a streamed destination is written in whole
     // lines (a row that is not a multiple of 64 bytes would leave part-written lines at its ends).
-    const int64_t *d = dst_.strides;
-    const bool unitRows = cInner ? (d[1] == 1 && d[4] == t_.c) : d[4] == 1;
-    chunkRuns_ = t_.streamStores && unitRows && d[3] == t_.rowElems;
+    chunkRuns_ = t_.streamStores && ContiguousRows(dst_, t_.layout, t_.c, t_.rowElems);
   }
 
   void Run(int64_t item, int64_t /*nextItem: no look-ahead here*/) {

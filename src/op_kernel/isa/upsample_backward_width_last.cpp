@@ -23,7 +23,6 @@
 #include "op_kernel/combine_rows.h"
 #include "op_kernel/item_loop.h"
 #include "op_kernel/kernel_args.h"
-#include "op_kernel/line_streamer.h"
 #include "op_kernel/prefetch_queue.h"
 #include "op_kernel/simd_row_ops.h"
 
@@ -45,7 +44,8 @@ class BackwardWidthLastRunner {
       : t_(*args.tiling),
         p_(*static_cast<const PlanTables<A> *>(args.tables)),
         src_(args.src),
-        dst_(args.dst) {
+        dst_(args.dst),
+        out_(dst_, t_, t_.wChunkCount == 1) {
     const bool cInner = t_.layout == RowLayout::kCInner;
     rowWidth_ = cInner ? t_.c : 1;
     const int64_t bytes = static_cast<int64_t>(sizeof(A));
@@ -63,13 +63,6 @@ class BackwardWidthLastRunner {
     const int64_t *s = src_.strides;
     unitRows_ = cInner ? (s[1] == 1 && s[4] == t_.c) : s[4] == 1;
     denseSlab_ = unitRows_ && s[3] == t_.w.outSize * rowWidth_ && t_.wChunkCount == 1;
-    // A large gradInput whose rows follow each other whole: an item's rows of one D index are one
-    // span, streamed in whole lines (line_streamer.h).
-    if constexpr (std::is_same_v<T, A>) {
-      const int64_t *d = dst_.strides;
-      const bool unitDst = cInner ? (d[1] == 1 && d[4] == t_.c) : d[4] == 1;
-      spanStores_ = t_.streamStores && unitDst && t_.wChunkCount == 1 && d[3] == t_.w.inSize * rowWidth_;
-    }
   }
 
   void Run(int64_t item, int64_t nextItem) {
@@ -87,7 +80,7 @@ class BackwardWidthLastRunner {
     dstBase_ = PlaneBase<T>(dst_, t_, b.plane) + w0_ * dst_.strides[4];
     for (int64_t id = b.d0; id < b.d1; ++id) {
       const bool reached = p_.colD.begin[id] < p_.colD.begin[id + 1] && slabRowCount_ > 0 && colCount_ > 0;
-      BeginRows(id);
+      out_.Begin(DstRow(id, h0_));
       if (t_.layout == RowLayout::kCInner) {
         RingRows(id, reached);
       } else {
@@ -98,7 +91,7 @@ class BackwardWidthLastRunner {
           HAndWSteps(id, ih, count, reached);
         }
       }
-      FinishRows();
+      out_.Finish();
     }
   }
 
@@ -243,7 +236,7 @@ class BackwardWidthLastRunner {
       }
       HStep(ih, reached, hRow);
       GatherChannels(p_.rowW, GatherSpan{w0_, w1_, colFirst_}, hRow, wRows_, t_.c, SourceIn::kCache);
-      StoreDstRow(id, ih, wRows_, w1_ - w0_);
+      out_.Put(wRows_, DstRow(id, ih), w1_ - w0_);
     }
   }
 
@@ -266,39 +259,17 @@ class BackwardWidthLastRunner {
     }
     GatherFourRows(p_.rowW, hRows, wRows);
     for (int k = 0; k < count; ++k) {
-      StoreDstRow(id, ih + k, wRows[k], t_.w.inSize);
+      out_.Put(wRows[k], DstRow(id, ih + k), t_.w.inSize);
     }
   }
 
-  // gradInput rows of index id are stored in increasing ih between these two calls.
-  void BeginRows(int64_t id) {
-    if constexpr (std::is_same_v<T, A>) {
-      if (spanStores_) lines_.Begin(dstBase_ + id * dst_.strides[2] + h0_ * dst_.strides[3]);
-    }
-  }
-
-  void FinishRows() {
-    if constexpr (std::is_same_v<T, A>) {
-      if (spanStores_) lines_.Finish();
-    }
-  }
-
-  // Row ih of index id (width W positions of the chunk) from the W pass's row.
-  void StoreDstRow(int64_t id, int64_t ih, const A *row, int64_t width) {
-    if constexpr (std::is_same_v<T, A>) {
-      if (spanStores_) {
-        lines_.Put(row, width * rowWidth_);
-        return;
-      }
-    }
-    WriteRow<T>(row, dstBase_ + id * dst_.strides[2] + ih * dst_.strides[3], dst_, t_.layout, width, t_.c,
-                t_.streamStores);
-  }
+  T *DstRow(int64_t id, int64_t ih) const { return dstBase_ + id * dst_.strides[2] + ih * dst_.strides[3]; }
 
   const TilingData &t_;
   const PlanTables<A> &p_;
   const TensorView5d &src_;
   const TensorView5d &dst_;
+  DstRowWriter<T> out_;   // the destination rows of one D index
   int64_t rowWidth_ = 1;  // elements per W position in a row: C (channels inner) or 1
   int64_t srcRowElems_ = 0, srcRowStride_ = 0, dstRowStride_ = 0;
   A *slab_ = nullptr, *hRows_ = nullptr, *wRows_ = nullptr, *tapRows_ = nullptr;
@@ -307,8 +278,6 @@ class BackwardWidthLastRunner {
   int64_t h0_ = 0, h1_ = 0, ohFirst_ = 0, slabRowCount_ = 0;
   int64_t w0_ = 0, w1_ = 0, colFirst_ = 0, colCount_ = 0;  // the W chunk and the gradOut columns it spans
   bool unitRows_ = false, denseSlab_ = false;
-  bool spanStores_ = false;
-  LineStreamer<A> lines_;
   PrefetchQueue prefetch_;
 };
 

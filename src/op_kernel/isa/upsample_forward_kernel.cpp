@@ -11,7 +11,6 @@
 
 #include "op_kernel/item_loop.h"
 #include "op_kernel/kernel_args.h"
-#include "op_kernel/line_streamer.h"
 #include "op_kernel/simd_row_ops.h"
 
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
@@ -29,7 +28,8 @@ class ForwardItemRunner {
       : t_(*args.tiling),
         p_(*static_cast<const PlanTables<A> *>(args.tables)),
         src_(args.src),
-        dst_(args.dst) {
+        dst_(args.dst),
+        out_(dst_, t_, true) {
     rowWidth_ = t_.layout == RowLayout::kCInner ? t_.c : 1;
     srcRowElems_ = t_.w.inSize * rowWidth_;
     const int64_t bytes = static_cast<int64_t>(sizeof(A));
@@ -42,13 +42,6 @@ class ForwardItemRunner {
     dPlane_ = dstRow_ + tiling::kRowBatch * dstRowStride_;
     srcRowStride_ = srcRowStride;
     widthFirst_ = t_.passOrder == tiling::PassOrder::kWidthFirst;
-    // A large destination whose rows follow each other whole (unit-stride rows, dense): each item's
-    // rows of one out D index are one span, streamed in whole lines (line_streamer.h).
-    if constexpr (std::is_same_v<T, A>) {
-      const int64_t *d = dst_.strides;
-      const bool unitRows = t_.layout == RowLayout::kCInner ? (d[1] == 1 && d[4] == t_.c) : d[4] == 1;
-      spanStores_ = t_.streamStores && unitRows && d[3] == t_.rowElems;
-    }
     if (widthFirst_) {
       // The tiling's W-first layout: one converted source row | two W-resampled rows (the taps streamed
       // row by row) | destination rows | D-pass rows | two cached planes of W-resampled source rows;
@@ -86,7 +79,7 @@ class ForwardItemRunner {
         BlendRows(dPlane_ + (ih - ihFirst) * srcRowStride_, a, p_.d.l0[od], b, p_.d.l1[od], srcRowElems_);
       }
       // H pass, then the W pass of kRowBatch rows at once (they share the gather's steps).
-      BeginOutRows(od, oh0);
+      out_.Begin(OutRow(od, oh0));  // out rows of od, in increasing oh, until Finish
       constexpr int kBatch = static_cast<int>(tiling::kRowBatch);
       for (int64_t oh = oh0; oh < oh1; oh += kBatch) {
         const int count = static_cast<int>(std::min<int64_t>(kBatch, oh1 - oh));
@@ -104,9 +97,9 @@ class ForwardItemRunner {
         } else {
           for (int k = 0; k < count; ++k) ResampleW(hRows[k], outRows[k]);
         }
-        for (int k = 0; k < count; ++k) StoreOutRow(od, oh + k, outRows[k]);
+        for (int k = 0; k < count; ++k) out_.Put(outRows[k], OutRow(od, oh + k), t_.w.outSize);
       }
-      FinishOutRows();
+      out_.Finish();
     }
   }
 
@@ -128,13 +121,13 @@ class ForwardItemRunner {
       const A *rowB = i1 == i0 ? rowA : TapRow(b, i1, ih, ihFirst);
       BlendRows(dPlane_ + (ih - ihFirst) * dstRowStride_, rowA, p_.d.l0[od], rowB, p_.d.l1[od], t_.rowElems);
     }
-    BeginOutRows(od, oh0);
+    out_.Begin(OutRow(od, oh0));  // out rows of od, in increasing oh, until Finish
     for (int64_t oh = oh0; oh < oh1; ++oh) {
       BlendRows(dstRow_, dPlane_ + (p_.h.i0[oh] - ihFirst) * dstRowStride_, p_.h.l0[oh],
                 dPlane_ + (p_.h.i1[oh] - ihFirst) * dstRowStride_, p_.h.l1[oh], t_.rowElems);
-      StoreOutRow(od, oh, dstRow_);
+      out_.Put(dstRow_, OutRow(od, oh), t_.w.outSize);
     }
-    FinishOutRows();
+    out_.Finish();
   }
 
   // Where a W-first tap plane's resampled rows are: a slot of cached_ holding rows [ihFirst, ihLast]
@@ -192,34 +185,13 @@ class ForwardItemRunner {
     }
   }
 
-  // The out rows of index od from oh0 on are stored in increasing oh between these two calls.
-  void BeginOutRows(int64_t od, int64_t oh0) {
-    if constexpr (std::is_same_v<T, A>) {
-      if (spanStores_) lines_.Begin(dstBase_ + od * dst_.strides[2] + oh0 * dst_.strides[3]);
-    }
-  }
-
-  void FinishOutRows() {
-    if constexpr (std::is_same_v<T, A>) {
-      if (spanStores_) lines_.Finish();
-    }
-  }
-
-  void StoreOutRow(int64_t od, int64_t oh, const A *row) {
-    if constexpr (std::is_same_v<T, A>) {
-      if (spanStores_) {
-        lines_.Put(row, t_.rowElems);
-        return;
-      }
-    }
-    WriteRow<T>(row, dstBase_ + od * dst_.strides[2] + oh * dst_.strides[3], dst_, t_.layout, t_.w.outSize,
-                t_.c, t_.streamStores);
-  }
+  T *OutRow(int64_t od, int64_t oh) const { return dstBase_ + od * dst_.strides[2] + oh * dst_.strides[3]; }
 
   const TilingData &t_;
   const PlanTables<A> &p_;
   const TensorView5d &src_;
   const TensorView5d &dst_;
+  DstRowWriter<T> out_;  // the destination rows of one D index
   int64_t rowWidth_ = 1, srcRowElems_ = 0, srcRowStride_ = 0, dstRowStride_ = 0;
   A *rowA_ = nullptr, *rowB_ = nullptr, *hRow_ = nullptr, *dstRow_ = nullptr, *dPlane_ = nullptr;
   struct CachedRows {
@@ -229,8 +201,6 @@ class ForwardItemRunner {
   CachedRows cached_[2] = {};  // W first: the two most recent D tap planes, per item
   A *wRows_[2] = {};           // W first: the W-resampled rows of taps streamed row by row
   bool widthFirst_ = false;
-  bool spanStores_ = false;
-  LineStreamer<A> lines_;
   const T *srcBase_ = nullptr;
   T *dstBase_ = nullptr;
 };
