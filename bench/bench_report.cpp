@@ -1,5 +1,7 @@
 #include "bench_report.h"
 
+#include "bench_targets.h"
+
 #include <sched.h>
 
 #include <cstdio>
@@ -53,15 +55,6 @@ std::string DetectIsa(const std::string &flags) {
   return has512 ? "avx512" : has2 ? "avx2" : "baseline";
 }
 
-std::string Fixed(double value, int digits) {
-  std::ostringstream text;
-  text << std::fixed << std::setprecision(digits) << value;
-  return text.str();
-}
-
-// Milliseconds with about three significant digits.
-std::string Ms(double ms) { return Fixed(ms, ms >= 100 ? 0 : ms >= 10 ? 1 : ms >= 1 ? 2 : 3); }
-
 std::string JsonString(const std::string &text) {
   std::string out = "\"";
   for (char c : text) {
@@ -99,6 +92,14 @@ std::string JsonShape(const std::array<int64_t, 5> &shape) {
 }
 
 }  // namespace
+
+std::string Fixed(double value, int digits) {
+  std::ostringstream text;
+  text << std::fixed << std::setprecision(digits) << value;
+  return text.str();
+}
+
+std::string Ms(double ms) { return Fixed(ms, ms >= 100 ? 0 : ms >= 10 ? 1 : ms >= 1 ? 2 : 3); }
 
 MachineInfo ReadMachineInfo(int threads, int reps, int warmup, const std::string &torchVersion) {
   MachineInfo machine;
@@ -148,6 +149,30 @@ std::string MachineLine(const MachineInfo &m) {
   return line.str();
 }
 
+namespace {
+
+// The targets section: a count, and a row per target (unmet ones say what time they needed).
+void WriteTargets(std::ostream &out, const std::vector<TargetCheck> &checks) {
+  if (checks.empty()) return;
+  int met = 0, belowFloor = 0;
+  for (const TargetCheck &c : checks) {
+    met += c.met ? 1 : 0;
+    belowFloor += c.belowFloor ? 1 : 0;
+  }
+  out << "Targets (issues 3 and 5): " << met << " of " << checks.size() << " met in this run";
+  if (belowFloor > 0) {
+    out << "; " << belowFloor << " of the unmet needed a time below this run's streaming floor";
+  }
+  out << ".\n\n| target | measured | met | note |\n|---|---|---|---|\n";
+  for (const TargetCheck &c : checks) {
+    out << "| " << c.target << " | " << c.measured << " | " << (c.met ? "yes" : "**no**") << " | " << c.note
+        << " |\n";
+  }
+  out << "\n";
+}
+
+}  // namespace
+
 void WriteMarkdown(std::ostream &out, const MachineInfo &machine, const std::vector<CaseResult> &results,
                    const ScalingResult &scaling) {
   out << MachineLine(machine) << "\n\n";
@@ -189,6 +214,7 @@ void WriteMarkdown(std::ostream &out, const MachineInfo &machine, const std::vec
         << " ms, " << scaling.threads << " threads " << Ms(scaling.manyThreadMs) << " ms → "
         << Fixed(scaling.Ratio(), 2) << "×\n\n";
   }
+  WriteTargets(out, CheckTargets(results, scaling));
   out << "Definitions: shape is gradInput ← gradOut (backward) or x → y (forward, marked fwd), NCDHW sizes. "
          "ours ms: median wall time of GetWorkspaceSize + run + aclrtSynchronizeStream through the public C "
          "API "
@@ -273,7 +299,16 @@ void WriteJson(std::ostream &out, const MachineInfo &m, const std::vector<CaseRe
   } else {
     out << "null";
   }
-  out << "\n}\n";
+  out << ",\n  \"targets\": [";
+  const std::vector<TargetCheck> checks = CheckTargets(results, scaling);
+  for (size_t i = 0; i < checks.size(); ++i) {
+    const TargetCheck &c = checks[i];
+    out << (i ? ",\n    " : "\n    ") << "{\"target\": " << JsonString(c.target)
+        << ", \"measured\": " << JsonString(c.measured) << ", \"met\": " << (c.met ? "true" : "false")
+        << ", \"below_floor\": " << (c.belowFloor ? "true" : "false") << ", \"note\": " << JsonString(c.note)
+        << "}";
+  }
+  out << (checks.empty() ? "]" : "\n  ]") << "\n}\n";
 }
 
 }  // namespace bench

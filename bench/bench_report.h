@@ -57,6 +57,10 @@ struct ScalingResult {
   double Ratio() const { return manyThreadMs > 0 ? oneThreadMs / manyThreadMs : 0; }
 };
 
+// value with `digits` decimals; milliseconds with about three significant digits.
+std::string Fixed(double value, int digits);
+std::string Ms(double ms);
+
 std::string MachineLine(const MachineInfo &machine);
 void WriteMarkdown(std::ostream &out, const MachineInfo &machine, const std::vector<CaseResult> &results,
                    const ScalingResult &scaling);

@@ -1,0 +1,107 @@
+#include "bench_targets.h"
+
+#include <cstdint>
+
+namespace bench {
+namespace {
+
+// Issue 3: every backward case >= 5x PyTorch (where PyTorch has the dtype) and >= 30 % of memcpy
+// bandwidth, with higher bars on B1, B2 and B4, and B3 against PyTorch's channels_last kernel at 4x.
+// Issue 5: the forward of B1 >= 3x and >= 50 %.
+struct CaseTarget {
+  const char *id;
+  double speedUp;   // PyTorch time / ours
+  double ofMemcpy;  // ours GB/s / memcpy GB/s
+  const char *issue;
+};
+
+constexpr CaseTarget kCaseTargets[] = {
+    {"B1", 25, 0.60, "issue 3"},  {"B2", 100, 0.30, "issue 3"}, {"B3", 4, 0.30, "issue 3"},
+    {"B4", 100, 0.30, "issue 3"}, {"B5", 5, 0.30, "issue 3"},   {"B6", 5, 0.30, "issue 3"},
+    {"B7", 5, 0.30, "issue 3"},   {"B8", 5, 0.30, "issue 3"},   {"F1", 3, 0.50, "issue 5"},
+};
+
+constexpr uint64_t kWorkspaceLimitBytes = uint64_t{64} << 20;  // issue 3, every case
+constexpr double kScalingTarget = 1.7;                         // issue 3: B1, 2 threads vs 1
+
+const CaseTarget *TargetOf(const std::string &id) {
+  for (const CaseTarget &t : kCaseTargets) {
+    if (id == t.id) return &t;
+  }
+  return nullptr;
+}
+
+// The note of a failed time-based target: the time ours needed, against the run's floor.
+void NoteNeededTime(double neededMs, const CaseResult &r, TargetCheck *check) {
+  check->belowFloor = neededMs < r.floorMs;
+  check->note = "needs <= " + Ms(neededMs) + " ms; this run's floor " + Ms(r.floorMs) + " ms" +
+                (check->belowFloor ? ": below the floor, no kernel could meet it in this run"
+                                   : ", ours at " + Fixed(100.0 * r.OfFloor(), 0) + " % of it");
+}
+
+void CheckCase(const CaseResult &r, const CaseTarget &t, std::vector<TargetCheck> *checks) {
+  const std::string id = r.benchCase.id;
+  const std::string suffix = std::string(" (") + t.issue + ")";
+  if (!r.error.empty()) {
+    checks->push_back({id + " runs" + suffix, "error: " + r.error, false, "", false});
+    return;
+  }
+  if (r.torchAvailable) {
+    TargetCheck speed;
+    speed.target = id + " speed-up >= " + Fixed(t.speedUp, 0) + "x" + suffix;
+    speed.measured = Fixed(r.SpeedUp(), 1) + "x (" + Ms(r.oursMs) + " vs " + Ms(r.torchMs) + " ms)";
+    speed.met = r.SpeedUp() >= t.speedUp;
+    if (!speed.met) NoteNeededTime(r.torchMs / t.speedUp, r, &speed);
+    checks->push_back(speed);
+  }
+  TargetCheck bandwidth;
+  bandwidth.target = id + " >= " + Fixed(100.0 * t.ofMemcpy, 0) + " % of memcpy bandwidth" + suffix;
+  const double fraction = r.MemcpyGBs() > 0 ? r.OursGBs() / r.MemcpyGBs() : 0;
+  bandwidth.measured = Fixed(100.0 * fraction, 0) + " % (" + Fixed(r.OursGBs(), 1) + " of " +
+                       Fixed(r.MemcpyGBs(), 1) + " GB/s)";
+  bandwidth.met = fraction >= t.ofMemcpy;
+  if (!bandwidth.met && r.MemcpyGBs() > 0) {
+    NoteNeededTime(static_cast<double>(r.benchCase.TotalBytes()) / (t.ofMemcpy * r.MemcpyGBs() * 1e6), r,
+                   &bandwidth);
+  }
+  checks->push_back(bandwidth);
+}
+
+}  // namespace
+
+std::vector<TargetCheck> CheckTargets(const std::vector<CaseResult> &results, const ScalingResult &scaling) {
+  std::vector<TargetCheck> checks;
+  for (const CaseResult &r : results) {
+    if (const CaseTarget *t = TargetOf(r.benchCase.id)) CheckCase(r, *t, &checks);
+  }
+  if (scaling.measured) {
+    TargetCheck check;
+    check.target = "B1 " + std::to_string(scaling.threads) + " threads >= " + Fixed(kScalingTarget, 1) +
+                   "x one thread (issue 3)";
+    check.measured = Fixed(scaling.Ratio(), 2) + "x (" + Ms(scaling.oneThreadMs) + " -> " +
+                     Ms(scaling.manyThreadMs) + " ms)";
+    check.met = scaling.Ratio() >= kScalingTarget;
+    checks.push_back(check);
+  }
+  uint64_t largest = 0;
+  std::string largestId;
+  bool anyRun = false;
+  for (const CaseResult &r : results) {
+    if (!r.error.empty()) continue;
+    anyRun = true;
+    if (r.workspaceBytes >= largest) {
+      largest = r.workspaceBytes;
+      largestId = r.benchCase.id;
+    }
+  }
+  if (anyRun) {
+    TargetCheck check;
+    check.target = "workspace <= 64 MiB on every case (issue 3)";
+    check.measured = "largest " + std::to_string(largest) + " bytes (" + largestId + ")";
+    check.met = largest <= kWorkspaceLimitBytes;
+    checks.push_back(check);
+  }
+  return checks;
+}
+
+}  // namespace bench

@@ -1,0 +1,33 @@
+// The project's performance targets, checked against one bench run: issue 3's (SPEC section 6's
+// backward cases, 2 threads each side) and issue 5's (the forward of B1).
+//
+// A ratio to PyTorch moves with PyTorch's own time, which varies a lot between runs on a shared
+// machine. So a failed ratio also says what time it needed and how that compares with the run's
+// streaming floor (the same threads only reading the source once and writing the destination once):
+// a needed time below the floor could not have been reached by any kernel in that run.
+#ifndef TRILINEAR3D_BENCH_BENCH_TARGETS_H_
+#define TRILINEAR3D_BENCH_BENCH_TARGETS_H_
+
+#include <string>
+#include <vector>
+
+#include "bench_report.h"
+
+namespace bench {
+
+struct TargetCheck {
+  std::string target;    // what is required: "B1 speed-up >= 25x (issue 3)"
+  std::string measured;  // what the run measured: "15.5x (11.3 vs 176 ms)"
+  bool met = false;
+  // Unmet ratio: the time ours needed, against the floor ("needs <= 7.04 ms; floor 9.39 ms: below it").
+  std::string note;
+  bool belowFloor = false;  // unmet, and the time it needed is below this run's streaming floor
+};
+
+// The checks for the cases in `results` (targets of cases not run are left out), the B1 scaling
+// target when it was measured, and the workspace limit of every case.
+std::vector<TargetCheck> CheckTargets(const std::vector<CaseResult> &results, const ScalingResult &scaling);
+
+}  // namespace bench
+
+#endif  // TRILINEAR3D_BENCH_BENCH_TARGETS_H_

@@ -1,0 +1,147 @@
+// The bench's target checks (bench/bench_targets.h) on made-up runs: which targets a run has, when
+// each is met, and the floor note of an unmet ratio.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench_cases.h"
+#include "bench_report.h"
+#include "bench_targets.h"
+
+namespace bench {
+namespace {
+
+const BenchCase &CaseById(const std::string &id) {
+  for (const BenchCase &c : AllCases()) {
+    if (c.id == id) return c;
+  }
+  ADD_FAILURE() << "no bench case " << id;
+  return AllCases().front();
+}
+
+// A case run: ours, PyTorch (<= 0: no PyTorch kernel), the floor, and a memcpy time chosen so that
+// ours reaches `ofMemcpy` of its bandwidth.
+CaseResult CaseRun(const std::string &id, double oursMs, double torchMs, double floorMs, double ofMemcpy,
+                   uint64_t workspace = 4096) {
+  CaseResult r;
+  r.benchCase = CaseById(id);
+  r.oursMs = oursMs;
+  r.torchAvailable = torchMs > 0;
+  r.torchMs = torchMs > 0 ? torchMs : 0;
+  r.floorMs = floorMs;
+  r.memcpyMs = 2.0 * oursMs * ofMemcpy;  // memcpy GB/s = 2 bytes / memcpyMs = ours GB/s / ofMemcpy
+  r.workspaceBytes = workspace;
+  r.checked = true;
+  return r;
+}
+
+const TargetCheck *Find(const std::vector<TargetCheck> &checks, const std::string &prefix) {
+  for (const TargetCheck &c : checks) {
+    if (c.target.rfind(prefix, 0) == 0) return &c;
+  }
+  return nullptr;
+}
+
+TEST(BenchTargets, EveryTargetOfARunThatMeetsThem) {
+  std::vector<CaseResult> results = {CaseRun("B1", 9.0, 260, 8.5, 0.85), CaseRun("B3", 12, 60, 6, 0.5),
+                                     CaseRun("B7", 0.4, 0, 0.3, 0.45), CaseRun("F5", 0.7, 7, 0.5, 0.6)};
+  ScalingResult scaling;
+  scaling.measured = true;
+  scaling.threads = 2;
+  scaling.oneThreadMs = 18;
+  scaling.manyThreadMs = 10;
+  const std::vector<TargetCheck> checks = CheckTargets(results, scaling);
+  // B1: ratio and bandwidth; B3: both; B7 (no PyTorch kernel): bandwidth only; F5: none; scaling;
+  // workspace.
+  ASSERT_EQ(checks.size(), 7u);
+  for (const TargetCheck &c : checks) {
+    EXPECT_TRUE(c.met) << c.target << ": " << c.measured;
+    EXPECT_TRUE(c.note.empty()) << c.target;
+  }
+  EXPECT_EQ(Find(checks, "B7 speed-up"), nullptr);
+  ASSERT_NE(Find(checks, "B1 speed-up >= 25x"), nullptr);
+  EXPECT_NE(Find(checks, "B1 speed-up")->measured.find("28.9x"), std::string::npos);
+  EXPECT_NE(Find(checks, "B3 speed-up >= 4x"), nullptr);
+  EXPECT_NE(Find(checks, "B1 >= 60 % of memcpy"), nullptr);
+  EXPECT_NE(Find(checks, "B1 2 threads >= 1.7x"), nullptr);
+}
+
+TEST(BenchTargets, AnUnmetRatioSaysWhetherItsTimeWasBelowTheFloor) {
+  // PyTorch 176 ms: 25x needs 7.04 ms, below the 9.39 ms floor.
+  std::vector<TargetCheck> checks = CheckTargets({CaseRun("B1", 11.3, 176, 9.39, 0.82)}, ScalingResult{});
+  const TargetCheck *speed = Find(checks, "B1 speed-up");
+  ASSERT_NE(speed, nullptr);
+  EXPECT_FALSE(speed->met);
+  EXPECT_TRUE(speed->belowFloor);
+  EXPECT_NE(speed->note.find("needs <= 7.04 ms"), std::string::npos) << speed->note;
+  EXPECT_NE(speed->note.find("below the floor"), std::string::npos) << speed->note;
+
+  // PyTorch 260 ms: 25x needs 10.4 ms, above the floor: ours fell short.
+  checks = CheckTargets({CaseRun("B1", 11.3, 260, 9.39, 0.82)}, ScalingResult{});
+  speed = Find(checks, "B1 speed-up");
+  ASSERT_NE(speed, nullptr);
+  EXPECT_FALSE(speed->met);
+  EXPECT_FALSE(speed->belowFloor);
+  EXPECT_NE(speed->note.find("needs <= 10.4 ms"), std::string::npos) << speed->note;
+  EXPECT_NE(speed->note.find("ours at 83 %"), std::string::npos) << speed->note;
+}
+
+TEST(BenchTargets, BandwidthScalingAndWorkspaceFail) {
+  ScalingResult scaling;
+  scaling.measured = true;
+  scaling.threads = 2;
+  scaling.oneThreadMs = 19.7;
+  scaling.manyThreadMs = 12.6;  // 1.56x
+  const std::vector<TargetCheck> checks =
+      CheckTargets({CaseRun("B6", 1.0, 6.0, 0.9, 0.25, uint64_t{65} << 20)}, scaling);
+  const TargetCheck *bandwidth = Find(checks, "B6 >= 30 % of memcpy");
+  ASSERT_NE(bandwidth, nullptr);
+  EXPECT_FALSE(bandwidth->met);
+  EXPECT_NE(bandwidth->note.find("needs <= 0.833 ms"), std::string::npos) << bandwidth->note;
+  EXPECT_TRUE(bandwidth->belowFloor);
+  const TargetCheck *speed = Find(checks, "B6 speed-up >= 5x");
+  ASSERT_NE(speed, nullptr);
+  EXPECT_TRUE(speed->met);  // 6x
+  const TargetCheck *scale = Find(checks, "B1 2 threads");
+  ASSERT_NE(scale, nullptr);
+  EXPECT_FALSE(scale->met);
+  EXPECT_NE(scale->measured.find("1.56x"), std::string::npos) << scale->measured;
+  const TargetCheck *workspace = Find(checks, "workspace");
+  ASSERT_NE(workspace, nullptr);
+  EXPECT_FALSE(workspace->met);
+  EXPECT_NE(workspace->measured.find("(B6)"), std::string::npos) << workspace->measured;
+}
+
+TEST(BenchTargets, ACaseThatFailedToRunFailsItsTarget) {
+  CaseResult failed;
+  failed.benchCase = CaseById("B4");
+  failed.error = "out of memory";
+  const std::vector<TargetCheck> checks = CheckTargets({failed}, ScalingResult{});
+  ASSERT_EQ(checks.size(), 1u);  // no workspace check: nothing ran
+  EXPECT_FALSE(checks[0].met);
+  EXPECT_NE(checks[0].measured.find("out of memory"), std::string::npos);
+}
+
+TEST(BenchTargets, TheReportsCarryTheChecks) {
+  const std::vector<CaseResult> results = {CaseRun("B1", 11.3, 176, 9.39, 0.82)};
+  MachineInfo machine;
+  machine.reps = 1;
+  std::ostringstream markdown, json;
+  WriteMarkdown(markdown, machine, results, ScalingResult{});
+  WriteJson(json, machine, results, ScalingResult{});
+  EXPECT_NE(
+      markdown.str().find("Targets (issues 3 and 5): 2 of 3 met in this run; 1 of the unmet needed a time "
+                          "below this run's streaming floor."),
+      std::string::npos)
+      << markdown.str();
+  EXPECT_NE(markdown.str().find("| B1 speed-up >= 25x (issue 3) | 15.6x (11.3 vs 176 ms) | **no** |"),
+            std::string::npos)
+      << markdown.str();
+  EXPECT_NE(json.str().find("\"target\": \"B1 speed-up >= 25x (issue 3)\""), std::string::npos) << json.str();
+  EXPECT_NE(json.str().find("\"below_floor\": true"), std::string::npos) << json.str();
+}
+
+}  // namespace
+}  // namespace bench
