@@ -2,6 +2,7 @@
 #include "aclnnop/aclnn_upsample_trilinear_3d.h"
 
 #include "op_api/op_executor.h"
+#include "op_api/plan_requests.h"
 #include "op_api/tensor_checks.h"
 #include "op_api/upsample_executor.h"
 #include "op_api/upsample_validation.h"
@@ -92,6 +93,7 @@ extern "C" aclnnStatus aclnnUpsampleTrilinear3dGetWorkspaceSize(
   input.alignCorners = alignCorners;
   input.channelsContiguous = dst.strides[1] == 1 && input.c > 1;  // out, the tensor streamed
   input.cores = runtime::ConfiguredCores();
+  input.streamStores = op_api::RequestedStreamStores();
   return op_api::PlanAndPublish(op_api::kApi, input, src, dst, workspaceSize, executor);
 }
 

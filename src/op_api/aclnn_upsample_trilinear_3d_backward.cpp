@@ -3,10 +3,8 @@
 // every supported view directly (no Contiguous / Transpose / Cast / ViewCopy copies).
 #include "aclnnop/aclnn_upsample_trilinear_3d_backward.h"
 
-#include <cstdlib>
-#include <cstring>
-
 #include "op_api/op_executor.h"
+#include "op_api/plan_requests.h"
 #include "op_api/tensor_checks.h"
 #include "op_api/upsample_executor.h"
 #include "op_api/upsample_validation.h"
@@ -17,16 +15,6 @@ namespace trilinear3d::op_api {
 namespace {
 
 constexpr const char *kApi = "aclnnUpsampleTrilinear3dBackward";
-
-// TRILINEAR3D_PASS_ORDER=width_first|width_last forces the backward's pass order (tests, and
-// comparing the two kernels); unset or anything else: the tiling's choice. Read at every plan.
-tiling::PassOrderRequest RequestedPassOrder() {
-  const char *text = std::getenv("TRILINEAR3D_PASS_ORDER");
-  if (text == nullptr) return tiling::PassOrderRequest::kAuto;
-  if (std::strcmp(text, "width_first") == 0) return tiling::PassOrderRequest::kWidthFirst;
-  if (std::strcmp(text, "width_last") == 0) return tiling::PassOrderRequest::kWidthLast;
-  return tiling::PassOrderRequest::kAuto;
-}
 
 int32_t CheckNotNull(const aclTensor *gradOut, const aclIntArray *outputSize, const aclIntArray *inputSize,
                      const aclTensor *gradInput, const uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -107,6 +95,7 @@ extern "C" aclnnStatus aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize(
   input.channelsContiguous = src.strides[1] == 1 && input.c > 1;  // gradOut, the tensor streamed
   input.cores = runtime::ConfiguredCores();
   input.passOrder = op_api::RequestedPassOrder();
+  input.streamStores = op_api::RequestedStreamStores();
   return op_api::PlanAndPublish(op_api::kApi, input, src, dst, workspaceSize, executor);
 }
 

@@ -291,7 +291,17 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
   const double dstBytes = static_cast<double>(t.batch) * static_cast<double>(dstD) *
                           static_cast<double>(dstH) * static_cast<double>(dstW) *
                           static_cast<double>(ElementSize(input.dataType));
-  t.streamStores = dstBytes > static_cast<double>(kStreamStoreBytes);
+  switch (input.streamStores) {
+    case StreamStoresRequest::kAuto:
+      t.streamStores = dstBytes > static_cast<double>(kStreamStoreBytes);
+      break;
+    case StreamStoresRequest::kAlways:
+      t.streamStores = true;
+      break;
+    case StreamStoresRequest::kNever:
+      t.streamStores = false;
+      break;
+  }
 
   // Per-core scratch, each buffer 64-byte aligned:
   //  width-first backward: kRowBatch source rows (converted / packed) | kRowBatch W-pass rows |

@@ -47,6 +47,10 @@ enum class RowLayout { kWInner, kCInner };
 // The forward kernel always runs D -> H -> W (kWidthLast).
 enum class PassOrder { kWidthFirst, kWidthLast };
 enum class PassOrderRequest { kAuto, kWidthFirst, kWidthLast };
+// Whether destination rows are written with non-temporal stores (TilingData::streamStores).
+// kAuto: above kStreamStoreBytes of destination; kAlways / kNever force it (tests reach the streamed
+// stores' line joins with small shapes; a caller that reads a large result at once may keep it cached).
+enum class StreamStoresRequest { kAuto, kAlways, kNever };
 
 struct AxisTiling {
   int64_t inSize = 1;   // gradInput / forward-input size
@@ -71,6 +75,7 @@ struct TilingInput {
   int64_t cores = 1;
   // kAuto: the cheaper order by ChooseBackwardPassOrder (backward only; the forward ignores it).
   PassOrderRequest passOrder = PassOrderRequest::kAuto;
+  StreamStoresRequest streamStores = StreamStoresRequest::kAuto;
 };
 
 struct TilingData {
@@ -98,8 +103,8 @@ struct TilingData {
   int64_t wChunkCount = 0;
   int64_t itemCount = 0;  // planeCount * dChunkCount * hChunkCount * wChunkCount
   int64_t blockDim = 0;   // worker cores launched: min(cores, itemCount)
-  // The destination is too large to stay cached for its reader: contiguous rows are written with
-  // non-temporal stores (no read-for-ownership of each line).
+  // The destination is too large to stay cached for its reader (or TilingInput::streamStores asks):
+  // contiguous rows are written with non-temporal stores (no read-for-ownership of each line).
   bool streamStores = false;
 
   // Per-core scratch (in elements of the accumulation type) and the workspace.

@@ -468,7 +468,22 @@ struct Call {
   TensorSpec src, dst;  // self / gradOut, out / gradInput
   ArraySpec outputSize, inputSize;
   double scales[3] = {0, 0, 0};
+  int storesMode = 0;  // index into kStoresModes: how the first plan writes its destination
 };
+
+// TRILINEAR3D_STREAM_STORES for a plan: the library's choice (by size: small views, as here, get
+// cached stores), or non-temporal stores forced on or off. A second plan (Call::twice) takes the
+// next mode, so the comparison of the two runs also checks that streaming never changes a byte.
+constexpr const char *kStoresModes[] = {nullptr, "always", "never"};
+
+void SetStoresMode(int mode) {
+  const char *value = kStoresModes[mode % 3];
+  if (value == nullptr) {
+    unsetenv("TRILINEAR3D_STREAM_STORES");
+  } else {
+    setenv("TRILINEAR3D_STREAM_STORES", value, 1);
+  }
+}
 
 Call DecodeInput(const uint8_t *data, size_t size) {
   Reader r(data, size);
@@ -505,6 +520,7 @@ Call DecodeInput(const uint8_t *data, size_t size) {
           known ? (static_cast<double>(c.outputSize.values[k]) + 0.25) / static_cast<double>(in[k]) : 1.0;
     }
   }
+  c.storesMode = r.U8() % 3;  // last, so that inputs written before it keep their meaning
   return c;
 }
 
@@ -628,6 +644,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   uint64_t secondSize = 0;
   const bool nullExecutor = c.nullExecutor || (!runnable && !CanAbandon());
   const uint64_t heapBefore = HeapBytes();
+  SetStoresMode(c.storesMode);
   aclnnStatus status =
       GetWorkspaceSize(c, src, dst, outputSize, inputSize, c.nullWorkspaceSize ? nullptr : &workspaceSize,
                        nullExecutor ? nullptr : &executor);
@@ -637,6 +654,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (status == ACLNN_SUCCESS) {
     Require(executor != nullptr, "success without an executor");
     if (c.twice && runnable) {
+      SetStoresMode(c.storesMode + 1);
       Require(GetWorkspaceSize(c, src, dst, outputSize, inputSize, &secondSize, &second) == ACLNN_SUCCESS,
               "a second GetWorkspaceSize of the same call failed");
       ++g_stats.planned;

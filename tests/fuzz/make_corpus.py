@@ -24,6 +24,8 @@ give zeros):
            (mode >> 2) % 9 dims, 2 null, 3 derived with element (u8 % size) replaced by a dim
   scales   3 x u8 % 17: 0, 0, -1, 1, 2, 0.5, NaN, +inf, -inf, 1e-300, 1e300, -0.0, denorm_min,
            consistent, consistent, 1.5; 16 -> 8 raw bytes (little-endian double)
+  stores   u8 % 3: the first plan's TRILINEAR3D_STREAM_STORES: 0 unset (the library's choice), 1 always,
+           2 never; the second plan (header bit7) takes the next one
 
 Usage: python3 tests/fuzz/make_corpus.py [CORPUS_DIR [KNOWN_BUGS_DIR]]
        (defaults: tests/fuzz/corpus and tests/fuzz/known_bugs next to this file)
@@ -153,6 +155,15 @@ SEEDS = {
     # cache (46db17a); bf16 rows with C = 3 inner are converted on the way.
     "forward_w_first_d_taps_repeat": header() + tensor([1, 3, 5, 6, 64], BF16, NDHWC) +
         tensor([1, 3, 17, 5, 8], BF16, NDHWC, copy_nc=True) + derived() + scales("none", "none", "none"),
+    # Streamed stores on small views (the library streams only above 4 MiB by itself): rows of 5 and of
+    # 11 x 3 elements, so whole-line spans start and end inside lines; planned twice, the second plan
+    # with the next stores mode (never), and the two runs compared byte for byte.
+    "backward_streamed_stores_twice": header(backward=True, twice=True) + tensor([2, 3, 5, 7, 9]) +
+        tensor([2, 3, 3, 4, 5], copy_nc=True) + derived() + derived() + scales("none", "none", "none") +
+        bytes([1]),
+    "forward_ndhwc_streamed_stores_twice": header(twice=True) + tensor([1, 4, 5, 6, 3], FLOAT, NDHWC) +
+        tensor([1, 7, 9, 11, 3], FLOAT, NDHWC, copy_nc=True) + derived() + scales("none", "none", "none") +
+        bytes([1]),
 }
 
 # Inputs that expose open bugs (reported, not fixed yet), written to known_bugs/ rather than to the

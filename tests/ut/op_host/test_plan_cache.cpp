@@ -86,10 +86,14 @@ TEST(PlanCache, EveryInputFieldIsPartOfTheKey) {
       [](TilingInput &in) { in.channelsContiguous = true; },
       [](TilingInput &in) { in.cores = 3; },
       [](TilingInput &in) { in.passOrder = PassOrderRequest::kWidthFirst; },
+      [](TilingInput &in) { in.streamStores = tiling::StreamStoresRequest::kAlways; },
   };
   const auto basePlan = Get(base);
   for (size_t k = 0; k < changes.size(); ++k) {
     SCOPED_TRACE("change " + std::to_string(k));
+    // The base plan used again first: with more changes than the cache keeps, it would otherwise have
+    // been dropped by the time the last fields are checked, and a key missing them would go unseen.
+    ASSERT_EQ(Get(base).get(), basePlan.get());
     TilingInput in = base;
     changes[k](in);
     const PlanCacheStats before = GetPlanCacheStats();

@@ -951,6 +951,47 @@ TEST(Tiling, PassOrderRequestOverridesBackwardOnly) {
   EXPECT_EQ(Tile(in).passOrder, PassOrder::kWidthLast) << "the forward has one order";
 }
 
+// Non-temporal destination stores: above kStreamStoreBytes (4 MiB) of destination by default, for
+// both directions and both backward orders; a request forces them on or off and changes nothing else.
+TEST(Tiling, StreamStoresBySizeUnlessRequested) {
+  struct Case {
+    Direction direction;
+    PassOrderRequest order;
+    Shape3 in, out;
+    bool streamedByDefault;
+  };
+  // Destinations: 1 x 4 x (in for the backward, out for the forward) fp32; 4 MiB is 1 Mi elements.
+  const Case cases[] = {
+      {Direction::kBackward, PassOrderRequest::kWidthLast, {8, 16, 16}, {16, 32, 32}, false},  // 32 KiB
+      {Direction::kBackward, PassOrderRequest::kWidthFirst, {8, 16, 16}, {4, 8, 8}, false},
+      {Direction::kForward, PassOrderRequest::kAuto, {8, 16, 16}, {16, 32, 32}, false},            // 256 KiB
+      {Direction::kBackward, PassOrderRequest::kWidthLast, {16, 128, 130}, {32, 256, 260}, true},  // 4.1 MiB
+      {Direction::kBackward, PassOrderRequest::kWidthFirst, {16, 128, 130}, {8, 64, 65}, true},
+      {Direction::kForward, PassOrderRequest::kAuto, {8, 64, 65}, {16, 128, 130}, true},
+      {Direction::kForward, PassOrderRequest::kAuto, {8, 64, 64}, {16, 128, 128}, false},  // 4 MiB exactly
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(std::string(c.direction == Direction::kForward ? "forward " : "backward ") +
+                 std::to_string(c.in.w) + " -> " + std::to_string(c.out.w));
+    TilingInput in = MakeInput(c.direction, DataType::kFloat32, 1, 4, c.in, c.out, 2);
+    in.passOrder = c.order;
+    const TilingData byDefault = Tile(in);
+    EXPECT_EQ(byDefault.streamStores, c.streamedByDefault);
+    in.streamStores = StreamStoresRequest::kAlways;
+    const TilingData always = Tile(in);
+    EXPECT_TRUE(always.streamStores);
+    in.streamStores = StreamStoresRequest::kNever;
+    const TilingData never = Tile(in);
+    EXPECT_FALSE(never.streamStores);
+    for (const TilingData *t : {&always, &never}) {
+      EXPECT_EQ(t->passOrder, byDefault.passOrder);
+      EXPECT_EQ(t->itemCount, byDefault.itemCount);
+      EXPECT_EQ(t->hChunk, byDefault.hChunk);
+      EXPECT_EQ(t->workspaceSize, byDefault.workspaceSize);
+    }
+  }
+}
+
 // The bench cases' gradInput planes (N 1, C 64; H and W 128 from 256, exact 2x) with D as given:
 // the fields every such tiling shares.
 Expected BenchPlanesExpected(DataType dataType, const ExpectedAxis &d) {
