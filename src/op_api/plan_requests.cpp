@@ -2,23 +2,37 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
+#include <utility>
 
 namespace trilinear3d::op_api {
+namespace {
+
+// The choice whose name `variable` holds; `fallback` when it is unset or holds another value.
+template <typename Request>
+Request FromEnvironment(const char *variable, Request fallback,
+                        std::initializer_list<std::pair<const char *, Request>> choices) {
+  const char *text = std::getenv(variable);
+  if (text == nullptr) return fallback;
+  for (const auto &[name, request] : choices) {
+    if (std::strcmp(text, name) == 0) return request;
+  }
+  return fallback;
+}
+
+}  // namespace
 
 tiling::PassOrderRequest RequestedPassOrder() {
-  const char *text = std::getenv("TRILINEAR3D_PASS_ORDER");
-  if (text == nullptr) return tiling::PassOrderRequest::kAuto;
-  if (std::strcmp(text, "width_first") == 0) return tiling::PassOrderRequest::kWidthFirst;
-  if (std::strcmp(text, "width_last") == 0) return tiling::PassOrderRequest::kWidthLast;
-  return tiling::PassOrderRequest::kAuto;
+  using tiling::PassOrderRequest;
+  return FromEnvironment(
+      "TRILINEAR3D_PASS_ORDER", PassOrderRequest::kAuto,
+      {{"width_first", PassOrderRequest::kWidthFirst}, {"width_last", PassOrderRequest::kWidthLast}});
 }
 
 tiling::StreamStoresRequest RequestedStreamStores() {
-  const char *text = std::getenv("TRILINEAR3D_STREAM_STORES");
-  if (text == nullptr) return tiling::StreamStoresRequest::kAuto;
-  if (std::strcmp(text, "always") == 0) return tiling::StreamStoresRequest::kAlways;
-  if (std::strcmp(text, "never") == 0) return tiling::StreamStoresRequest::kNever;
-  return tiling::StreamStoresRequest::kAuto;
+  using tiling::StreamStoresRequest;
+  return FromEnvironment("TRILINEAR3D_STREAM_STORES", StreamStoresRequest::kAuto,
+                         {{"always", StreamStoresRequest::kAlways}, {"never", StreamStoresRequest::kNever}});
 }
 
 }  // namespace trilinear3d::op_api
