@@ -266,6 +266,23 @@ struct RowTargets {
 template <typename A>
 inline void ApplyTargets(const RowTargets<A> &t, const A *values, int64_t n);
 
+#if defined(__AVX2__) && !defined(__AVX512F__)
+// The 16 elements of row at [base, base + 16) as two vectors; lanes at or past the row's end
+// (srcLen) are zero and not read.
+inline void LoadWindow8(const float *row, int64_t base, int64_t srcLen, __m256 *lo, __m256 *hi) {
+  const int64_t avail = srcLen - base;
+  if (avail >= 16) {
+    *lo = _mm256_loadu_ps(row + base);
+    *hi = _mm256_loadu_ps(row + base + 8);
+    return;
+  }
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  const int left = static_cast<int>(avail < 0 ? 0 : avail);
+  *lo = _mm256_maskload_ps(row + base, _mm256_cmpgt_epi32(_mm256_set1_epi32(left), lane));
+  *hi = _mm256_maskload_ps(row + base + 8, _mm256_cmpgt_epi32(_mm256_set1_epi32(left - 8), lane));
+}
+#endif
+
 // prefetch: optional rows of a later batch (kRows byte pointers, elements of prefetchBytes each)
 // to request from memory as this batch is computed.
 // targets: optional, one per row: the results go to the targets (fused with the W pass: no
@@ -395,15 +412,25 @@ inline void GatherRows(const RowGather<A> &g, const A *const *src, A *const *dst
         alignas(32) A out[kLanes];
         if constexpr (std::is_same_v<A, float>) {
           __m256 acc = _mm256_setzero_ps();
-          for (int64_t s = g.blockStepBegin[b]; s < g.blockStepBegin[b + 1]; ++s) {
+          const int64_t s0 = g.blockStepBegin[b], s1 = g.blockStepBegin[b + 1];
+          // A windowed block's steps share one 16-element window: loaded once, its lanes picked by
+          // permutes (hardware gathers are slow, on AMD especially).
+          const bool windowed = g.blockWindowed[b] != 0 && s0 < s1;
+          __m256 lo = _mm256_setzero_ps(), hi = lo;
+          if (windowed) LoadWindow8(src[r], g.stepBase[s0], g.srcLen, &lo, &hi);
+          for (int64_t s = s0; s < s1; ++s) {
             const __m256i idx =
                 _mm256_loadu_si256(reinterpret_cast<const __m256i *>(g.stepIdx.data() + s * kLanes));
             const __m256i bits = _mm256_set_epi32(128, 64, 32, 16, 8, 4, 2, 1);
             const __m256i lanesOn = _mm256_cmpeq_epi32(
                 _mm256_and_si256(_mm256_set1_epi32(static_cast<int>(g.stepMask[s])), bits), bits);
             // Masked-off lanes are not read, so a window past the row end is never touched.
-            const __m256 x = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), src[r] + g.stepBase[s], idx,
-                                                      _mm256_castsi256_ps(lanesOn), 4);
+            const __m256 x =
+                windowed
+                    ? _mm256_blendv_ps(_mm256_permutevar8x32_ps(lo, idx), _mm256_permutevar8x32_ps(hi, idx),
+                                       _mm256_castsi256_ps(_mm256_cmpgt_epi32(idx, _mm256_set1_epi32(7))))
+                    : _mm256_mask_i32gather_ps(_mm256_setzero_ps(), src[r] + g.stepBase[s], idx,
+                                               _mm256_castsi256_ps(lanesOn), 4);
             const __m256 prod = _mm256_fmadd_ps(x, _mm256_loadu_ps(g.stepW.data() + s * kLanes), acc);
             acc = _mm256_blendv_ps(acc, prod, _mm256_castsi256_ps(lanesOn));
           }
