@@ -83,6 +83,14 @@ inline void CombineK(A *__restrict dst, const S *const *src, const A *weights, i
   }
 }
 
+// The vector kernel as a type, so that WithTapCount can pick its tap count.
+struct VectorCombine {
+  template <int K, typename A, typename S>
+  static void Run(A *dst, const S *const *src, const A *w, int64_t n, bool accumulate) {
+    CombineK<K>(dst, src, w, n, accumulate);
+  }
+};
+
 }  // namespace combine_detail
 #elif defined(__AVX2__)
 namespace combine_detail {
@@ -138,6 +146,39 @@ inline void CombineKAvx2(A *__restrict dst, const A *const *src, const A *weight
   }
 }
 
+struct VectorCombine {
+  template <int K, typename A>
+  static void Run(A *dst, const A *const *src, const A *w, int64_t n, bool accumulate) {
+    CombineKAvx2<K>(dst, src, w, n, accumulate);
+  }
+};
+
+}  // namespace combine_detail
+#endif
+
+#if defined(__AVX2__)
+namespace combine_detail {
+
+// Kernel::Run<K>(args...) with K = part (1 to 4): the tap count as a template argument, so that a
+// group's sources and weights stay in registers.
+template <typename Kernel, typename... Args>
+inline void WithTapCount(int part, Args... args) {
+  switch (part) {
+    case 1:
+      Kernel::template Run<1>(args...);
+      break;
+    case 2:
+      Kernel::template Run<2>(args...);
+      break;
+    case 3:
+      Kernel::template Run<3>(args...);
+      break;
+    default:
+      Kernel::template Run<4>(args...);
+      break;
+  }
+}
+
 }  // namespace combine_detail
 #endif
 
@@ -149,37 +190,11 @@ inline void CombineRows(A *__restrict dst, const S *const *src, const A *w, int 
   while (k > 0) {
     const int part = std::min(k, 4);
 #if defined(__AVX512F__)
-    switch (part) {
-      case 1:
-        combine_detail::CombineK<1>(dst, src, w, n, accumulate);
-        break;
-      case 2:
-        combine_detail::CombineK<2>(dst, src, w, n, accumulate);
-        break;
-      case 3:
-        combine_detail::CombineK<3>(dst, src, w, n, accumulate);
-        break;
-      default:
-        combine_detail::CombineK<4>(dst, src, w, n, accumulate);
-        break;
-    }
+    combine_detail::WithTapCount<combine_detail::VectorCombine>(part, dst, src, w, n, accumulate);
 #else
 #if defined(__AVX2__)
     if constexpr (std::is_same_v<S, A>) {
-      switch (part) {
-        case 1:
-          combine_detail::CombineKAvx2<1>(dst, src, w, n, accumulate);
-          break;
-        case 2:
-          combine_detail::CombineKAvx2<2>(dst, src, w, n, accumulate);
-          break;
-        case 3:
-          combine_detail::CombineKAvx2<3>(dst, src, w, n, accumulate);
-          break;
-        default:
-          combine_detail::CombineKAvx2<4>(dst, src, w, n, accumulate);
-          break;
-      }
+      combine_detail::WithTapCount<combine_detail::VectorCombine>(part, dst, src, w, n, accumulate);
       src += part;
       w += part;
       k -= part;
