@@ -95,9 +95,10 @@ struct VectorCombine {
 #elif defined(__AVX2__)
 namespace combine_detail {
 
-// CombineK for AVX2 (8 fp32 or 4 fp64 lanes) when the sources are the accumulation type: the
-// accumulator stays in a register across the k sources (one store per vector, instead of one sweep
-// over dst per source), and the tail runs the same fused operations one element at a time.
+// CombineK for AVX2 (8 fp32 or 4 fp64 lanes): the accumulator stays in a register across the k
+// sources (one store per vector, instead of one sweep over dst per source); fp16 / bf16 sources are
+// converted as they are loaded (exactly, as LoadRow does), and the tail runs the same fused
+// operations one element at a time.
 template <typename A>
 struct Avx2Lanes;
 template <>
@@ -105,6 +106,13 @@ struct Avx2Lanes<float> {
   using Vec = __m256;
   static constexpr int64_t kLanes = 8;
   static Vec Load(const float *p) { return _mm256_loadu_ps(p); }
+  static Vec Load(const Bf16 *p) {  // bf16 is the high half of an fp32
+    const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+    return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
+  }
+  static Vec Load(const Fp16 *p) {
+    return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p)));
+  }
   static void Store(float *p, Vec v) { _mm256_storeu_ps(p, v); }
   static Vec Broadcast(float w) { return _mm256_set1_ps(w); }
   static Vec Mul(Vec a, Vec b) { return _mm256_mul_ps(a, b); }
@@ -121,12 +129,12 @@ struct Avx2Lanes<double> {
   static Vec Fma(Vec a, Vec b, Vec c) { return _mm256_fmadd_pd(a, b, c); }
 };
 
-template <int K, typename A>
-inline void CombineKAvx2(A *__restrict dst, const A *const *src, const A *weights, int64_t n,
+template <int K, typename A, typename S>
+inline void CombineKAvx2(A *__restrict dst, const S *const *src, const A *weights, int64_t n,
                          bool accumulate) {
   using L = Avx2Lanes<A>;
   typename L::Vec w[K];
-  const A *s[K];
+  const S *s[K];
   for (int j = 0; j < K; ++j) {
     w[j] = L::Broadcast(weights[j]);
     s[j] = src[j];
@@ -140,15 +148,15 @@ inline void CombineKAvx2(A *__restrict dst, const A *const *src, const A *weight
     L::Store(dst + x, acc);
   }
   for (; x < n; ++x) {
-    A acc = accumulate ? std::fma(weights[0], s[0][x], dst[x]) : weights[0] * s[0][x];
-    for (int j = 1; j < K; ++j) acc = std::fma(weights[j], s[j][x], acc);
+    A acc = accumulate ? std::fma(weights[0], ToAcc(s[0][x]), dst[x]) : weights[0] * ToAcc(s[0][x]);
+    for (int j = 1; j < K; ++j) acc = std::fma(weights[j], ToAcc(s[j][x]), acc);
     dst[x] = acc;
   }
 }
 
 struct VectorCombine {
-  template <int K, typename A>
-  static void Run(A *dst, const A *const *src, const A *w, int64_t n, bool accumulate) {
+  template <int K, typename A, typename S>
+  static void Run(A *dst, const S *const *src, const A *w, int64_t n, bool accumulate) {
     CombineKAvx2<K>(dst, src, w, n, accumulate);
   }
 };
@@ -189,19 +197,9 @@ inline void CombineRows(A *__restrict dst, const S *const *src, const A *w, int 
   static_assert(std::is_same_v<A, Acc<S>>, "sources are the dtype or its accumulation type");
   while (k > 0) {
     const int part = std::min(k, 4);
-#if defined(__AVX512F__)
+#if defined(__AVX2__)  // AVX-512 builds too
     combine_detail::WithTapCount<combine_detail::VectorCombine>(part, dst, src, w, n, accumulate);
 #else
-#if defined(__AVX2__)
-    if constexpr (std::is_same_v<S, A>) {
-      combine_detail::WithTapCount<combine_detail::VectorCombine>(part, dst, src, w, n, accumulate);
-      src += part;
-      w += part;
-      k -= part;
-      accumulate = true;
-      continue;
-    }
-#endif
     // One sweep per source, in order: the same sum as the vector path's chain, and loops the
     // compiler vectorises. Narrow dtypes are converted a block at a time (LoadRow).
     constexpr int64_t kBlock = 256;
