@@ -35,7 +35,7 @@ class LineStreamer {
 
   // Appends src[0, n) to the span.
   void Put(const T *src, int64_t n) {
-#if defined(__AVX512F__)
+#if defined(__AVX2__)  // AVX-512 builds too
     while (n > 0) {
       if (count_ == 0 && LineOffset(next_) == 0) {
         const int64_t whole = n / kLineElems * kLineElems;
@@ -65,16 +65,16 @@ class LineStreamer {
       }
     }
 #else
-    // Without AVX-512 the kernels use ordinary stores throughout (StoreRowStreaming).
+    // The baseline build (no AVX2) uses ordinary stores throughout (StoreRowStreaming).
     std::memcpy(next_, src, static_cast<size_t>(n) * sizeof(T));
     next_ += n;
 #endif
   }
 
-  // Stores what is pending (the span's last, partial line) with ordinary stores. (Without AVX-512
-  // Put keeps nothing pending.)
+  // Stores what is pending (the span's last, partial line) with ordinary stores. (In the baseline
+  // build Put keeps nothing pending.)
   void Finish() {
-#if defined(__AVX512F__)
+#if defined(__AVX2__)
     CopyFew(next_, pending_, count_);
     next_ += count_;
     count_ = 0;
@@ -100,12 +100,21 @@ class LineStreamer {
                             _mm512_maskz_loadu_pd(static_cast<__mmask8>(mask), src));
     }
   }
-
-  static void StreamLine(T *dst, const T *src) {
-    if constexpr (std::is_same_v<T, float>) {
-      _mm512_stream_ps(dst, _mm512_loadu_ps(src));
-    } else {
-      _mm512_stream_pd(dst, _mm512_loadu_pd(src));
+#elif defined(__AVX2__)
+  // CopyFew with AVX2's masked loads and stores, one per 32-byte half of the line: nothing outside
+  // [0, k) is read or written.
+  static void CopyFew(T *dst, const T *src, int64_t k) {
+    constexpr int64_t kHalf = 32 / static_cast<int64_t>(sizeof(T));
+    for (int64_t h = 0; h < k; h += kHalf) {
+      const int64_t left = k - h;
+      if constexpr (std::is_same_v<T, float>) {
+        const __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(left)),
+                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        _mm256_maskstore_ps(dst + h, m, _mm256_maskload_ps(src + h, m));
+      } else {
+        const __m256i m = _mm256_cmpgt_epi64(_mm256_set1_epi64x(left), _mm256_setr_epi64x(0, 1, 2, 3));
+        _mm256_maskstore_pd(dst + h, m, _mm256_maskload_pd(src + h, m));
+      }
     }
   }
 #endif

@@ -174,26 +174,54 @@ inline void StoreRow(const Acc<T> *__restrict src, T *dst, int64_t stride, int64
   for (; i < n; ++i) dst[i * stride] = FromAcc<T>(src[i]);
 }
 
+#if defined(__AVX2__)  // AVX-512 builds too
+// The 64-byte line at dst (64-byte aligned) from src (any alignment), with non-temporal stores: one
+// 64-byte store, or two 32-byte ones back to back, which fill the same write-combining buffer (16-byte
+// ones did not, on this project's bench machine: far slower).
+inline void StreamLine(float *dst, const float *src) {
+#if defined(__AVX512F__)
+  _mm512_stream_ps(dst, _mm512_loadu_ps(src));
+#else
+  _mm256_stream_ps(dst, _mm256_loadu_ps(src));
+  _mm256_stream_ps(dst + 8, _mm256_loadu_ps(src + 8));
+#endif
+}
+
+inline void StreamLine(double *dst, const double *src) {
+#if defined(__AVX512F__)
+  _mm512_stream_pd(dst, _mm512_loadu_pd(src));
+#else
+  _mm256_stream_pd(dst, _mm256_loadu_pd(src));
+  _mm256_stream_pd(dst + 4, _mm256_loadu_pd(src + 4));
+#endif
+}
+
+// StreamLine of w * src (each element w * src[i], rounded once).
+inline void StreamLineScaled(float *dst, const float *src, float w) {
+#if defined(__AVX512F__)
+  _mm512_stream_ps(dst, _mm512_mul_ps(_mm512_set1_ps(w), _mm512_loadu_ps(src)));
+#else
+  const __m256 wv = _mm256_set1_ps(w);
+  _mm256_stream_ps(dst, _mm256_mul_ps(wv, _mm256_loadu_ps(src)));
+  _mm256_stream_ps(dst + 8, _mm256_mul_ps(wv, _mm256_loadu_ps(src + 8)));
+#endif
+}
+#endif
+
 // StoreRow for a contiguous destination that is written once and not read again soon (the
 // forward's output): non-temporal stores skip the read-for-ownership of every destination line.
 // The caller issues StreamFence() before the data is handed to another thread.
 template <typename T>
 inline void StoreRowStreaming(const Acc<T> *__restrict src, T *dst, int64_t n) {
-#if defined(__AVX512F__)
+#if defined(__AVX2__)
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-    constexpr int64_t kLanes = 64 / sizeof(T);
+    constexpr int64_t kLineElems = 64 / sizeof(T);
     int64_t i = 0;
     while (i < n && (reinterpret_cast<uintptr_t>(dst + i) & 63) != 0) {
       dst[i] = src[i];
       ++i;
     }
-    for (; i + kLanes <= n; i += kLanes) {
-      if constexpr (std::is_same_v<T, float>) {
-        _mm512_stream_ps(dst + i, _mm512_loadu_ps(src + i));
-      } else {
-        _mm512_stream_pd(dst + i, _mm512_loadu_pd(src + i));
-      }
-    }
+    for (; i + kLineElems <= n; i += kLineElems) StreamLine(dst + i, src + i);
     for (; i < n; ++i) dst[i] = src[i];
     return;
   }
@@ -205,13 +233,12 @@ inline void StoreRowStreaming(const Acc<T> *__restrict src, T *dst, int64_t n) {
 // fused in: one pass instead of scaling into a buffer first).
 inline void StoreRowStreamingScaled(const float *__restrict src, float w, float *dst, int64_t n) {
   int64_t i = 0;
-#if defined(__AVX512F__)
+#if defined(__AVX2__)
   while (i < n && (reinterpret_cast<uintptr_t>(dst + i) & 63) != 0) {
     dst[i] = w * src[i];
     ++i;
   }
-  const __m512 wv = _mm512_set1_ps(w);
-  for (; i + 16 <= n; i += 16) _mm512_stream_ps(dst + i, _mm512_mul_ps(wv, _mm512_loadu_ps(src + i)));
+  for (; i + 16 <= n; i += 16) StreamLineScaled(dst + i, src + i, w);
 #endif
   for (; i < n; ++i) dst[i] = w * src[i];
 }
@@ -280,6 +307,76 @@ inline void LoadWindow8(const float *row, int64_t base, int64_t srcLen, __m256 *
   const int left = static_cast<int>(avail < 0 ? 0 : avail);
   *lo = _mm256_maskload_ps(row + base, _mm256_cmpgt_epi32(_mm256_set1_epi32(left), lane));
   *hi = _mm256_maskload_ps(row + base + 8, _mm256_cmpgt_epi32(_mm256_set1_epi32(left - 8), lane));
+}
+
+// GatherRows (below) for AVX2 and fp32. The kRows rows share each step's indices, weights and lane
+// mask (loaded once per step) and keep independent accumulators. A windowed block's operands are
+// picked by permutes from a 16-element window loaded once per row (hardware gathers are slow, on AMD
+// especially); other blocks gather. Results are stored under the block's lane mask, or applied to
+// the targets (w * v assigned, or added with one FMA: the fused H scatter, as on AVX-512).
+template <int kRows>
+inline void GatherRowsAvx2(const RowGather<float> &g, const float *const *src, float *const *dst,
+                           const char *const *prefetch, int64_t prefetchBytes,
+                           const RowTargets<float> *targets) {
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  const __m256i bits = _mm256_set_epi32(128, 64, 32, 16, 8, 4, 2, 1);
+  const __m256i seven = _mm256_set1_epi32(7);
+  const int64_t blocks = static_cast<int64_t>(g.blockStart.size());
+  for (int64_t b = 0; b < blocks; ++b) {
+    const int64_t s0 = g.blockStepBegin[b], s1 = g.blockStepBegin[b + 1];
+    const bool windowed = g.blockWindowed[b] != 0 && s0 < s1;
+    __m256 acc[kRows], lo[kRows], hi[kRows];
+    for (int r = 0; r < kRows; ++r) {
+      acc[r] = _mm256_setzero_ps();
+      lo[r] = acc[r];
+      hi[r] = acc[r];
+      if (windowed) LoadWindow8(src[r], g.stepBase[s0], g.srcLen, &lo[r], &hi[r]);
+    }
+    if (prefetch != nullptr && s0 < s1) {  // a later batch's rows at this block's window (64 bytes)
+      const int64_t first = g.stepBase[s0] * prefetchBytes;
+      for (int r = 0; r < kRows; ++r) {
+        for (int64_t line = 0; line < 16 * prefetchBytes; line += 64) {
+          __builtin_prefetch(prefetch[r] + first + line, 0, 3);
+        }
+      }
+    }
+    for (int64_t s = s0; s < s1; ++s) {
+      const __m256i idx = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(g.stepIdx.data() + s * 8));
+      const __m256 lanesOn = _mm256_castsi256_ps(_mm256_cmpeq_epi32(
+          _mm256_and_si256(_mm256_set1_epi32(static_cast<int>(g.stepMask[s])), bits), bits));
+      const __m256 w = _mm256_loadu_ps(g.stepW.data() + s * 8);
+      const __m256 upper = _mm256_castsi256_ps(_mm256_cmpgt_epi32(idx, seven));
+#pragma GCC unroll 8
+      for (int r = 0; r < kRows; ++r) {
+        // Masked-off lanes are not read, so a window past the row end is never touched.
+        const __m256 x =
+            windowed ? _mm256_blendv_ps(_mm256_permutevar8x32_ps(lo[r], idx),
+                                        _mm256_permutevar8x32_ps(hi[r], idx), upper)
+                     : _mm256_mask_i32gather_ps(_mm256_setzero_ps(), src[r] + g.stepBase[s], idx, lanesOn, 4);
+        acc[r] = _mm256_blendv_ps(acc[r], _mm256_fmadd_ps(x, w, acc[r]), lanesOn);
+      }
+    }
+    const int64_t j0 = g.blockStart[b];
+    const int left = g.blockLanes[b];
+    const __m256i keep = _mm256_cmpgt_epi32(_mm256_set1_epi32(left), lane);
+    for (int r = 0; r < kRows; ++r) {
+      if (targets == nullptr) {
+        if (left >= 8) {
+          _mm256_storeu_ps(dst[r] + j0, acc[r]);
+        } else {
+          _mm256_maskstore_ps(dst[r] + j0, keep, acc[r]);
+        }
+        continue;
+      }
+      for (int t = 0; t < targets[r].count; ++t) {
+        float *out = targets[r].row[t] + j0;
+        const __m256 wt = _mm256_set1_ps(targets[r].w[t]);
+        const __m256 v = targets[r].assign[t] ? _mm256_mul_ps(wt, acc[r])
+                                              : _mm256_fmadd_ps(wt, acc[r], _mm256_maskload_ps(out, keep));
+        _mm256_maskstore_ps(out, keep, v);
+      }
+    }
+  }
 }
 #endif
 
@@ -403,44 +500,19 @@ inline void GatherRows(const RowGather<A> &g, const A *const *src, A *const *dst
   }
 #elif defined(__AVX2__)
   if (g.lanes == 32 / static_cast<int>(sizeof(A))) {
-    constexpr int kLanes = 32 / sizeof(A);
-    const int64_t blocks = static_cast<int64_t>(g.blockStart.size());
-    for (int r = 0; r < kRows; ++r) {
-      for (int64_t b = 0; b < blocks; ++b) {
-        const int64_t j0 = g.blockStart[b];
-        const int64_t left = g.blockLanes[b];
-        alignas(32) A out[kLanes];
-        if constexpr (std::is_same_v<A, float>) {
-          __m256 acc = _mm256_setzero_ps();
-          const int64_t s0 = g.blockStepBegin[b], s1 = g.blockStepBegin[b + 1];
-          // A windowed block's steps share one 16-element window: loaded once, its lanes picked by
-          // permutes (hardware gathers are slow, on AMD especially).
-          const bool windowed = g.blockWindowed[b] != 0 && s0 < s1;
-          __m256 lo = _mm256_setzero_ps(), hi = lo;
-          if (windowed) LoadWindow8(src[r], g.stepBase[s0], g.srcLen, &lo, &hi);
-          for (int64_t s = s0; s < s1; ++s) {
-            const __m256i idx =
-                _mm256_loadu_si256(reinterpret_cast<const __m256i *>(g.stepIdx.data() + s * kLanes));
-            const __m256i bits = _mm256_set_epi32(128, 64, 32, 16, 8, 4, 2, 1);
-            const __m256i lanesOn = _mm256_cmpeq_epi32(
-                _mm256_and_si256(_mm256_set1_epi32(static_cast<int>(g.stepMask[s])), bits), bits);
-            // Masked-off lanes are not read, so a window past the row end is never touched.
-            const __m256 x =
-                windowed
-                    ? _mm256_blendv_ps(_mm256_permutevar8x32_ps(lo, idx), _mm256_permutevar8x32_ps(hi, idx),
-                                       _mm256_castsi256_ps(_mm256_cmpgt_epi32(idx, _mm256_set1_epi32(7))))
-                    : _mm256_mask_i32gather_ps(_mm256_setzero_ps(), src[r] + g.stepBase[s], idx,
-                                               _mm256_castsi256_ps(lanesOn), 4);
-            const __m256 prod = _mm256_fmadd_ps(x, _mm256_loadu_ps(g.stepW.data() + s * kLanes), acc);
-            acc = _mm256_blendv_ps(acc, prod, _mm256_castsi256_ps(lanesOn));
-          }
-          _mm256_store_ps(out, acc);
-        } else {
+    if constexpr (std::is_same_v<A, float>) {
+      GatherRowsAvx2<kRows>(g, src, dst, prefetch, prefetchBytes, targets);
+      return;
+    } else {
+      constexpr int kLanes = 4;
+      const int64_t blocks = static_cast<int64_t>(g.blockStart.size());
+      const __m256i bits = _mm256_set_epi64x(8, 4, 2, 1);
+      for (int r = 0; r < kRows; ++r) {
+        for (int64_t b = 0; b < blocks; ++b) {
           __m256d acc = _mm256_setzero_pd();
           for (int64_t s = g.blockStepBegin[b]; s < g.blockStepBegin[b + 1]; ++s) {
             const __m128i idx =
                 _mm_loadu_si128(reinterpret_cast<const __m128i *>(g.stepIdx.data() + s * kLanes));
-            const __m256i bits = _mm256_set_epi64x(8, 4, 2, 1);
             const __m256i lanesOn = _mm256_cmpeq_epi64(
                 _mm256_and_si256(_mm256_set1_epi64x(static_cast<int64_t>(g.stepMask[s])), bits), bits);
             const __m256d x = _mm256_mask_i32gather_pd(_mm256_setzero_pd(), src[r] + g.stepBase[s], idx,
@@ -448,13 +520,14 @@ inline void GatherRows(const RowGather<A> &g, const A *const *src, A *const *dst
             const __m256d prod = _mm256_fmadd_pd(x, _mm256_loadu_pd(g.stepW.data() + s * kLanes), acc);
             acc = _mm256_blendv_pd(acc, prod, _mm256_castsi256_pd(lanesOn));
           }
-          _mm256_store_pd(out, acc);
+          const __m256i keep =
+              _mm256_cmpgt_epi64(_mm256_set1_epi64x(g.blockLanes[b]), _mm256_setr_epi64x(0, 1, 2, 3));
+          _mm256_maskstore_pd(dst[r] + g.blockStart[b], keep, acc);
         }
-        for (int64_t j = 0; j < left; ++j) dst[r][j0 + j] = out[j];
+        if (targets != nullptr) ApplyTargets(targets[r], dst[r], g.dstLen);
       }
-      if (targets != nullptr) ApplyTargets(targets[r], dst[r], g.dstLen);
+      return;
     }
-    return;
   }
 #endif
   (void)prefetch;  // the gather-based and scalar paths leave prefetching to the hardware
