@@ -95,40 +95,10 @@ struct VectorCombine {
 #elif defined(__AVX2__)
 namespace combine_detail {
 
-// CombineK for AVX2 (8 fp32 or 4 fp64 lanes): the accumulator stays in a register across the k
-// sources (one store per vector, instead of one sweep over dst per source); fp16 / bf16 sources are
-// converted as they are loaded (exactly, as LoadRow does), and the tail runs the same fused
-// operations one element at a time.
-template <typename A>
-struct Avx2Lanes;
-template <>
-struct Avx2Lanes<float> {
-  using Vec = __m256;
-  static constexpr int64_t kLanes = 8;
-  static Vec Load(const float *p) { return _mm256_loadu_ps(p); }
-  static Vec Load(const Bf16 *p) {  // bf16 is the high half of an fp32
-    const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
-    return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
-  }
-  static Vec Load(const Fp16 *p) {
-    return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p)));
-  }
-  static void Store(float *p, Vec v) { _mm256_storeu_ps(p, v); }
-  static Vec Broadcast(float w) { return _mm256_set1_ps(w); }
-  static Vec Mul(Vec a, Vec b) { return _mm256_mul_ps(a, b); }
-  static Vec Fma(Vec a, Vec b, Vec c) { return _mm256_fmadd_ps(a, b, c); }
-};
-template <>
-struct Avx2Lanes<double> {
-  using Vec = __m256d;
-  static constexpr int64_t kLanes = 4;
-  static Vec Load(const double *p) { return _mm256_loadu_pd(p); }
-  static void Store(double *p, Vec v) { _mm256_storeu_pd(p, v); }
-  static Vec Broadcast(double w) { return _mm256_set1_pd(w); }
-  static Vec Mul(Vec a, Vec b) { return _mm256_mul_pd(a, b); }
-  static Vec Fma(Vec a, Vec b, Vec c) { return _mm256_fmadd_pd(a, b, c); }
-};
-
+// CombineK for AVX2 (8 fp32 or 4 fp64 lanes; Avx2Lanes of simd_row_ops.h): the accumulator stays in
+// a register across the k sources (one store per vector, instead of one sweep over dst per source);
+// fp16 / bf16 sources are converted as they are loaded (exactly, as LoadRow does), and the tail runs
+// the same fused operations one element at a time.
 template <int K, typename A, typename S>
 inline void CombineKAvx2(A *__restrict dst, const S *const *src, const A *weights, int64_t n,
                          bool accumulate) {

@@ -713,6 +713,100 @@ inline void GatherChannelChunk(const A *__restrict src, int64_t srcFirst, const 
 }
 #endif
 
+#if defined(__AVX2__) && !defined(__AVX512F__)
+// The AVX2 kernels' vectors of the accumulation type A (8 fp32 or 4 fp64 lanes): loads (fp16 / bf16
+// converted exactly, as LoadRow does), masked loads and stores of the first n lanes (nothing outside
+// them read or written), and the arithmetic.
+template <typename A>
+struct Avx2Lanes;
+template <>
+struct Avx2Lanes<float> {
+  using Vec = __m256;
+  using Mask = __m256i;
+  static constexpr int64_t kLanes = 8;
+  static Vec Zero() { return _mm256_setzero_ps(); }
+  static Vec Load(const float *p) { return _mm256_loadu_ps(p); }
+  static Vec Load(const Bf16 *p) {  // bf16 is the high half of an fp32
+    const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+    return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
+  }
+  static Vec Load(const Fp16 *p) {
+    return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p)));
+  }
+  static Mask FirstLanes(int64_t n) {
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)),
+                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  }
+  static Vec Load(const float *p, Mask m) { return _mm256_maskload_ps(p, m); }
+  static void Store(float *p, Vec v) { _mm256_storeu_ps(p, v); }
+  static void Store(float *p, Vec v, Mask m) { _mm256_maskstore_ps(p, m, v); }
+  static Vec Broadcast(float w) { return _mm256_set1_ps(w); }
+  static Vec Mul(Vec a, Vec b) { return _mm256_mul_ps(a, b); }
+  static Vec Fma(Vec a, Vec b, Vec c) { return _mm256_fmadd_ps(a, b, c); }
+};
+template <>
+struct Avx2Lanes<double> {
+  using Vec = __m256d;
+  using Mask = __m256i;
+  static constexpr int64_t kLanes = 4;
+  static Vec Zero() { return _mm256_setzero_pd(); }
+  static Vec Load(const double *p) { return _mm256_loadu_pd(p); }
+  static Mask FirstLanes(int64_t n) {
+    return _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), _mm256_setr_epi64x(0, 1, 2, 3));
+  }
+  static Vec Load(const double *p, Mask m) { return _mm256_maskload_pd(p, m); }
+  static void Store(double *p, Vec v) { _mm256_storeu_pd(p, v); }
+  static void Store(double *p, Vec v, Mask m) { _mm256_maskstore_pd(p, m, v); }
+  static Vec Broadcast(double w) { return _mm256_set1_pd(w); }
+  static Vec Mul(Vec a, Vec b) { return _mm256_mul_pd(a, b); }
+  static Vec Fma(Vec a, Vec b, Vec c) { return _mm256_fmadd_pd(a, b, c); }
+};
+
+// GatherChannelChunk (below) for AVX2: up to 8 vectors of channels, the accumulators in registers
+// across the entry list, a partial last vector loaded and stored with a mask; the results go to out,
+// or to the targets at element offset `at` (w * v assigned, or added with one FMA).
+template <typename A>
+inline void GatherChannelChunkAvx2(const A *__restrict src, int64_t srcFirst,
+                                   const int32_t *__restrict srcIdx, const A *__restrict weights, int64_t e0,
+                                   int64_t e1, int64_t c, int64_t k0, int64_t width, A *__restrict out,
+                                   const RowTargets<A> *targets, int64_t at) {
+  using L = Avx2Lanes<A>;
+  constexpr int kMaxVectors = 8;
+  const int vectors = static_cast<int>((width + L::kLanes - 1) / L::kLanes);
+  const typename L::Mask tail = L::FirstLanes(width - (vectors - 1) * L::kLanes);
+  typename L::Vec acc[kMaxVectors];
+  for (int v = 0; v < kMaxVectors; ++v) acc[v] = L::Zero();
+  const bool full = width == kMaxVectors * L::kLanes;
+  for (int64_t e = e0; e < e1; ++e) {
+    const A *x = src + (static_cast<int64_t>(srcIdx[e]) - srcFirst) * c + k0;
+    const typename L::Vec w = L::Broadcast(weights[e]);
+    if (full) {
+#pragma GCC unroll 8
+      for (int v = 0; v < kMaxVectors; ++v) acc[v] = L::Fma(w, L::Load(x + v * L::kLanes), acc[v]);
+      continue;
+    }
+#pragma GCC unroll 8
+    for (int v = 0; v < kMaxVectors; ++v) {
+      if (v >= vectors) break;
+      const A *p = x + v * L::kLanes;
+      acc[v] = L::Fma(w, v + 1 < vectors ? L::Load(p) : L::Load(p, tail), acc[v]);
+    }
+  }
+  for (int v = 0; v < vectors; ++v) {
+    const typename L::Mask m = v + 1 < vectors ? L::FirstLanes(L::kLanes) : tail;
+    if (targets == nullptr) {
+      L::Store(out + v * L::kLanes, acc[v], m);
+      continue;
+    }
+    for (int t = 0; t < targets->count; ++t) {
+      A *o = targets->row[t] + at + v * L::kLanes;
+      const typename L::Vec wt = L::Broadcast(targets->w[t]);
+      L::Store(o, targets->assign[t] ? L::Mul(wt, acc[v]) : L::Fma(wt, acc[v], L::Load(o, m)), m);
+    }
+  }
+}
+#endif
+
 // The outputs [j0, j1) of a RowGather, from a source row whose first element is source position
 // srcFirst (a W chunk of the width-last backward); the whole row is {0, dstLen, 0}.
 struct GatherSpan {
@@ -756,6 +850,10 @@ inline void GatherChannels(const RowGather<A> &g, GatherSpan span, const A *__re
       const int64_t width = c - k0 < kChunk ? c - k0 : kChunk;
 #if defined(__AVX512F__)
       GatherChannelChunk(src, srcFirst, srcIdx, weights, e0, e1, c, k0, width, out + k0, targets, at + k0);
+      continue;
+#elif defined(__AVX2__)
+      GatherChannelChunkAvx2(src, srcFirst, srcIdx, weights, e0, e1, c, k0, width, out + k0, targets,
+                             at + k0);
       continue;
 #endif
       A acc[kChunk] = {};
