@@ -371,6 +371,11 @@ inline void GatherRowsAvx2(const RowGather<float> &g, const float *const *src, f
       for (int t = 0; t < targets[r].count; ++t) {
         float *out = targets[r].row[t] + j0;
         const __m256 wt = _mm256_set1_ps(targets[r].w[t]);
+        if (left >= 8) {  // AVX2's masked stores are slow (on AMD especially): only for partial blocks
+          _mm256_storeu_ps(out, targets[r].assign[t] ? _mm256_mul_ps(wt, acc[r])
+                                                     : _mm256_fmadd_ps(wt, acc[r], _mm256_loadu_ps(out)));
+          continue;
+        }
         const __m256 v = targets[r].assign[t] ? _mm256_mul_ps(wt, acc[r])
                                               : _mm256_fmadd_ps(wt, acc[r], _mm256_maskload_ps(out, keep));
         _mm256_maskstore_ps(out, keep, v);
@@ -777,6 +782,7 @@ inline void GatherChannelChunkAvx2(const A *__restrict src, int64_t srcFirst,
   typename L::Vec acc[kMaxVectors];
   for (int v = 0; v < kMaxVectors; ++v) acc[v] = L::Zero();
   const bool full = width == kMaxVectors * L::kLanes;
+  const bool partial = width % L::kLanes != 0;  // the last vector is masked
   for (int64_t e = e0; e < e1; ++e) {
     const A *x = src + (static_cast<int64_t>(srcIdx[e]) - srcFirst) * c + k0;
     const typename L::Vec w = L::Broadcast(weights[e]);
@@ -795,12 +801,20 @@ inline void GatherChannelChunkAvx2(const A *__restrict src, int64_t srcFirst,
   for (int v = 0; v < vectors; ++v) {
     const typename L::Mask m = v + 1 < vectors ? L::FirstLanes(L::kLanes) : tail;
     if (targets == nullptr) {
-      L::Store(out + v * L::kLanes, acc[v], m);
+      if (v + 1 < vectors || !partial) {
+        L::Store(out + v * L::kLanes, acc[v]);
+      } else {
+        L::Store(out + v * L::kLanes, acc[v], m);
+      }
       continue;
     }
     for (int t = 0; t < targets->count; ++t) {
       A *o = targets->row[t] + at + v * L::kLanes;
       const typename L::Vec wt = L::Broadcast(targets->w[t]);
+      if (v + 1 < vectors || !partial) {  // masked stores only where needed (slow on AMD)
+        L::Store(o, targets->assign[t] ? L::Mul(wt, acc[v]) : L::Fma(wt, acc[v], L::Load(o)));
+        continue;
+      }
       L::Store(o, targets->assign[t] ? L::Mul(wt, acc[v]) : L::Fma(wt, acc[v], L::Load(o, m)), m);
     }
   }
