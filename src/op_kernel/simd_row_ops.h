@@ -175,24 +175,17 @@ inline void StoreRow(const Acc<T> *__restrict src, T *dst, int64_t stride, int64
 }
 
 #if defined(__AVX2__)  // AVX-512 builds too
-// The 64-byte line at dst (64-byte aligned) from src (any alignment), with non-temporal stores: one
-// 64-byte store, or two 32-byte ones back to back, which fill the same write-combining buffer (16-byte
-// ones did not, on this project's bench machine: far slower).
-inline void StreamLine(float *dst, const float *src) {
+// The 64-byte line at dst (64-byte aligned) copied from src (any alignment, bits unchanged) with
+// non-temporal stores: one 64-byte store, or two 32-byte ones back to back, which fill the same
+// write-combining buffer (16-byte ones did not, on this project's bench machine: far slower).
+inline void StreamLine(void *dst, const void *src) {
 #if defined(__AVX512F__)
-  _mm512_stream_ps(dst, _mm512_loadu_ps(src));
+  _mm512_stream_si512(static_cast<__m512i *>(dst), _mm512_loadu_si512(src));
 #else
-  _mm256_stream_ps(dst, _mm256_loadu_ps(src));
-  _mm256_stream_ps(dst + 8, _mm256_loadu_ps(src + 8));
-#endif
-}
-
-inline void StreamLine(double *dst, const double *src) {
-#if defined(__AVX512F__)
-  _mm512_stream_pd(dst, _mm512_loadu_pd(src));
-#else
-  _mm256_stream_pd(dst, _mm256_loadu_pd(src));
-  _mm256_stream_pd(dst + 4, _mm256_loadu_pd(src + 4));
+  __m256i *d = static_cast<__m256i *>(dst);
+  const __m256i *s = static_cast<const __m256i *>(src);
+  _mm256_stream_si256(d, _mm256_loadu_si256(s));
+  _mm256_stream_si256(d + 1, _mm256_loadu_si256(s + 1));
 #endif
 }
 
