@@ -83,14 +83,6 @@ inline void CombineK(A *__restrict dst, const S *const *src, const A *weights, i
   }
 }
 
-// The vector kernel as a type, so that WithTapCount can pick its tap count.
-struct VectorCombine {
-  template <int K, typename A, typename S>
-  static void Run(A *dst, const S *const *src, const A *w, int64_t n, bool accumulate) {
-    CombineK<K>(dst, src, w, n, accumulate);
-  }
-};
-
 }  // namespace combine_detail
 #elif defined(__AVX2__)
 namespace combine_detail {
@@ -100,8 +92,7 @@ namespace combine_detail {
 // fp16 / bf16 sources are converted as they are loaded (exactly, as LoadRow does), and the tail runs
 // the same fused operations one element at a time.
 template <int K, typename A, typename S>
-inline void CombineKAvx2(A *__restrict dst, const S *const *src, const A *weights, int64_t n,
-                         bool accumulate) {
+inline void CombineK(A *__restrict dst, const S *const *src, const A *weights, int64_t n, bool accumulate) {
   using L = Avx2Lanes<A>;
   typename L::Vec w[K];
   const S *s[K];
@@ -124,18 +115,19 @@ inline void CombineKAvx2(A *__restrict dst, const S *const *src, const A *weight
   }
 }
 
-struct VectorCombine {
-  template <int K, typename A, typename S>
-  static void Run(A *dst, const S *const *src, const A *w, int64_t n, bool accumulate) {
-    CombineKAvx2<K>(dst, src, w, n, accumulate);
-  }
-};
-
 }  // namespace combine_detail
 #endif
 
 #if defined(__AVX2__)
 namespace combine_detail {
+
+// This ISA's CombineK as a type, so that WithTapCount can pick its tap count.
+struct VectorCombine {
+  template <int K, typename A, typename S>
+  static void Run(A *dst, const S *const *src, const A *w, int64_t n, bool accumulate) {
+    CombineK<K>(dst, src, w, n, accumulate);
+  }
+};
 
 // Kernel::Run<K>(args...) with K = part (1 to 4): the tap count as a template argument, so that a
 // group's sources and weights stay in registers.

@@ -104,17 +104,10 @@ class LineStreamer {
   // CopyFew with AVX2's masked loads and stores, one per 32-byte half of the line: nothing outside
   // [0, k) is read or written.
   static void CopyFew(T *dst, const T *src, int64_t k) {
-    constexpr int64_t kHalf = 32 / static_cast<int64_t>(sizeof(T));
-    for (int64_t h = 0; h < k; h += kHalf) {
-      const int64_t left = k - h;
-      if constexpr (std::is_same_v<T, float>) {
-        const __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(left)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        _mm256_maskstore_ps(dst + h, m, _mm256_maskload_ps(src + h, m));
-      } else {
-        const __m256i m = _mm256_cmpgt_epi64(_mm256_set1_epi64x(left), _mm256_setr_epi64x(0, 1, 2, 3));
-        _mm256_maskstore_pd(dst + h, m, _mm256_maskload_pd(src + h, m));
-      }
+    using L = Avx2Lanes<T>;
+    for (int64_t h = 0; h < k; h += L::kLanes) {
+      const typename L::Mask m = L::FirstLanes(k - h);
+      L::Store(dst + h, L::Load(src + h, m), m);
     }
   }
 #endif

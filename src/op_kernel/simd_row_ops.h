@@ -287,6 +287,75 @@ template <typename A>
 inline void ApplyTargets(const RowTargets<A> &t, const A *values, int64_t n);
 
 #if defined(__AVX2__) && !defined(__AVX512F__)
+// The AVX2 kernels' vectors of the accumulation type A (8 fp32 or 4 fp64 lanes): loads (fp16 / bf16
+// converted exactly, as LoadRow does), masked loads and stores of the first n lanes (nothing outside
+// them read or written), and the arithmetic.
+template <typename A>
+struct Avx2Lanes;
+template <>
+struct Avx2Lanes<float> {
+  using Vec = __m256;
+  using Mask = __m256i;
+  static constexpr int64_t kLanes = 8;
+  static Vec Zero() { return _mm256_setzero_ps(); }
+  static Vec Load(const float *p) { return _mm256_loadu_ps(p); }
+  static Vec Load(const Bf16 *p) {  // bf16 is the high half of an fp32
+    const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+    return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
+  }
+  static Vec Load(const Fp16 *p) {
+    return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p)));
+  }
+  static Mask FirstLanes(int64_t n) {
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)),
+                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  }
+  static Vec Load(const float *p, Mask m) { return _mm256_maskload_ps(p, m); }
+  static void Store(float *p, Vec v) { _mm256_storeu_ps(p, v); }
+  static void Store(float *p, Vec v, Mask m) { _mm256_maskstore_ps(p, m, v); }
+  static Vec Broadcast(float w) { return _mm256_set1_ps(w); }
+  static Vec Mul(Vec a, Vec b) { return _mm256_mul_ps(a, b); }
+  static Vec Fma(Vec a, Vec b, Vec c) { return _mm256_fmadd_ps(a, b, c); }
+};
+template <>
+struct Avx2Lanes<double> {
+  using Vec = __m256d;
+  using Mask = __m256i;
+  static constexpr int64_t kLanes = 4;
+  static Vec Zero() { return _mm256_setzero_pd(); }
+  static Vec Load(const double *p) { return _mm256_loadu_pd(p); }
+  static Mask FirstLanes(int64_t n) {
+    return _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), _mm256_setr_epi64x(0, 1, 2, 3));
+  }
+  static Vec Load(const double *p, Mask m) { return _mm256_maskload_pd(p, m); }
+  static void Store(double *p, Vec v) { _mm256_storeu_pd(p, v); }
+  static void Store(double *p, Vec v, Mask m) { _mm256_maskstore_pd(p, m, v); }
+  static Vec Broadcast(double w) { return _mm256_set1_pd(w); }
+  static Vec Mul(Vec a, Vec b) { return _mm256_mul_pd(a, b); }
+  static Vec Fma(Vec a, Vec b, Vec c) { return _mm256_fmadd_pd(a, b, c); }
+};
+
+// v stored at p: every lane, or (masked) only the lanes of m; AVX2's masked stores are slow (on AMD
+// especially), so they serve partial vectors only.
+template <typename A>
+inline void StoreLanes(A *p, typename Avx2Lanes<A>::Vec v, bool masked, typename Avx2Lanes<A>::Mask m) {
+  if (masked) {
+    Avx2Lanes<A>::Store(p, v, m);
+  } else {
+    Avx2Lanes<A>::Store(p, v);
+  }
+}
+
+// The W pass's fused H scatter on one vector: the target at p becomes w * v (assign) or p + w * v
+// (one FMA); masked: only the lanes of m are read and written.
+template <typename A>
+inline void ApplyTargetLanes(A *p, typename Avx2Lanes<A>::Vec v, A w, bool assign, bool masked,
+                             typename Avx2Lanes<A>::Mask m) {
+  using L = Avx2Lanes<A>;
+  const typename L::Vec wv = L::Broadcast(w);
+  StoreLanes(p, assign ? L::Mul(wv, v) : L::Fma(wv, v, masked ? L::Load(p, m) : L::Load(p)), masked, m);
+}
+
 // The 16 elements of row at [base, base + 16) as two vectors; lanes at or past the row's end
 // (srcLen) are zero and not read.
 inline void LoadWindow8(const float *row, int64_t base, int64_t srcLen, __m256 *lo, __m256 *hi) {
@@ -296,10 +365,10 @@ inline void LoadWindow8(const float *row, int64_t base, int64_t srcLen, __m256 *
     *hi = _mm256_loadu_ps(row + base + 8);
     return;
   }
-  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  const int left = static_cast<int>(avail < 0 ? 0 : avail);
-  *lo = _mm256_maskload_ps(row + base, _mm256_cmpgt_epi32(_mm256_set1_epi32(left), lane));
-  *hi = _mm256_maskload_ps(row + base + 8, _mm256_cmpgt_epi32(_mm256_set1_epi32(left - 8), lane));
+  using L = Avx2Lanes<float>;
+  const int64_t left = avail < 0 ? 0 : avail;
+  *lo = L::Load(row + base, L::FirstLanes(left));
+  *hi = L::Load(row + base + 8, L::FirstLanes(left - 8));
 }
 
 // GatherRows (below) for AVX2 and fp32. The kRows rows share each step's indices, weights and lane
@@ -311,7 +380,6 @@ template <int kRows>
 inline void GatherRowsAvx2(const RowGather<float> &g, const float *const *src, float *const *dst,
                            const char *const *prefetch, int64_t prefetchBytes,
                            const RowTargets<float> *targets) {
-  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
   const __m256i bits = _mm256_set_epi32(128, 64, 32, 16, 8, 4, 2, 1);
   const __m256i seven = _mm256_set1_epi32(7);
   const int64_t blocks = static_cast<int64_t>(g.blockStart.size());
@@ -351,27 +419,15 @@ inline void GatherRowsAvx2(const RowGather<float> &g, const float *const *src, f
     }
     const int64_t j0 = g.blockStart[b];
     const int left = g.blockLanes[b];
-    const __m256i keep = _mm256_cmpgt_epi32(_mm256_set1_epi32(left), lane);
+    const __m256i keep = Avx2Lanes<float>::FirstLanes(left);
+    const bool masked = left < 8;
     for (int r = 0; r < kRows; ++r) {
       if (targets == nullptr) {
-        if (left >= 8) {
-          _mm256_storeu_ps(dst[r] + j0, acc[r]);
-        } else {
-          _mm256_maskstore_ps(dst[r] + j0, keep, acc[r]);
-        }
+        StoreLanes(dst[r] + j0, acc[r], masked, keep);
         continue;
       }
       for (int t = 0; t < targets[r].count; ++t) {
-        float *out = targets[r].row[t] + j0;
-        const __m256 wt = _mm256_set1_ps(targets[r].w[t]);
-        if (left >= 8) {  // AVX2's masked stores are slow (on AMD especially): only for partial blocks
-          _mm256_storeu_ps(out, targets[r].assign[t] ? _mm256_mul_ps(wt, acc[r])
-                                                     : _mm256_fmadd_ps(wt, acc[r], _mm256_loadu_ps(out)));
-          continue;
-        }
-        const __m256 v = targets[r].assign[t] ? _mm256_mul_ps(wt, acc[r])
-                                              : _mm256_fmadd_ps(wt, acc[r], _mm256_maskload_ps(out, keep));
-        _mm256_maskstore_ps(out, keep, v);
+        ApplyTargetLanes(targets[r].row[t] + j0, acc[r], targets[r].w[t], targets[r].assign[t], masked, keep);
       }
     }
   }
@@ -518,9 +574,8 @@ inline void GatherRows(const RowGather<A> &g, const A *const *src, A *const *dst
             const __m256d prod = _mm256_fmadd_pd(x, _mm256_loadu_pd(g.stepW.data() + s * kLanes), acc);
             acc = _mm256_blendv_pd(acc, prod, _mm256_castsi256_pd(lanesOn));
           }
-          const __m256i keep =
-              _mm256_cmpgt_epi64(_mm256_set1_epi64x(g.blockLanes[b]), _mm256_setr_epi64x(0, 1, 2, 3));
-          _mm256_maskstore_pd(dst[r] + g.blockStart[b], keep, acc);
+          const int left = g.blockLanes[b];
+          StoreLanes(dst[r] + g.blockStart[b], acc, left < kLanes, Avx2Lanes<double>::FirstLanes(left));
         }
         if (targets != nullptr) ApplyTargets(targets[r], dst[r], g.dstLen);
       }
@@ -712,54 +767,6 @@ inline void GatherChannelChunk(const A *__restrict src, int64_t srcFirst, const 
 #endif
 
 #if defined(__AVX2__) && !defined(__AVX512F__)
-// The AVX2 kernels' vectors of the accumulation type A (8 fp32 or 4 fp64 lanes): loads (fp16 / bf16
-// converted exactly, as LoadRow does), masked loads and stores of the first n lanes (nothing outside
-// them read or written), and the arithmetic.
-template <typename A>
-struct Avx2Lanes;
-template <>
-struct Avx2Lanes<float> {
-  using Vec = __m256;
-  using Mask = __m256i;
-  static constexpr int64_t kLanes = 8;
-  static Vec Zero() { return _mm256_setzero_ps(); }
-  static Vec Load(const float *p) { return _mm256_loadu_ps(p); }
-  static Vec Load(const Bf16 *p) {  // bf16 is the high half of an fp32
-    const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
-    return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
-  }
-  static Vec Load(const Fp16 *p) {
-    return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p)));
-  }
-  static Mask FirstLanes(int64_t n) {
-    return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)),
-                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-  }
-  static Vec Load(const float *p, Mask m) { return _mm256_maskload_ps(p, m); }
-  static void Store(float *p, Vec v) { _mm256_storeu_ps(p, v); }
-  static void Store(float *p, Vec v, Mask m) { _mm256_maskstore_ps(p, m, v); }
-  static Vec Broadcast(float w) { return _mm256_set1_ps(w); }
-  static Vec Mul(Vec a, Vec b) { return _mm256_mul_ps(a, b); }
-  static Vec Fma(Vec a, Vec b, Vec c) { return _mm256_fmadd_ps(a, b, c); }
-};
-template <>
-struct Avx2Lanes<double> {
-  using Vec = __m256d;
-  using Mask = __m256i;
-  static constexpr int64_t kLanes = 4;
-  static Vec Zero() { return _mm256_setzero_pd(); }
-  static Vec Load(const double *p) { return _mm256_loadu_pd(p); }
-  static Mask FirstLanes(int64_t n) {
-    return _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), _mm256_setr_epi64x(0, 1, 2, 3));
-  }
-  static Vec Load(const double *p, Mask m) { return _mm256_maskload_pd(p, m); }
-  static void Store(double *p, Vec v) { _mm256_storeu_pd(p, v); }
-  static void Store(double *p, Vec v, Mask m) { _mm256_maskstore_pd(p, m, v); }
-  static Vec Broadcast(double w) { return _mm256_set1_pd(w); }
-  static Vec Mul(Vec a, Vec b) { return _mm256_mul_pd(a, b); }
-  static Vec Fma(Vec a, Vec b, Vec c) { return _mm256_fmadd_pd(a, b, c); }
-};
-
 // GatherChannelChunk (below) for AVX2: up to 8 vectors of channels, the accumulators in registers
 // across the entry list, a partial last vector loaded and stored with a mask; the results go to out,
 // or to the targets at element offset `at` (w * v assigned, or added with one FMA).
@@ -775,7 +782,7 @@ inline void GatherChannelChunkAvx2(const A *__restrict src, int64_t srcFirst,
   typename L::Vec acc[kMaxVectors];
   for (int v = 0; v < kMaxVectors; ++v) acc[v] = L::Zero();
   const bool full = width == kMaxVectors * L::kLanes;
-  const bool partial = width % L::kLanes != 0;  // the last vector is masked
+  const bool partial = width % L::kLanes != 0;  // the last vector is masked (tail)
   for (int64_t e = e0; e < e1; ++e) {
     const A *x = src + (static_cast<int64_t>(srcIdx[e]) - srcFirst) * c + k0;
     const typename L::Vec w = L::Broadcast(weights[e]);
@@ -788,27 +795,20 @@ inline void GatherChannelChunkAvx2(const A *__restrict src, int64_t srcFirst,
     for (int v = 0; v < kMaxVectors; ++v) {
       if (v >= vectors) break;
       const A *p = x + v * L::kLanes;
-      acc[v] = L::Fma(w, v + 1 < vectors ? L::Load(p) : L::Load(p, tail), acc[v]);
+      acc[v] = L::Fma(w, partial && v + 1 == vectors ? L::Load(p, tail) : L::Load(p), acc[v]);
     }
   }
-  for (int v = 0; v < vectors; ++v) {
-    const typename L::Mask m = v + 1 < vectors ? L::FirstLanes(L::kLanes) : tail;
+#pragma GCC unroll 8
+  for (int v = 0; v < kMaxVectors; ++v) {  // unrolled like the sums, so that acc stays in registers
+    if (v >= vectors) break;
+    const bool masked = partial && v + 1 == vectors;
     if (targets == nullptr) {
-      if (v + 1 < vectors || !partial) {
-        L::Store(out + v * L::kLanes, acc[v]);
-      } else {
-        L::Store(out + v * L::kLanes, acc[v], m);
-      }
+      StoreLanes(out + v * L::kLanes, acc[v], masked, tail);
       continue;
     }
     for (int t = 0; t < targets->count; ++t) {
-      A *o = targets->row[t] + at + v * L::kLanes;
-      const typename L::Vec wt = L::Broadcast(targets->w[t]);
-      if (v + 1 < vectors || !partial) {  // masked stores only where needed (slow on AMD)
-        L::Store(o, targets->assign[t] ? L::Mul(wt, acc[v]) : L::Fma(wt, acc[v], L::Load(o)));
-        continue;
-      }
-      L::Store(o, targets->assign[t] ? L::Mul(wt, acc[v]) : L::Fma(wt, acc[v], L::Load(o, m)), m);
+      ApplyTargetLanes(targets->row[t] + at + v * L::kLanes, acc[v], targets->w[t], targets->assign[t],
+                       masked, tail);
     }
   }
 }
