@@ -56,6 +56,14 @@ inline void BlendRows(A *__restrict dst, const A *__restrict a, A w0, const A *_
 }
 
 #if defined(__AVX512F__)
+// 16 bf16 values as fp32 lanes (exact: the bits shifted up). The all-lanes masked forms of the
+// widening and the shift: the plain intrinsics start from _mm512_undefined_epi32(), which GCC 12's
+// -Wuninitialized reports in some inlining contexts (a false positive that -Werror turns fatal).
+inline __m512 Bf16BitsToFloat(__m256i h) {
+  const __mmask16 all = 0xFFFF;
+  return _mm512_castsi512_ps(_mm512_maskz_slli_epi32(all, _mm512_maskz_cvtepu16_epi32(all, h), 16));
+}
+
 // 16 elements of T (fp32, bf16 or fp16) at p as fp32 lanes, converted exactly; the masked form reads
 // nothing outside the mask.
 template <typename T>
@@ -65,7 +73,7 @@ inline __m512 LoadFloatLanes(const T *p) {
   } else {
     const __m256i h = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p));
     if constexpr (std::is_same_v<T, Bf16>) {
-      return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+      return Bf16BitsToFloat(h);
     } else {
       return _mm512_cvtph_ps(h);
     }
@@ -79,7 +87,7 @@ inline __m512 LoadFloatLanes(const T *p, __mmask16 m) {
   } else {
     const __m256i h = _mm256_maskz_loadu_epi16(m, p);
     if constexpr (std::is_same_v<T, Bf16>) {
-      return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+      return Bf16BitsToFloat(h);
     } else {
       return _mm512_cvtph_ps(h);
     }
