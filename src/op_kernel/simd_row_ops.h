@@ -354,6 +354,17 @@ inline void StoreLanes(A *p, typename Avx2Lanes<A>::Vec v, bool masked, typename
   }
 }
 
+// Whether a vector of `lanes` stored at block b's start stays inside the destination row. Blocks
+// partition the row in increasing order and are stored in that order (for each row), so the lanes
+// past a partial block (windowed blocks of the ratio-2 backward hold 7 of 8) land on outputs that the
+// next blocks store later: the whole-vector store leaves the same row as the masked one, without
+// vmaskmovps (a fifth of the AVX2 kernels' time on B1, in cache). Needs destination rows that overlap
+// no source row: every caller's W pass writes rows of its own scratch.
+template <typename A>
+inline bool SpareLanesInRow(const RowGather<A> &g, int64_t b, int lanes) {
+  return g.blockStart[b] + lanes <= g.dstLen;
+}
+
 // The W pass's fused H scatter on one vector: the target at p becomes w * v (assign) or p + w * v
 // (one FMA); masked: only the lanes of m are read and written.
 template <typename A>
@@ -431,7 +442,7 @@ inline void GatherRowsAvx2(const RowGather<float> &g, const float *const *src, f
     const bool masked = left < 8;
     for (int r = 0; r < kRows; ++r) {
       if (targets == nullptr) {
-        StoreLanes(dst[r] + j0, acc[r], masked, keep);
+        StoreLanes(dst[r] + j0, acc[r], masked && !SpareLanesInRow(g, b, 8), keep);
         continue;
       }
       for (int t = 0; t < targets[r].count; ++t) {
@@ -583,7 +594,8 @@ inline void GatherRows(const RowGather<A> &g, const A *const *src, A *const *dst
             acc = _mm256_blendv_pd(acc, prod, _mm256_castsi256_pd(lanesOn));
           }
           const int left = g.blockLanes[b];
-          StoreLanes(dst[r] + g.blockStart[b], acc, left < kLanes, Avx2Lanes<double>::FirstLanes(left));
+          StoreLanes(dst[r] + g.blockStart[b], acc, left < kLanes && !SpareLanesInRow(g, b, kLanes),
+                     Avx2Lanes<double>::FirstLanes(left));
         }
         if (targets != nullptr) ApplyTargets(targets[r], dst[r], g.dstLen);
       }
