@@ -95,6 +95,56 @@ inline __m512 LoadFloatLanes(const T *p, __mmask16 m) {
 }
 #endif
 
+#if defined(__AVX2__) && !defined(__AVX512F__)
+// The AVX2 kernels' vectors of the accumulation type A (8 fp32 or 4 fp64 lanes): loads (fp16 / bf16
+// converted exactly; LoadRow converts with them too), masked loads and stores of the first n lanes
+// (nothing outside them read or written), and the arithmetic.
+template <typename A>
+struct Avx2Lanes;
+template <>
+struct Avx2Lanes<float> {
+  using Vec = __m256;
+  using Mask = __m256i;
+  static constexpr int64_t kLanes = 8;
+  static Vec Zero() { return _mm256_setzero_ps(); }
+  static Vec Load(const float *p) { return _mm256_loadu_ps(p); }
+  static Vec Load(const Bf16 *p) {  // bf16 is the high half of an fp32
+    const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+    return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
+  }
+  static Vec Load(const Fp16 *p) {
+    return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p)));
+  }
+  static Mask FirstLanes(int64_t n) {
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)),
+                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  }
+  static Vec Load(const float *p, Mask m) { return _mm256_maskload_ps(p, m); }
+  static void Store(float *p, Vec v) { _mm256_storeu_ps(p, v); }
+  static void Store(float *p, Vec v, Mask m) { _mm256_maskstore_ps(p, m, v); }
+  static Vec Broadcast(float w) { return _mm256_set1_ps(w); }
+  static Vec Mul(Vec a, Vec b) { return _mm256_mul_ps(a, b); }
+  static Vec Fma(Vec a, Vec b, Vec c) { return _mm256_fmadd_ps(a, b, c); }
+};
+template <>
+struct Avx2Lanes<double> {
+  using Vec = __m256d;
+  using Mask = __m256i;
+  static constexpr int64_t kLanes = 4;
+  static Vec Zero() { return _mm256_setzero_pd(); }
+  static Vec Load(const double *p) { return _mm256_loadu_pd(p); }
+  static Mask FirstLanes(int64_t n) {
+    return _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), _mm256_setr_epi64x(0, 1, 2, 3));
+  }
+  static Vec Load(const double *p, Mask m) { return _mm256_maskload_pd(p, m); }
+  static void Store(double *p, Vec v) { _mm256_storeu_pd(p, v); }
+  static void Store(double *p, Vec v, Mask m) { _mm256_maskstore_pd(p, m, v); }
+  static Vec Broadcast(double w) { return _mm256_set1_pd(w); }
+  static Vec Mul(Vec a, Vec b) { return _mm256_mul_pd(a, b); }
+  static Vec Fma(Vec a, Vec b, Vec c) { return _mm256_fmadd_pd(a, b, c); }
+};
+#endif
+
 // Converts n elements at src (stride in elements) to the accumulation type.
 template <typename T>
 inline void LoadRow(const T *src, int64_t stride, Acc<T> *__restrict dst, int64_t n) {
@@ -110,16 +160,9 @@ inline void LoadRow(const T *src, int64_t stride, Acc<T> *__restrict dst, int64_
       }
     }
 #elif defined(__AVX2__)
-    if constexpr (std::is_same_v<T, Bf16>) {
-      for (; i + 8 <= n; i += 8) {
-        const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i));
-        _mm256_storeu_ps(dst + i, _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16)));
-      }
-    } else if constexpr (std::is_same_v<T, Fp16>) {
-      for (; i + 8 <= n; i += 8) {
-        _mm256_storeu_ps(dst + i,
-                         _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i))));
-      }
+    if constexpr (std::is_same_v<T, Bf16> || std::is_same_v<T, Fp16>) {
+      using L = Avx2Lanes<float>;
+      for (; i + L::kLanes <= n; i += L::kLanes) L::Store(dst + i, L::Load(src + i));
     }
 #endif
   }
@@ -295,54 +338,6 @@ template <typename A>
 inline void ApplyTargets(const RowTargets<A> &t, const A *values, int64_t n);
 
 #if defined(__AVX2__) && !defined(__AVX512F__)
-// The AVX2 kernels' vectors of the accumulation type A (8 fp32 or 4 fp64 lanes): loads (fp16 / bf16
-// converted exactly, as LoadRow does), masked loads and stores of the first n lanes (nothing outside
-// them read or written), and the arithmetic.
-template <typename A>
-struct Avx2Lanes;
-template <>
-struct Avx2Lanes<float> {
-  using Vec = __m256;
-  using Mask = __m256i;
-  static constexpr int64_t kLanes = 8;
-  static Vec Zero() { return _mm256_setzero_ps(); }
-  static Vec Load(const float *p) { return _mm256_loadu_ps(p); }
-  static Vec Load(const Bf16 *p) {  // bf16 is the high half of an fp32
-    const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
-    return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
-  }
-  static Vec Load(const Fp16 *p) {
-    return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p)));
-  }
-  static Mask FirstLanes(int64_t n) {
-    return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)),
-                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-  }
-  static Vec Load(const float *p, Mask m) { return _mm256_maskload_ps(p, m); }
-  static void Store(float *p, Vec v) { _mm256_storeu_ps(p, v); }
-  static void Store(float *p, Vec v, Mask m) { _mm256_maskstore_ps(p, m, v); }
-  static Vec Broadcast(float w) { return _mm256_set1_ps(w); }
-  static Vec Mul(Vec a, Vec b) { return _mm256_mul_ps(a, b); }
-  static Vec Fma(Vec a, Vec b, Vec c) { return _mm256_fmadd_ps(a, b, c); }
-};
-template <>
-struct Avx2Lanes<double> {
-  using Vec = __m256d;
-  using Mask = __m256i;
-  static constexpr int64_t kLanes = 4;
-  static Vec Zero() { return _mm256_setzero_pd(); }
-  static Vec Load(const double *p) { return _mm256_loadu_pd(p); }
-  static Mask FirstLanes(int64_t n) {
-    return _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), _mm256_setr_epi64x(0, 1, 2, 3));
-  }
-  static Vec Load(const double *p, Mask m) { return _mm256_maskload_pd(p, m); }
-  static void Store(double *p, Vec v) { _mm256_storeu_pd(p, v); }
-  static void Store(double *p, Vec v, Mask m) { _mm256_maskstore_pd(p, m, v); }
-  static Vec Broadcast(double w) { return _mm256_set1_pd(w); }
-  static Vec Mul(Vec a, Vec b) { return _mm256_mul_pd(a, b); }
-  static Vec Fma(Vec a, Vec b, Vec c) { return _mm256_fmadd_pd(a, b, c); }
-};
-
 // v stored at p: every lane, or (masked) only the lanes of m; AVX2's masked stores are slow (on AMD
 // especially), so they serve partial vectors only.
 template <typename A>
@@ -358,7 +353,7 @@ inline void StoreLanes(A *p, typename Avx2Lanes<A>::Vec v, bool masked, typename
 // partition the row in increasing order and are stored in that order (for each row), so the lanes
 // past a partial block (windowed blocks of the ratio-2 backward hold 7 of 8) land on outputs that the
 // next blocks store later: the whole-vector store leaves the same row as the masked one, without
-// vmaskmovps (a fifth of the AVX2 kernels' time on B1, in cache). Needs destination rows that overlap
+// vmaskmovps (about 14 % of B1's time with AVX2 kernels, in cache). Needs destination rows that overlap
 // no source row: every caller's W pass writes rows of its own scratch.
 template <typename A>
 inline bool SpareLanesInRow(const RowGather<A> &g, int64_t b, int lanes) {
