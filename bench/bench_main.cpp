@@ -35,7 +35,7 @@ struct Options {
   std::string markdownPath;
   double torchBudgetS = 40.0;  // at most this many seconds of timed PyTorch runs per case (at least 1 run)
   bool scaling = true;
-  bool child = false;  // internal: time ours only and print "RUN_MS <ms>" lines (the scaling measurement)
+  bool child = false;  // internal: print "RUN_MS <ms>" and "FLOOR_MS <ms>" lines (the scaling measurement)
 };
 
 void Usage(const char *program) {
@@ -162,14 +162,24 @@ CaseResult RunCase(const BenchCase &c, const Options &options) {
   return result;
 }
 
-// The child of the scaling measurement: ours only, one "RUN_MS <ms>" line per timed run.
+// The child of the scaling measurement: ours and the case's streaming floor (same thread count)
+// alternately, one "RUN_MS <ms>" and one "FLOOR_MS <ms>" line per timed round.
 int RunChild(const Options &options) {
   for (const BenchCase &c : SelectCases(options.cases, nullptr)) {
     OursRunner ours(c);
     FillRandom(c, ours.source(), ours.sourceBytes());
-    for (int w = 0; w < options.warmup; ++w) ours.RunMs();
+    StreamFloorReference floor(ours.source(), static_cast<size_t>(ours.sourceBytes()),
+                               static_cast<size_t>(ours.destinationBytes()), options.threads);
+    for (int w = 0; w < options.warmup; ++w) {
+      ours.RunMs();
+      Settle();
+      floor.RunMs();
+      Settle();
+    }
     for (int rep = 0; rep < options.reps; ++rep) {
       std::printf("RUN_MS %.6f\n", ours.RunMs());
+      Settle();
+      std::printf("FLOOR_MS %.6f\n", floor.RunMs());
       Settle();
     }
   }
@@ -177,8 +187,13 @@ int RunChild(const Options &options) {
   return 0;
 }
 
-// Re-executes this program with --threads `threads` --cases B1 --child-ours-only and returns its run times.
-std::vector<double> RunChildProcess(int threads, int reps, const Options &options) {
+// Times of one scaling child: ours and the streaming floor.
+struct ChildRuns {
+  std::vector<double> ours, floor;
+};
+
+// Re-executes this program with --threads `threads` --cases B1 --child-ours-only and returns its times.
+ChildRuns RunChildProcess(int threads, int reps, const Options &options) {
   int fds[2];
   if (pipe(fds) != 0) return {};
   const std::vector<std::string> args = {"trilinear3d_bench",
@@ -212,7 +227,7 @@ std::vector<double> RunChildProcess(int threads, int reps, const Options &option
   close(fds[0]);
   int status = 0;
   waitpid(pid, &status, 0);
-  std::vector<double> runs;
+  ChildRuns runs;
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     std::fprintf(stderr, "scaling: the %d-thread child failed\n", threads);
     return runs;
@@ -221,7 +236,8 @@ std::vector<double> RunChildProcess(int threads, int reps, const Options &option
   std::string word;
   double ms;
   while (lines >> word >> ms) {
-    if (word == "RUN_MS") runs.push_back(ms);
+    if (word == "RUN_MS") runs.ours.push_back(ms);
+    if (word == "FLOOR_MS") runs.floor.push_back(ms);
   }
   return runs;
 }
@@ -229,20 +245,28 @@ std::vector<double> RunChildProcess(int threads, int reps, const Options &option
 // 1 thread vs options.threads on B1, ours only, each in a fresh process (the core count is read once per
 // process). The machine's memory bandwidth drifts over seconds, so the sides alternate in short rounds
 // (kRunsPerRound timed runs per child) rather than in two long ones; 2 x reps runs per side in all,
-// pooled into one median per side.
+// pooled into one median per side. Each child also times B1's streaming floor with its thread count:
+// how much the memory traffic alone speeds up with the threads.
 ScalingResult MeasureScaling(const Options &options) {
   constexpr int kRunsPerRound = 2;
   ScalingResult scaling;
   scaling.threads = options.threads;
+  auto append = [](const std::vector<double> &from, std::vector<double> *to) {
+    to->insert(to->end(), from.begin(), from.end());
+  };
   for (int round = 0; round < options.reps; ++round) {
-    for (double ms : RunChildProcess(1, kRunsPerRound, options)) scaling.oneThreadRuns.push_back(ms);
-    for (double ms : RunChildProcess(options.threads, kRunsPerRound, options)) {
-      scaling.manyThreadRuns.push_back(ms);
-    }
+    const ChildRuns one = RunChildProcess(1, kRunsPerRound, options);
+    append(one.ours, &scaling.oneThreadRuns);
+    append(one.floor, &scaling.oneThreadFloorRuns);
+    const ChildRuns many = RunChildProcess(options.threads, kRunsPerRound, options);
+    append(many.ours, &scaling.manyThreadRuns);
+    append(many.floor, &scaling.manyThreadFloorRuns);
   }
   scaling.measured = !scaling.oneThreadRuns.empty() && !scaling.manyThreadRuns.empty();
   scaling.oneThreadMs = Median(scaling.oneThreadRuns);
   scaling.manyThreadMs = Median(scaling.manyThreadRuns);
+  scaling.oneThreadFloorMs = Median(scaling.oneThreadFloorRuns);
+  scaling.manyThreadFloorMs = Median(scaling.manyThreadFloorRuns);
   return scaling;
 }
 

@@ -212,7 +212,13 @@ void WriteMarkdown(std::ostream &out, const MachineInfo &machine, const std::vec
     out << "2 cores vs 1 core on B1 (ours, separate processes in alternating rounds, "
         << scaling.oneThreadRuns.size() << " runs each, median): 1 thread " << Ms(scaling.oneThreadMs)
         << " ms, " << scaling.threads << " threads " << Ms(scaling.manyThreadMs) << " ms → "
-        << Fixed(scaling.Ratio(), 2) << "×\n\n";
+        << Fixed(scaling.Ratio(), 2) << "×";
+    if (scaling.FloorRatio() > 0) {
+      out << "; B1's streaming floor in the same processes: 1 thread " << Ms(scaling.oneThreadFloorMs)
+          << " ms, " << scaling.threads << " threads " << Ms(scaling.manyThreadFloorMs) << " ms → "
+          << Fixed(scaling.FloorRatio(), 2) << "× (the memory traffic alone)";
+    }
+    out << "\n\n";
   }
   WriteTargets(out, CheckTargets(results, scaling));
   out << "Definitions: shape is gradInput ← gradOut (backward) or x → y (forward, marked fwd), NCDHW sizes. "
@@ -295,7 +301,12 @@ void WriteJson(std::ostream &out, const MachineInfo &m, const std::vector<CaseRe
         << ", \"threads_ms\": " << JsonNumber(scaling.manyThreadMs)
         << ", \"ratio\": " << JsonNumber(scaling.Ratio())
         << ", \"one_thread_runs_ms\": " << JsonArray(scaling.oneThreadRuns)
-        << ", \"threads_runs_ms\": " << JsonArray(scaling.manyThreadRuns) << "}";
+        << ", \"threads_runs_ms\": " << JsonArray(scaling.manyThreadRuns)
+        << ", \"one_thread_floor_ms\": " << JsonNumber(scaling.oneThreadFloorMs)
+        << ", \"threads_floor_ms\": " << JsonNumber(scaling.manyThreadFloorMs)
+        << ", \"floor_ratio\": " << JsonNumber(scaling.FloorRatio())
+        << ", \"one_thread_floor_runs_ms\": " << JsonArray(scaling.oneThreadFloorRuns)
+        << ", \"threads_floor_runs_ms\": " << JsonArray(scaling.manyThreadFloorRuns) << "}";
   } else {
     out << "null";
   }

@@ -54,7 +54,11 @@ struct ScalingResult {
   int threads = 0;
   std::vector<double> oneThreadRuns, manyThreadRuns;
   double oneThreadMs = 0, manyThreadMs = 0;
+  // B1's streaming floor timed in the same children (1 thread, `threads` threads).
+  std::vector<double> oneThreadFloorRuns, manyThreadFloorRuns;
+  double oneThreadFloorMs = 0, manyThreadFloorMs = 0;
   double Ratio() const { return manyThreadMs > 0 ? oneThreadMs / manyThreadMs : 0; }
+  double FloorRatio() const { return manyThreadFloorMs > 0 ? oneThreadFloorMs / manyThreadFloorMs : 0; }
 };
 
 // value with `digits` decimals; milliseconds with about three significant digits.

@@ -67,6 +67,21 @@ void CheckCase(const CaseResult &r, const CaseTarget &t, std::vector<TargetCheck
   checks->push_back(bandwidth);
 }
 
+// The note of the scaling target: how the streaming floor itself scaled in the same processes, and
+// when unmet, the time the threads needed. With 1 thread already near its floor, no kernel can scale
+// past the floors' ratio, so a ratio target caps how fast the 1-thread kernel may be.
+void NoteScaling(const ScalingResult &scaling, TargetCheck *check) {
+  if (scaling.FloorRatio() <= 0) return;
+  check->note = "floors " + Ms(scaling.oneThreadFloorMs) + " -> " + Ms(scaling.manyThreadFloorMs) + " ms (" +
+                Fixed(scaling.FloorRatio(), 2) + "x); 1 thread at " +
+                Fixed(100.0 * scaling.oneThreadFloorMs / scaling.oneThreadMs, 0) + " % of its floor";
+  if (check->met) return;
+  const double neededMs = scaling.oneThreadMs / kScalingTarget;
+  check->belowFloor = neededMs < scaling.manyThreadFloorMs;
+  check->note += "; needs " + std::to_string(scaling.threads) + " threads <= " + Ms(neededMs) + " ms" +
+                 (check->belowFloor ? ", below their floor" : "");
+}
+
 }  // namespace
 
 std::vector<TargetCheck> CheckTargets(const std::vector<CaseResult> &results, const ScalingResult &scaling) {
@@ -81,6 +96,7 @@ std::vector<TargetCheck> CheckTargets(const std::vector<CaseResult> &results, co
     check.measured = Fixed(scaling.Ratio(), 2) + "x (" + Ms(scaling.oneThreadMs) + " -> " +
                      Ms(scaling.manyThreadMs) + " ms)";
     check.met = scaling.Ratio() >= kScalingTarget;
+    NoteScaling(scaling, &check);
     checks.push_back(check);
   }
   uint64_t largest = 0;

@@ -114,6 +114,50 @@ TEST(BenchTargets, BandwidthScalingAndWorkspaceFail) {
   EXPECT_NE(workspace->measured.find("(B6)"), std::string::npos) << workspace->measured;
 }
 
+// The scaling target's note: the floors' own ratio (timed in the same children), how close one
+// thread is to its floor, and, unmet, the time the threads needed and whether it was under their floor.
+TEST(BenchTargets, TheScalingNoteSaysHowTheFloorScaled) {
+  ScalingResult scaling;
+  scaling.measured = true;
+  scaling.threads = 2;
+  scaling.oneThreadMs = 18.7;
+  scaling.manyThreadMs = 11.1;  // 1.68x
+  scaling.oneThreadFloorMs = 10.3;
+  scaling.manyThreadFloorMs = 8.88;  // 1.16x
+  std::vector<TargetCheck> checks = CheckTargets({}, scaling);
+  const TargetCheck *scale = Find(checks, "B1 2 threads");
+  ASSERT_NE(scale, nullptr);
+  EXPECT_FALSE(scale->met);
+  EXPECT_FALSE(scale->belowFloor);  // 18.7 / 1.7 = 11.0 ms, above the 2-thread floor
+  EXPECT_EQ(scale->note,
+            "floors 10.3 -> 8.88 ms (1.16x); 1 thread at 55 % of its floor; needs 2 threads <= 11.0 ms");
+
+  scaling.oneThreadMs = 14.0;  // needs 8.24 ms: under the 2-thread floor
+  checks = CheckTargets({}, scaling);
+  scale = Find(checks, "B1 2 threads");
+  ASSERT_NE(scale, nullptr);
+  EXPECT_TRUE(scale->belowFloor);
+  EXPECT_NE(scale->note.find("needs 2 threads <= 8.24 ms, below their floor"), std::string::npos)
+      << scale->note;
+
+  scaling.oneThreadMs = 19.0;  // 1.71x: met, the note keeps the floors
+  checks = CheckTargets({}, scaling);
+  scale = Find(checks, "B1 2 threads");
+  ASSERT_NE(scale, nullptr);
+  EXPECT_TRUE(scale->met);
+  EXPECT_EQ(scale->note, "floors 10.3 -> 8.88 ms (1.16x); 1 thread at 54 % of its floor");
+
+  std::ostringstream markdown, json;
+  WriteMarkdown(markdown, MachineInfo{}, {}, scaling);
+  WriteJson(json, MachineInfo{}, {}, scaling);
+  EXPECT_NE(
+      markdown.str().find("B1's streaming floor in the same processes: 1 thread 10.3 ms, 2 threads 8.88 "
+                          "ms → 1.16× (the memory traffic alone)"),
+      std::string::npos)
+      << markdown.str();
+  EXPECT_NE(json.str().find("\"floor_ratio\": "), std::string::npos) << json.str();
+}
+
 TEST(BenchTargets, ACaseThatFailedToRunFailsItsTarget) {
   CaseResult failed;
   failed.benchCase = CaseById("B4");
