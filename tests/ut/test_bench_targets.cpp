@@ -37,6 +37,19 @@ CaseResult CaseRun(const std::string &id, double oursMs, double torchMs, double 
   return r;
 }
 
+// A measured 2-thread scaling result (floors 0: not timed).
+ScalingResult Scaling(double oneThreadMs, double twoThreadMs, double oneThreadFloorMs = 0,
+                      double twoThreadFloorMs = 0) {
+  ScalingResult scaling;
+  scaling.measured = true;
+  scaling.threads = 2;
+  scaling.oneThreadMs = oneThreadMs;
+  scaling.manyThreadMs = twoThreadMs;
+  scaling.oneThreadFloorMs = oneThreadFloorMs;
+  scaling.manyThreadFloorMs = twoThreadFloorMs;
+  return scaling;
+}
+
 const TargetCheck *Find(const std::vector<TargetCheck> &checks, const std::string &prefix) {
   for (const TargetCheck &c : checks) {
     if (c.target.rfind(prefix, 0) == 0) return &c;
@@ -47,11 +60,7 @@ const TargetCheck *Find(const std::vector<TargetCheck> &checks, const std::strin
 TEST(BenchTargets, EveryTargetOfARunThatMeetsThem) {
   std::vector<CaseResult> results = {CaseRun("B1", 9.0, 260, 8.5, 0.85), CaseRun("B3", 12, 60, 6, 0.5),
                                      CaseRun("B7", 0.4, 0, 0.3, 0.45), CaseRun("F5", 0.7, 7, 0.5, 0.6)};
-  ScalingResult scaling;
-  scaling.measured = true;
-  scaling.threads = 2;
-  scaling.oneThreadMs = 18;
-  scaling.manyThreadMs = 10;
+  const ScalingResult scaling = Scaling(18, 10);
   const std::vector<TargetCheck> checks = CheckTargets(results, scaling);
   // B1: ratio and bandwidth; B3: both; B7 (no PyTorch kernel): bandwidth only; F5: none; scaling;
   // workspace.
@@ -89,11 +98,7 @@ TEST(BenchTargets, AnUnmetRatioSaysWhetherItsTimeWasBelowTheFloor) {
 }
 
 TEST(BenchTargets, BandwidthScalingAndWorkspaceFail) {
-  ScalingResult scaling;
-  scaling.measured = true;
-  scaling.threads = 2;
-  scaling.oneThreadMs = 19.7;
-  scaling.manyThreadMs = 12.6;  // 1.56x
+  const ScalingResult scaling = Scaling(19.7, 12.6);  // 1.56x
   const std::vector<TargetCheck> checks =
       CheckTargets({CaseRun("B6", 1.0, 6.0, 0.9, 0.25, uint64_t{65} << 20)}, scaling);
   const TargetCheck *bandwidth = Find(checks, "B6 >= 30 % of memcpy");
@@ -117,13 +122,7 @@ TEST(BenchTargets, BandwidthScalingAndWorkspaceFail) {
 // The scaling target's note: the floors' own ratio (timed in the same children), how close one
 // thread is to its floor, and, unmet, the time the threads needed and whether it was under their floor.
 TEST(BenchTargets, TheScalingNoteSaysHowTheFloorScaled) {
-  ScalingResult scaling;
-  scaling.measured = true;
-  scaling.threads = 2;
-  scaling.oneThreadMs = 18.7;
-  scaling.manyThreadMs = 11.1;  // 1.68x
-  scaling.oneThreadFloorMs = 10.3;
-  scaling.manyThreadFloorMs = 8.88;  // 1.16x
+  ScalingResult scaling = Scaling(18.7, 11.1, 10.3, 8.88);  // ours 1.68x, the floors 1.16x
   std::vector<TargetCheck> checks = CheckTargets({}, scaling);
   const TargetCheck *scale = Find(checks, "B1 2 threads");
   ASSERT_NE(scale, nullptr);
