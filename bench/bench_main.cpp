@@ -97,6 +97,12 @@ bool ParseOptions(int argc, char **argv, Options *options) {
 
 double Tolerance(DType dtype) { return dtype == DType::kFloat32 ? 1e-4 : 1e-2; }
 
+// The streaming floor of the case ours runs: its source read and a destination-sized buffer written.
+std::unique_ptr<StreamFloorReference> FloorOf(const OursRunner &ours, int threads) {
+  return std::make_unique<StreamFloorReference>(ours.source(), static_cast<size_t>(ours.sourceBytes()),
+                                                static_cast<size_t>(ours.destinationBytes()), threads);
+}
+
 // Warm-up, then K rounds of ours / PyTorch / memcpy / streaming floor, each followed by a pause so
 // that the previous side's spinning threads are asleep before the next one starts.
 CaseResult RunCase(const BenchCase &c, const Options &options) {
@@ -112,9 +118,7 @@ CaseResult RunCase(const BenchCase &c, const Options &options) {
           {ours.source(), static_cast<size_t>(ours.sourceBytes())},
           {ours.destination(), static_cast<size_t>(ours.destinationBytes())}},
       options.threads);
-  auto floorReference =
-      std::make_unique<StreamFloorReference>(ours.source(), static_cast<size_t>(ours.sourceBytes()),
-                                             static_cast<size_t>(ours.destinationBytes()), options.threads);
+  auto floorReference = FloorOf(ours, options.threads);
 
   int torchReps = options.reps;
   for (int w = 0; w < options.warmup; ++w) {
@@ -168,18 +172,17 @@ int RunChild(const Options &options) {
   for (const BenchCase &c : SelectCases(options.cases, nullptr)) {
     OursRunner ours(c);
     FillRandom(c, ours.source(), ours.sourceBytes());
-    StreamFloorReference floor(ours.source(), static_cast<size_t>(ours.sourceBytes()),
-                               static_cast<size_t>(ours.destinationBytes()), options.threads);
+    const std::unique_ptr<StreamFloorReference> floor = FloorOf(ours, options.threads);
     for (int w = 0; w < options.warmup; ++w) {
       ours.RunMs();
       Settle();
-      floor.RunMs();
+      floor->RunMs();
       Settle();
     }
     for (int rep = 0; rep < options.reps; ++rep) {
       std::printf("RUN_MS %.6f\n", ours.RunMs());
       Settle();
-      std::printf("FLOOR_MS %.6f\n", floor.RunMs());
+      std::printf("FLOOR_MS %.6f\n", floor->RunMs());
       Settle();
     }
   }
@@ -242,11 +245,11 @@ ChildRuns RunChildProcess(int threads, int reps, const Options &options) {
   return runs;
 }
 
-// 1 thread vs options.threads on B1, ours only, each in a fresh process (the core count is read once per
-// process). The machine's memory bandwidth drifts over seconds, so the sides alternate in short rounds
-// (kRunsPerRound timed runs per child) rather than in two long ones; 2 x reps runs per side in all,
-// pooled into one median per side. Each child also times B1's streaming floor with its thread count:
-// how much the memory traffic alone speeds up with the threads.
+// 1 thread vs options.threads on B1, ours and the streaming floor (no PyTorch), each in a fresh process (the
+// core count is read once per process). The machine's memory bandwidth drifts over seconds, so the sides
+// alternate in short rounds (kRunsPerRound timed runs per child) rather than in two long ones; 2 x reps runs
+// per side in all, pooled into one median per side. Each child also times B1's streaming floor with its
+// thread count: how much the memory traffic alone speeds up with the threads.
 ScalingResult MeasureScaling(const Options &options) {
   constexpr int kRunsPerRound = 2;
   ScalingResult scaling;
