@@ -92,6 +92,7 @@ extern "C" aclnnStatus aclnnUpsampleTrilinear3dGetWorkspaceSize(
   }
   input.alignCorners = alignCorners;
   input.channelsContiguous = dst.strides[1] == 1 && input.c > 1;  // out, the tensor streamed
+  input.srcUnitW = src.strides[4] == 1;
   input.cores = runtime::ConfiguredCores();
   input.streamStores = op_api::RequestedStreamStores();
   return op_api::PlanAndPublish(op_api::kApi, input, src, dst, workspaceSize, executor);

@@ -93,6 +93,7 @@ extern "C" aclnnStatus aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize(
   }
   input.alignCorners = alignCorners;
   input.channelsContiguous = src.strides[1] == 1 && input.c > 1;  // gradOut, the tensor streamed
+  input.srcUnitW = src.strides[4] == 1;
   input.cores = runtime::ConfiguredCores();
   input.passOrder = op_api::RequestedPassOrder();
   input.streamStores = op_api::RequestedStreamStores();

@@ -74,8 +74,8 @@ struct PlanKey {
     }
     return a.direction == b.direction && a.dataType == b.dataType && a.n == b.n && a.c == b.c &&
            a.alignCorners == b.alignCorners && a.channelsContiguous == b.channelsContiguous &&
-           a.cores == b.cores && a.passOrder == b.passOrder && a.streamStores == b.streamStores &&
-           lanesF32 == o.lanesF32 && lanesF64 == o.lanesF64;
+           a.srcUnitW == b.srcUnitW && a.cores == b.cores && a.passOrder == b.passOrder &&
+           a.streamStores == b.streamStores && lanesF32 == o.lanesF32 && lanesF64 == o.lanesF64;
   }
 };
 

@@ -24,9 +24,10 @@ Request FromEnvironment(const char *variable, Request fallback,
 
 tiling::PassOrderRequest RequestedPassOrder() {
   using tiling::PassOrderRequest;
-  return FromEnvironment(
-      "TRILINEAR3D_PASS_ORDER", PassOrderRequest::kAuto,
-      {{"width_first", PassOrderRequest::kWidthFirst}, {"width_last", PassOrderRequest::kWidthLast}});
+  return FromEnvironment("TRILINEAR3D_PASS_ORDER", PassOrderRequest::kAuto,
+                         {{"width_first", PassOrderRequest::kWidthFirst},
+                          {"width_last", PassOrderRequest::kWidthLast},
+                          {"stencil2x", PassOrderRequest::kStencil2x}});
 }
 
 tiling::StreamStoresRequest RequestedStreamStores() {

@@ -157,6 +157,18 @@ std::vector<std::pair<int64_t, int64_t>> SlideWindows(const math::AxisSpec &axis
   return windows;
 }
 
+bool StencilApplies(const TilingInput &input, const math::AxisSpec axes[3]) {
+  if (input.direction != Direction::kBackward || input.dataType != DataType::kFloat32 || !input.srcUnitW ||
+      input.alignCorners) {
+    return false;
+  }
+  if (input.channelsContiguous && input.c >= kMinChannelsInner) return false;  // C-inner rows
+  for (int i = 0; i < 3; ++i) {
+    if (axes[i].out != 2 * axes[i].in || axes[i].scale != 0.5) return false;
+  }
+  return true;
+}
+
 bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error) {
   for (int i = 0; i < 3; ++i) {
     if (input.inSize[i] <= 0 || input.outSize[i] <= 0) {
@@ -203,7 +215,10 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
   if (backward) {
     switch (input.passOrder) {
       case PassOrderRequest::kAuto:
-        t.passOrder = ChooseBackwardPassOrder(input.inSize, input.outSize, t.layout);
+      case PassOrderRequest::kStencil2x:
+        t.stencil2x = StencilApplies(input, axes);
+        t.passOrder = t.stencil2x ? PassOrder::kWidthFirst
+                                  : ChooseBackwardPassOrder(input.inSize, input.outSize, t.layout);
         break;
       case PassOrderRequest::kWidthFirst:
         t.passOrder = PassOrder::kWidthFirst;
@@ -220,6 +235,7 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
   }
   const bool forwardWidthFirst = !backward && t.passOrder == PassOrder::kWidthFirst;
   const bool widthLast = backward && t.passOrder == PassOrder::kWidthLast;
+  if (t.stencil2x) t.stencilRowStride = CeilDiv(dstW, 16) * 16;
 
   // H chunk: keep the per-core working set within the cache budget.
   int64_t hChunk = 1;
@@ -250,6 +266,9 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
     }
     const int64_t rowsBudget = std::max<int64_t>(1, budget / std::max<int64_t>(1, perSlabRow));
     hChunk = ChunkWithinSpan(axes[1], tableH, rowsBudget);
+  } else if (t.stencil2x) {
+    // The two D accumulator planes of a chunk within the cache budget.
+    hChunk = std::clamp<int64_t>(kCacheBudgetBytes / (2 * t.stencilRowStride * 4), 1, dstH);
   } else {
     t.ringPlanes = backward ? MaxOpenDestinations(axes[0]) : 0;
     // Rows held per destination row of a chunk: backward the H-pass row and the D ring's rows;
@@ -313,8 +332,12 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
   //            D-pass rows one chunk needs; W first: one converted source row | two W-resampled rows
   //            | kRowBatch destination rows | D-pass rows (destination-wide) one chunk needs | two planes
   //            of as many W-resampled source rows (the last two D tap planes)
+  //  stencil2x backward: two D accumulator planes (hChunk x stencilRowStride floats) | three rows of
+  //            stencilRowStride floats (the portable kernel's W-pass row and H accumulators)
   int64_t scratchBytes = 0;
-  if (widthLast) {
+  if (t.stencil2x) {
+    scratchBytes = (2 * hChunk + 3) * t.stencilRowStride * 4;
+  } else if (widthLast) {
     // The slab: the D step of the chunk's rows (W inner), or a ring of the rows one H index spans.
     t.slabRows = MaxTapRowsPerChunk(axes[1], tableH, t.layout == RowLayout::kCInner ? 1 : hChunk);
     const int64_t slabRowElems = t.slabCols * rowWidth;

@@ -46,7 +46,9 @@ enum class RowLayout { kWInner, kCInner };
 //               runs last, on the smallest tensor.
 // The forward kernel always runs D -> H -> W (kWidthLast).
 enum class PassOrder { kWidthFirst, kWidthLast };
-enum class PassOrderRequest { kAuto, kWidthFirst, kWidthLast };
+// kStencil2x asks for the doubling stencil kernel (TilingData::stencil2x) where it applies, and
+// otherwise for kAuto's order; kAuto takes that kernel too wherever it applies.
+enum class PassOrderRequest { kAuto, kWidthFirst, kWidthLast, kStencil2x };
 // Whether destination rows are written with non-temporal stores (TilingData::streamStores).
 // kAuto: above kStreamStoreBytes of destination; kAlways / kNever force it (tests reach the streamed
 // stores' line joins with small shapes; a caller that reads a large result at once may keep it cached).
@@ -72,6 +74,7 @@ struct TilingInput {
   bool alignCorners = false;
   double userScales[3] = {0.0, 0.0, 0.0};  // as passed; used only when all three are > 0
   bool channelsContiguous = false;         // the big tensor's C stride is 1 (channels-last memory)
+  bool srcUnitW = false;                   // the source (gradOut / self) has W stride 1
   int64_t cores = 1;
   // kAuto: the cheaper order by ChooseBackwardPassOrder (backward only; the forward ignores it).
   PassOrderRequest passOrder = PassOrderRequest::kAuto;
@@ -88,6 +91,14 @@ struct TilingData {
   AxisTiling d, h, w;
   RowLayout layout = RowLayout::kWInner;
   PassOrder passOrder = PassOrder::kWidthLast;
+  // The backward of an exact doubling on every axis (gradOut = 2 x gradInput, align_corners false,
+  // real scale 0.5: StencilApplies), fp32, W-inner rows of unit stride: every axis is then the
+  // fixed stencil 1/4, 3/4, 3/4, 1/4 (op_kernel/stencil2x_steps.h), which its own kernel applies
+  // W -> H -> D with the weights and the H sums in registers, each gradOut plane read once, in order
+  // (passOrder kWidthFirst). Items: (plane, D chunk, H chunk); scratch: two D accumulator planes
+  // (hChunk rows of stencilRowStride floats) and three rows for the ISAs without AVX-512.
+  bool stencil2x = false;
+  int64_t stencilRowStride = 0;  // floats per accumulator row: dstW rounded up to 16
 
   // Work split. The destination tensor (gradInput backward, out forward) is cut into items
   // (plane, D chunk, H chunk, W chunk); one core owns each item, so no two cores write one element and
@@ -134,6 +145,10 @@ PassOrder ChooseBackwardPassOrder(const int64_t inSize[3], const int64_t outSize
 // resamples each out row. Measured (2 cores, fp32, the same tiling otherwise): self 16x64x256 ->
 // out 32x64x192 W first 2.9 vs 3.4 ms; 64x64x256 -> 16x16x64 W last 1.6 vs 2.9 ms.
 PassOrder ChooseForwardPassOrder(const int64_t inSize[3], const int64_t outSize[3]);
+
+// Whether the backward's doubling stencil kernel applies (TilingData::stencil2x): fp32, W-inner
+// rows of unit W stride, align_corners false, and every axis exactly doubled with real scale 0.5.
+bool StencilApplies(const TilingInput &input, const math::AxisSpec axes[3]);
 
 // Returns false and sets *error when the input cannot be tiled (sizes must already be valid).
 bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error);

@@ -165,6 +165,15 @@ SEEDS = {
     "forward_ndhwc_streamed_stores_twice": header(twice=True) + tensor([1, 4, 5, 6, 8], FLOAT, NDHWC) +
         tensor([1, 7, 9, 11, 8], FLOAT, NDHWC, copy_nc=True) + derived() + scales("none", "none", "none") +
         bytes([1]),
+    # The doubling stencil kernel (fp32, every axis doubled, align_corners false, unit-stride gradOut
+    # rows): W 17 (a partial vector), planned twice with streamed stores then not, runs compared.
+    "backward_stencil2x_twice": header(backward=True, twice=True) + tensor([1, 2, 6, 4, 34]) +
+        tensor([1, 2, 3, 2, 17], copy_nc=True) + derived() + derived() + scales("two", "two", "two") +
+        bytes([1]),
+    # ... into a strided gradInput (rows 20 apart, planes 50), with an offset.
+    "backward_stencil2x_strided_grad_input": header(backward=True) + tensor([1, 1, 4, 6, 36]) +
+        tensor([1, 1, 2, 3, 18], copy_nc=True, strides_mode=2, strides=[300, 150, 50, 20, 1], offset=3) +
+        derived() + derived() + scales("none", "none", "none"),
 }
 
 # Inputs that expose open bugs (reported, not fixed yet), written to known_bugs/ rather than to the

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "acl/acl.h"
@@ -16,21 +17,48 @@
 
 namespace trilinear3d::test {
 
-// The backward's two kernels (pass orders). The library picks one per shape; tests run both on
-// every shape through TRILINEAR3D_PASS_ORDER, which is read at each GetWorkspaceSize.
-enum class PassOrder { kWidthFirst, kWidthLast };
+// The backward's two general kernels (pass orders). The library picks one per shape; tests run both
+// on every shape through TRILINEAR3D_PASS_ORDER, which is read at each GetWorkspaceSize. kStencil2x
+// asks for the doubling stencil kernel where it applies (test_stencil2x.cpp; elsewhere it is kAuto).
+enum class PassOrder { kWidthFirst, kWidthLast, kStencil2x };
 
 inline const char *PassOrderName(PassOrder order) {
-  return order == PassOrder::kWidthFirst ? "width_first" : "width_last";
+  switch (order) {
+    case PassOrder::kWidthFirst:
+      return "width_first";
+    case PassOrder::kWidthLast:
+      return "width_last";
+    case PassOrder::kStencil2x:
+      break;
+  }
+  return "stencil2x";
 }
 
-// Sets TRILINEAR3D_PASS_ORDER for the scope's plans; restores "unset" on exit.
+// Sets TRILINEAR3D_PASS_ORDER for the scope's plans; restores the previous value (or "unset") on exit,
+// so that scopes nest.
 class ScopedPassOrder {
  public:
-  explicit ScopedPassOrder(PassOrder order) { setenv("TRILINEAR3D_PASS_ORDER", PassOrderName(order), 1); }
-  ~ScopedPassOrder() { unsetenv("TRILINEAR3D_PASS_ORDER"); }
+  explicit ScopedPassOrder(PassOrder order) {
+    if (const char *previous = std::getenv(kVariable)) {
+      hadPrevious_ = true;
+      previous_ = previous;
+    }
+    setenv(kVariable, PassOrderName(order), 1);
+  }
+  ~ScopedPassOrder() {
+    if (hadPrevious_) {
+      setenv(kVariable, previous_.c_str(), 1);
+    } else {
+      unsetenv(kVariable);
+    }
+  }
   ScopedPassOrder(const ScopedPassOrder &) = delete;
   ScopedPassOrder &operator=(const ScopedPassOrder &) = delete;
+
+ private:
+  static constexpr const char *kVariable = "TRILINEAR3D_PASS_ORDER";
+  bool hadPrevious_ = false;
+  std::string previous_;
 };
 
 constexpr PassOrder kPassOrders[] = {PassOrder::kWidthFirst, PassOrder::kWidthLast};

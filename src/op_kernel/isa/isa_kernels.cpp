@@ -6,13 +6,17 @@ namespace trilinear3d::kernel::TRILINEAR3D_ISA {
 
 void RunBackwardWidthFirst(const KernelArgs &args, int blockIdx);
 void RunBackwardWidthLast(const KernelArgs &args, int blockIdx);
+void RunBackwardStencil2x(const KernelArgs &args, int blockIdx);
 void RunForward(const KernelArgs &args, int blockIdx);
 
 namespace {
 
-// The backward's two pass orders are two kernels; the tiling picked one (TilingData::passOrder).
+// The backward's two pass orders are two kernels, and the doubling stencil a third; the tiling
+// picked one (TilingData::stencil2x, then passOrder).
 void RunBackward(const KernelArgs &args, int blockIdx) {
-  if (args.tiling->passOrder == tiling::PassOrder::kWidthLast) {
+  if (args.tiling->stencil2x) {
+    RunBackwardStencil2x(args, blockIdx);
+  } else if (args.tiling->passOrder == tiling::PassOrder::kWidthLast) {
     RunBackwardWidthLast(args, blockIdx);
   } else {
     RunBackwardWidthFirst(args, blockIdx);

@@ -84,8 +84,10 @@ TEST(PlanCache, EveryInputFieldIsPartOfTheKey) {
         in.userScales[2] = 2.0;
       },
       [](TilingInput &in) { in.channelsContiguous = true; },
+      [](TilingInput &in) { in.srcUnitW = !in.srcUnitW; },
       [](TilingInput &in) { in.cores = 3; },
       [](TilingInput &in) { in.passOrder = PassOrderRequest::kWidthFirst; },
+      [](TilingInput &in) { in.passOrder = PassOrderRequest::kStencil2x; },
       [](TilingInput &in) { in.streamStores = tiling::StreamStoresRequest::kAlways; },
   };
   const auto basePlan = Get(base);

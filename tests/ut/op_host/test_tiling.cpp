@@ -49,6 +49,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <string>
 #include <utility>
@@ -1239,6 +1240,122 @@ int64_t Align64Elems(int64_t elems, int64_t elemBytes) {
   return (elems * elemBytes + 63) / 64 * 64 / elemBytes;
 }
 
+// The doubling stencil (TilingData::stencil2x) on B1, 2 cores, as the op asks (kAuto, unit-stride
+// gradOut rows): W -> H -> D, whole planes (two 128 x 128 accumulator planes: 2 x 64 KB <= 512 KB).
+TEST(Tiling, Stencil2xBenchB1TwoCores) {
+  TilingInput in =
+      MakeInput(Direction::kBackward, DataType::kFloat32, 1, 64, {8, 128, 128}, {16, 256, 256}, 2);
+  in.passOrder = PassOrderRequest::kAuto;
+  in.srcUnitW = true;
+  const TilingData t = Tile(in);
+  EXPECT_TRUE(t.stencil2x);
+  EXPECT_EQ(t.passOrder, PassOrder::kWidthFirst);
+  EXPECT_EQ(t.layout, RowLayout::kWInner);
+  EXPECT_EQ(t.stencilRowStride, 128);
+  // hChunk = min(128, 524288 / (2 * 128 * 4) = 512); 64 planes >= 4 x 2 items: no split.
+  EXPECT_EQ(t.hChunk, 128);
+  EXPECT_EQ(t.dChunk, 8);
+  EXPECT_EQ(t.wChunk, 128);
+  EXPECT_EQ(t.hChunkCount, 1);
+  EXPECT_EQ(t.dChunkCount, 1);
+  EXPECT_EQ(t.wChunkCount, 1);
+  EXPECT_EQ(t.itemCount, 64);
+  EXPECT_EQ(t.blockDim, 2);
+  EXPECT_TRUE(t.streamStores);  // 32 MiB of gradInput
+  EXPECT_EQ(t.slabRows, 0);
+  EXPECT_EQ(t.ringPlanes, 0);
+  // (2 x 128 + 3) rows x 128 floats x 4 bytes = 132608 bytes per core.
+  EXPECT_EQ(t.scratchElemsPerCore, 132608 / 4);
+  EXPECT_EQ(t.workspaceSize, 2u * 132608u);
+}
+
+// Wide rows: the two accumulator planes bound the H chunk (W 1000 -> rows of 1008 floats:
+// 524288 / (2 x 1008 x 4) = 65 rows), and a tail row of W rounded up to whole vectors.
+TEST(Tiling, Stencil2xWideRowsChunkH) {
+  TilingInput in =
+      MakeInput(Direction::kBackward, DataType::kFloat32, 1, 1, {3, 100, 1000}, {6, 200, 2000}, 1);
+  in.passOrder = PassOrderRequest::kStencil2x;
+  in.srcUnitW = true;
+  const TilingData t = Tile(in);
+  EXPECT_TRUE(t.stencil2x);
+  EXPECT_EQ(t.stencilRowStride, 1008);
+  EXPECT_EQ(t.hChunk, 65);
+  EXPECT_EQ(t.hChunkCount, 2);
+  EXPECT_EQ(t.dChunk, 3);
+  EXPECT_EQ(t.itemCount, 2);
+  EXPECT_EQ(t.scratchElemsPerCore, (2 * 65 + 3) * 1008);
+  EXPECT_EQ(t.workspaceSize, static_cast<uint64_t>((2 * 65 + 3) * 1008 * 4));
+}
+
+// Few planes, many cores: H, then D chunks of the stencil's items, as for the other kernels.
+TEST(Tiling, Stencil2xSplitsForCores) {
+  TilingInput in = MakeInput(Direction::kBackward, DataType::kFloat32, 1, 1, {5, 9, 37}, {10, 18, 74}, 3);
+  in.passOrder = PassOrderRequest::kAuto;
+  in.srcUnitW = true;
+  const TilingData t = Tile(in);
+  EXPECT_TRUE(t.stencil2x);
+  // target 12 items: hChunk = ceil(9 / min(9, 12)) = 1 (9 items), then D: ceil(12 / 9) = 2 chunks of 3.
+  EXPECT_EQ(t.hChunk, 1);
+  EXPECT_EQ(t.dChunk, 3);
+  EXPECT_EQ(t.itemCount, 18);
+  EXPECT_EQ(t.blockDim, 3);
+}
+
+// Everything that keeps a doubling off the stencil kernel, each on B1's shape.
+TEST(Tiling, Stencil2xOnlyForExactDoublingFp32UnitRows) {
+  auto b1 = [] {
+    TilingInput in =
+        MakeInput(Direction::kBackward, DataType::kFloat32, 1, 64, {8, 128, 128}, {16, 256, 256}, 2);
+    in.passOrder = PassOrderRequest::kAuto;
+    in.srcUnitW = true;
+    return in;
+  };
+  ASSERT_TRUE(Tile(b1()).stencil2x);
+  const std::vector<std::pair<const char *, std::function<void(TilingInput &)>>> changes = {
+      {"align_corners", [](TilingInput &in) { in.alignCorners = true; }},
+      {"bf16", [](TilingInput &in) { in.dataType = DataType::kBFloat16; }},
+      {"fp16", [](TilingInput &in) { in.dataType = DataType::kFloat16; }},
+      {"fp64", [](TilingInput &in) { in.dataType = DataType::kFloat64; }},
+      {"strided W", [](TilingInput &in) { in.srcUnitW = false; }},
+      {"channels inner", [](TilingInput &in) { in.channelsContiguous = true; }},
+      {"forward",
+       [](TilingInput &in) {
+         in.direction = Direction::kForward;
+         std::swap(in.inSize, in.outSize);
+       }},
+      {"one axis not doubled", [](TilingInput &in) { in.outSize[0] = 15; }},
+      {"identity axis", [](TilingInput &in) { in.outSize[0] = 8; }},
+      {"user scales not 2",
+       [](TilingInput &in) {
+         in.userScales[0] = 2.0;
+         in.userScales[1] = 2.0;
+         in.userScales[2] = 2.0001;  // floor(128 x 2.0001) = 256, but the real scale is 1 / 2.0001
+       }},
+      {"width_first asked", [](TilingInput &in) { in.passOrder = PassOrderRequest::kWidthFirst; }},
+      {"width_last asked", [](TilingInput &in) { in.passOrder = PassOrderRequest::kWidthLast; }},
+  };
+  for (const auto &[name, change] : changes) {
+    SCOPED_TRACE(name);
+    TilingInput in = b1();
+    change(in);
+    EXPECT_FALSE(Tile(in).stencil2x);
+  }
+  // User scales of exactly 2 give the same real scale 0.5: the stencil applies.
+  TilingInput scaled = b1();
+  for (double &s : scaled.userScales) s = 2.0;
+  EXPECT_TRUE(Tile(scaled).stencil2x);
+  // Asking for the stencil where it does not apply gives kAuto's choice.
+  TilingInput asked = b1();
+  asked.passOrder = PassOrderRequest::kStencil2x;
+  asked.alignCorners = true;
+  TilingInput automatic = asked;
+  automatic.passOrder = PassOrderRequest::kAuto;
+  const TilingData a = Tile(asked), b = Tile(automatic);
+  EXPECT_FALSE(a.stencil2x);
+  EXPECT_EQ(a.passOrder, b.passOrder);
+  EXPECT_EQ(a.workspaceSize, b.workspaceSize);
+}
+
 TEST(Tiling, InvariantsOnRandomShapes) {
   std::mt19937_64 rng(20240607);
   auto size = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
@@ -1260,10 +1377,14 @@ TEST(Tiling, InvariantsOnRandomShapes) {
       for (double &s : in.userScales) s = static_cast<double>(size(1, 40)) / 8.0;
     }
     in.channelsContiguous = size(0, 1) == 1;
+    in.srcUnitW = size(0, 3) != 0;
+    if (size(0, 4) == 0) {  // a doubling on every axis now and then: the stencil kernel's shapes
+      for (int i = 0; i < 3; ++i) in.outSize[i] = 2 * in.inSize[i];
+    }
     in.cores = coreChoices[size(0, 4)];
     const PassOrderRequest requests[] = {PassOrderRequest::kAuto, PassOrderRequest::kWidthFirst,
-                                         PassOrderRequest::kWidthLast};
-    in.passOrder = requests[size(0, 2)];
+                                         PassOrderRequest::kWidthLast, PassOrderRequest::kStencil2x};
+    in.passOrder = requests[size(0, 3)];
     SCOPED_TRACE("iteration " + std::to_string(iter));
     const TilingData t = Tile(in);
 
@@ -1312,13 +1433,30 @@ TEST(Tiling, InvariantsOnRandomShapes) {
     // The kernels' scratch layouts (upsample_*_kernel.cpp) must fit in scratchElemsPerCore.
     const int64_t srcRowElems = srcW * rowWidth;
     const PassOrder forwardOrder = HandForwardPassOrder(in);
+    // The doubling stencil: fp32, unit-stride W-inner source rows, align_corners false, every axis
+    // doubled with real scale 0.5; taken on kAuto and kStencil2x.
+    bool doubling =
+        backward && in.dataType == DataType::kFloat32 && in.srcUnitW && !in.alignCorners && !cInner;
+    for (int i = 0; i < 3; ++i)
+      doubling = doubling && in.outSize[i] == 2 * in.inSize[i] && brute[i].scale == 0.5;
+    const bool stencil =
+        doubling && (in.passOrder == PassOrderRequest::kAuto || in.passOrder == PassOrderRequest::kStencil2x);
+    EXPECT_EQ(t.stencil2x, stencil);
     const PassOrder expectedOrder = !backward                                       ? forwardOrder
+                                    : stencil                                       ? PassOrder::kWidthFirst
                                     : in.passOrder == PassOrderRequest::kWidthFirst ? PassOrder::kWidthFirst
                                     : in.passOrder == PassOrderRequest::kWidthLast
                                         ? PassOrder::kWidthLast
                                         : HandPassOrder(in, cInner);
     EXPECT_EQ(t.passOrder, expectedOrder);
-    if (backward && t.passOrder == PassOrder::kWidthLast) {
+    if (stencil) {
+      // Two accumulator planes of hChunk rows and three rows, each row dstW rounded up to 16 floats.
+      EXPECT_EQ(t.stencilRowStride, (dstW + 15) / 16 * 16);
+      EXPECT_EQ(t.wChunk, dstW);
+      EXPECT_LE(2 * t.hChunk * t.stencilRowStride * 4,
+                std::max<int64_t>(kCacheBudgetBytes, 2 * t.stencilRowStride * 4));
+      EXPECT_GE(t.scratchElemsPerCore, (2 * t.hChunk + 3) * t.stencilRowStride);
+    } else if (backward && t.passOrder == PassOrder::kWidthLast) {
       // Channels inner: a ring of the rows one H index spans, W chunks of rows up to kRingRowBytes.
       EXPECT_EQ(t.slabRows, test::BruteTapSpanPerChunk(brute[1], cInner ? 1 : t.hChunk));
       if (!cInner || srcRowElems * acc <= kRingRowBytes) {
@@ -1383,15 +1521,24 @@ TEST(Tiling, BenchWorkspaceAtMost64MiB) {
   for (const Bench &b : benches) {
     for (Direction direction : {Direction::kBackward, Direction::kForward}) {
       for (int64_t cores : {int64_t{1}, int64_t{2}, int64_t{64}}) {
-        TilingInput in = MakeInput(direction, b.dataType, b.n, b.c, b.in, b.out, cores, b.alignCorners);
-        in.channelsContiguous = b.channelsLast;
-        const TilingData t = Tile(in);
-        SCOPED_TRACE(std::string(b.id) + (direction == Direction::kBackward ? " backward" : " forward") +
-                     " cores " + std::to_string(cores));
-        EXPECT_LE(t.workspaceSize, 64 * kMiB);
-        EXPECT_GT(t.workspaceSize, 0u);
-        EXPECT_EQ(t.blockDim, std::min(cores, t.itemCount));
-        EXPECT_EQ(t.layout, b.channelsLast ? RowLayout::kCInner : RowLayout::kWInner);
+        for (bool asTheLibraryAsks : {false, true}) {  // and as the op asks: kAuto, unit-stride rows
+          TilingInput in = MakeInput(direction, b.dataType, b.n, b.c, b.in, b.out, cores, b.alignCorners);
+          in.channelsContiguous = b.channelsLast;
+          if (asTheLibraryAsks) {
+            in.passOrder = PassOrderRequest::kAuto;
+            in.srcUnitW = !b.channelsLast;
+          }
+          const TilingData t = Tile(in);
+          SCOPED_TRACE(std::string(b.id) + (direction == Direction::kBackward ? " backward" : " forward") +
+                       " cores " + std::to_string(cores) + (asTheLibraryAsks ? " auto" : " width-first"));
+          EXPECT_LE(t.workspaceSize, 64 * kMiB);
+          EXPECT_GT(t.workspaceSize, 0u);
+          EXPECT_EQ(t.blockDim, std::min(cores, t.itemCount));
+          EXPECT_EQ(t.layout, b.channelsLast ? RowLayout::kCInner : RowLayout::kWInner);
+          // B1 is the one bench case the doubling stencil takes (fp32, NCDHW, every axis doubled).
+          EXPECT_EQ(t.stencil2x,
+                    asTheLibraryAsks && direction == Direction::kBackward && std::string(b.id) == "B1");
+        }
       }
     }
   }

@@ -1,0 +1,221 @@
+// The doubling stencil kernel (TilingData::stencil2x: fp32, every axis doubled, align_corners false,
+// unit-stride gradOut rows) against the float64 reference with SPEC section 5's bound, on the shapes
+// that reach each of its paths: W strips (up to 128 gradInput columns; partial last vectors; rows of
+// one element), H and D of one, two and odd sizes, chunks cut for 2 and 3 cores (items starting at
+// index 1, or mid-axis), NaN and inf (its zero-weight taps), strided and channels-last gradInput, and
+// the same bits for 1, 2 and 3 cores. Each case also runs with the general width-last kernel, which
+// must agree with it within the same bound.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "acl_test_environment.h"
+#include "child_process.h"
+#include "op_runner.h"
+
+extern char **environ;
+
+namespace trilinear3d::test {
+namespace {
+
+struct DoublingShape {
+  const char *name;
+  Shape5 inputSize;  // gradInput; gradOut is twice D, H and W
+};
+
+const DoublingShape kShapes[] = {
+    {"AllOnes", {2, 3, 1, 1, 1}},        {"RowOf17", {1, 2, 1, 1, 17}},
+    {"Vector16", {1, 1, 2, 3, 16}},      {"Tails15", {1, 2, 3, 5, 15}},
+    {"Width33", {1, 1, 4, 7, 33}},       {"TwoStrips129", {1, 1, 2, 4, 129}},
+    {"TwoStrips130", {1, 1, 3, 3, 130}}, {"ThreeStrips300", {1, 1, 2, 2, 300}},
+    {"OddPlanes", {2, 1, 5, 9, 37}},     {"Full128", {1, 2, 3, 6, 128}},
+    {"Width256", {1, 1, 2, 3, 256}},
+};
+
+BackwardProblem ProblemOf(const Shape5 &inputSize, bool scales) {
+  BackwardProblem problem;
+  problem.inputSize = inputSize;
+  problem.outputSize = {2 * inputSize[2], 2 * inputSize[3], 2 * inputSize[4]};
+  if (scales) problem.scales = {2.0, 2.0, 2.0};  // the same real scale 0.5: the stencil still applies
+  return problem;
+}
+
+using AccuracyParam = std::tuple<DoublingShape, aclFormat, bool, PassOrder>;
+
+class Stencil2xAccuracy : public ::testing::TestWithParam<AccuracyParam> {};
+
+TEST_P(Stencil2xAccuracy, MatchesFloat64Reference) {
+  const auto &[shape, format, scales, order] = GetParam();
+  const ScopedPassOrder passOrder(order);
+  const BackwardProblem problem = ProblemOf(shape.inputSize, scales);
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE(SeedTrace(seed));
+  SCOPED_TRACE(problem.Describe());
+  std::mt19937_64 rng(seed);
+  for (Distribution dist : {Distribution::kUnitNormal, Distribution::kLargeOffset}) {
+    SCOPED_TRACE(DistributionName(dist));
+    DeviceTensor gradOut(problem.GradOutShape(), ACL_FLOAT, format);
+    DeviceTensor gradInput(problem.inputSize, ACL_FLOAT, format);
+    const std::vector<double> values =
+        gradOut.Upload(RandomValues(rng, ElementCount(problem.GradOutShape()), dist));
+    ASSERT_TRUE(RunBackward(gradOut, problem, gradInput));
+    EXPECT_TRUE(ResultMatchesReference(values, problem, ACL_FLOAT, gradInput.Download()));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, Stencil2xAccuracy,
+    ::testing::Combine(::testing::ValuesIn(kShapes), ::testing::Values(ACL_FORMAT_ND, ACL_FORMAT_NCDHW),
+                       ::testing::Bool(), ::testing::Values(PassOrder::kStencil2x, PassOrder::kWidthLast)),
+    [](const ::testing::TestParamInfo<AccuracyParam> &info) {
+      return std::string(std::get<0>(info.param).name) + "_" + FormatName(std::get<1>(info.param)) +
+             (std::get<2>(info.param) ? "_Scales_" : "_Sizes_") + PassOrderName(std::get<3>(info.param));
+    });
+
+// NaN and inf, also at gradOut index 0 of each axis, whose zero-weight tap reaches index 1 (or index
+// 0 itself on an axis of one): every output's class must be the float64 golden's.
+class Stencil2xSpecialValues : public ::testing::TestWithParam<DoublingShape> {};
+
+TEST_P(Stencil2xSpecialValues, NonFiniteClassesMatchGolden) {
+  const ScopedPassOrder passOrder(PassOrder::kStencil2x);
+  const BackwardProblem problem = ProblemOf(GetParam().inputSize, false);
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE(SeedTrace(seed));
+  std::mt19937_64 rng(seed);
+  const Shape5 outShape = problem.GradOutShape();
+  const double specials[] = {INFINITY, -INFINITY, NAN};
+  for (int round = 0; round < 4; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    DeviceTensor gradOut(outShape, ACL_FLOAT, ACL_FORMAT_NCDHW);
+    DeviceTensor gradInput(problem.inputSize, ACL_FLOAT, ACL_FORMAT_NCDHW);
+    std::vector<double> values = RandomValues(rng, ElementCount(outShape), Distribution::kUnitNormal);
+    // Round 0: the very first element (index 0 on every axis); then random planes' first rows and
+    // first columns, and random elements.
+    std::uniform_int_distribution<int64_t> pick(0, static_cast<int64_t>(values.size()) - 1);
+    auto at = [&](int64_t d, int64_t h, int64_t w) {
+      const int64_t plane = outShape[2] * outShape[3] * outShape[4];
+      return static_cast<size_t>((pick(rng) / plane) * plane + (d * outShape[3] + h) * outShape[4] + w);
+    };
+    if (round == 0) {
+      values[0] = specials[2];
+    } else {
+      std::uniform_int_distribution<int64_t> d(0, outShape[2] - 1), h(0, outShape[3] - 1),
+          w(0, outShape[4] - 1);
+      values[at(0, h(rng), w(rng))] = specials[round % 3];
+      values[at(d(rng), 0, w(rng))] = specials[(round + 1) % 3];
+      values[at(d(rng), h(rng), 0)] = specials[(round + 2) % 3];
+      values[static_cast<size_t>(pick(rng))] = specials[round % 3];
+    }
+    values = gradOut.Upload(values);
+    ASSERT_TRUE(RunBackward(gradOut, problem, gradInput));
+    const std::vector<double> got = gradInput.Download();
+    EXPECT_TRUE(ResultMatchesReference(values, problem, ACL_FLOAT, got));
+    size_t nonFinite = 0;
+    for (double v : got) nonFinite += std::isfinite(v) ? 0 : 1;
+    EXPECT_GT(nonFinite, 0u) << "the non-finite gradOut values vanished";
+    // The reference exempts what a non-finite value reaches through a near-integer source index
+    // (gradOut index 0 of an axis, clamped to 0). Both kernels keep that index's zero-weight tap
+    // (0 * inf = NaN), so there each element's class must be the general kernel's.
+    DeviceTensor general(problem.inputSize, ACL_FLOAT, ACL_FORMAT_NCDHW);
+    {
+      const ScopedPassOrder widthLast(PassOrder::kWidthLast);
+      ASSERT_TRUE(RunBackward(gradOut, problem, general));
+    }
+    const std::vector<double> want = general.Download();
+    size_t differ = 0;
+    for (size_t i = 0; i < got.size(); ++i) differ += ClassOf(got[i]) == ClassOf(want[i]) ? 0 : 1;
+    EXPECT_EQ(differ, 0u) << "elements whose class (finite, NaN, +inf, -inf) differs from width_last's";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, Stencil2xSpecialValues, ::testing::ValuesIn(kShapes),
+                         [](const ::testing::TestParamInfo<DoublingShape> &info) { return info.param.name; });
+
+// gradInput as a strided or channels-last view (gradOut contiguous, so the stencil still applies):
+// written through its strides, nothing outside the view touched.
+using ViewParam = std::tuple<DoublingShape, int>;  // gradInput: sliced, channels-last memory, NDHWC
+
+class Stencil2xViews : public ::testing::TestWithParam<ViewParam> {};
+
+TEST_P(Stencil2xViews, StridedGradInputMatchesReferenceAndKeepsCanary) {
+  const auto &[shape, which] = GetParam();
+  const ScopedPassOrder passOrder(PassOrder::kStencil2x);
+  const BackwardProblem problem = ProblemOf(shape.inputSize, false);
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE(SeedTrace(seed));
+  std::mt19937_64 rng(seed);
+  const aclFormat formats[] = {ACL_FORMAT_NCDHW, ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC};
+  const MemLayout layouts[] = {MemLayout::kSliced, MemLayout::kPermuted, MemLayout::kContiguous};
+  DeviceTensor gradOut(problem.GradOutShape(), ACL_FLOAT, ACL_FORMAT_NCDHW);
+  DeviceTensor gradInput(problem.inputSize, ACL_FLOAT, formats[which], layouts[which]);
+  const std::vector<uint8_t> canary = gradInput.StorageBytes();
+  const std::vector<double> values =
+      gradOut.Upload(RandomValues(rng, ElementCount(problem.GradOutShape()), Distribution::kUnitNormal));
+  ASSERT_TRUE(RunBackward(gradOut, problem, gradInput));
+  EXPECT_TRUE(ResultMatchesReference(values, problem, ACL_FLOAT, gradInput.Download()));
+  EXPECT_TRUE(gradInput.OutsideViewUnchanged(canary));
+}
+
+std::string ViewName(const ::testing::TestParamInfo<ViewParam> &info) {
+  const char *names[] = {"Sliced", "ChannelsLastMemory", "Ndhwc"};
+  return std::string(std::get<0>(info.param).name) + "_" + names[std::get<1>(info.param)];
+}
+
+INSTANTIATE_TEST_SUITE_P(Layouts, Stencil2xViews,
+                         ::testing::Combine(::testing::ValuesIn(kShapes), ::testing::Values(0, 1, 2)),
+                         ViewName);
+
+// The same bits for every core count: 2 and 3 cores cut these shapes into H and D chunks (an item
+// may start at H index 1, or mid-axis, and end before the axis does).
+constexpr char kOutputEnv[] = "TRILINEAR3D_UT_STENCIL2X_OUTPUT";
+constexpr char kSeedEnv[] = "TRILINEAR3D_UT_STENCIL2X_SEED";
+
+const Shape5 kChunkedShapes[] = {{1, 1, 5, 9, 37}, {1, 1, 7, 4, 130}, {1, 2, 3, 5, 16}, {1, 1, 2, 11, 1}};
+
+std::vector<uint8_t> ComputeChunked(uint64_t seed, bool checkAccuracy) {
+  const ScopedPassOrder passOrder(PassOrder::kStencil2x);
+  std::vector<uint8_t> bytes;
+  std::mt19937_64 rng(seed);
+  for (const Shape5 &shape : kChunkedShapes) {
+    const BackwardProblem problem = ProblemOf(shape, false);
+    SCOPED_TRACE(problem.Describe());
+    DeviceTensor gradOut(problem.GradOutShape(), ACL_FLOAT, ACL_FORMAT_NCDHW);
+    DeviceTensor gradInput(problem.inputSize, ACL_FLOAT, ACL_FORMAT_NCDHW);
+    const std::vector<double> values =
+        gradOut.Upload(RandomValues(rng, ElementCount(problem.GradOutShape()), Distribution::kUnitNormal));
+    EXPECT_TRUE(RunBackward(gradOut, problem, gradInput));
+    if (checkAccuracy) {
+      EXPECT_TRUE(ResultMatchesReference(values, problem, ACL_FLOAT, gradInput.Download()));
+    }
+    const std::vector<uint8_t> result = gradInput.StorageBytes();
+    bytes.insert(bytes.end(), result.begin(), result.end());
+  }
+  return bytes;
+}
+
+[[maybe_unused]] const bool kChildRegistered = RegisterChildWriter(
+    "Stencil2xChild", kOutputEnv, kSeedEnv, [](uint64_t seed) { return ComputeChunked(seed, false); });
+
+TEST(Stencil2xDeterminism, SameBitsForOneTwoAndThreeCores) {
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE(SeedTrace(seed));
+  std::vector<std::vector<uint8_t>> results;
+  for (int cores : {1, 2, 3}) {
+    SCOPED_TRACE(std::string(kCoresEnv) + "=" + std::to_string(cores));
+    std::vector<uint8_t> child;
+    ASSERT_TRUE(RunChildWithCores(cores, seed, kOutputEnv, kSeedEnv, "Stencil2xChild.WriteResults", &child));
+    results.push_back(child);
+  }
+  EXPECT_TRUE(results[1] == results[0]) << "2 cores differ from 1";
+  EXPECT_TRUE(results[2] == results[0]) << "3 cores differ from 1";
+  // And the in-process run (its default core count), checked against the reference.
+  EXPECT_TRUE(ComputeChunked(seed, true) == results[0]);
+}
+
+}  // namespace
+}  // namespace trilinear3d::test
