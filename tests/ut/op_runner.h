@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -146,6 +147,32 @@ inline ::testing::AssertionResult ResultMatchesReference(const std::vector<doubl
                                                          const std::vector<double> &got) {
   const ReferenceResult ref = BackwardReference(p, gradOutValues);
   return MatchesReference(got, ref, ToleranceFor(dtype, p), p.inputSize);
+}
+
+// One run on fresh random gradOut values of `dist` (tensors of dtype in format), checked against the
+// float64 reference: the body of the accuracy sweeps.
+inline ::testing::AssertionResult RandomRunMatchesReference(const BackwardProblem &p, aclDataType dtype,
+                                                            aclFormat format, Distribution dist,
+                                                            std::mt19937_64 &rng) {
+  DeviceTensor gradOut(p.GradOutShape(), dtype, format);
+  DeviceTensor gradInput(p.inputSize, dtype, format);
+  const std::vector<double> values = gradOut.Upload(RandomValues(rng, ElementCount(p.GradOutShape()), dist));
+  const ::testing::AssertionResult ran = RunBackward(gradOut, p, gradInput);
+  if (!ran) return ran;
+  return ResultMatchesReference(values, p, dtype, gradInput.Download());
+}
+
+// The accuracy sweeps' check: a fresh seed (reported, replayable), then one run per distribution,
+// each against the float64 reference.
+inline void ExpectAccurateOnFreshData(const BackwardProblem &p, aclDataType dtype, aclFormat format) {
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE(SeedTrace(seed));
+  SCOPED_TRACE(p.Describe());
+  std::mt19937_64 rng(seed);
+  for (Distribution dist : {Distribution::kUnitNormal, Distribution::kLargeOffset}) {
+    SCOPED_TRACE(DistributionName(dist));
+    EXPECT_TRUE(RandomRunMatchesReference(p, dtype, format, dist, rng));
+  }
 }
 
 }  // namespace trilinear3d::test

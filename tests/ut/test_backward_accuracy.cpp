@@ -59,19 +59,7 @@ TEST_P(BackwardAccuracy, MatchesFloat64Reference) {
           << "test setup: scales must be consistent with the sizes";
     }
   }
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
-  SCOPED_TRACE(problem.Describe());
-  std::mt19937_64 rng(seed);
-  for (Distribution dist : {Distribution::kUnitNormal, Distribution::kLargeOffset}) {
-    SCOPED_TRACE(DistributionName(dist));
-    DeviceTensor gradOut(problem.GradOutShape(), dtype, format);
-    DeviceTensor gradInput(problem.inputSize, dtype, format);
-    const std::vector<double> values =
-        gradOut.Upload(RandomValues(rng, ElementCount(problem.GradOutShape()), dist));
-    ASSERT_TRUE(RunBackward(gradOut, problem, gradInput));
-    EXPECT_TRUE(ResultMatchesReference(values, problem, dtype, gradInput.Download()));
-  }
+  ExpectAccurateOnFreshData(problem, dtype, format);
 }
 
 std::string AccuracyName(const ::testing::TestParamInfo<AccuracyParam> &info) {
@@ -115,9 +103,7 @@ TEST_P(BackwardSpecialValues, NonFiniteClassesMatchGolden) {
   ASSERT_TRUE(RunBackward(gradOut, problem, gradInput));
   const std::vector<double> got = gradInput.Download();
   EXPECT_TRUE(ResultMatchesReference(values, problem, dtype, got));
-  size_t nonFinite = 0;
-  for (double v : got) nonFinite += std::isfinite(v) ? 0 : 1;
-  EXPECT_GT(nonFinite, 0u) << "the non-finite gradOut values vanished";
+  EXPECT_GT(CountNonFinite(got), 0u) << "the non-finite gradOut values vanished";
 }
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, BackwardSpecialValues,

@@ -53,19 +53,7 @@ TEST_P(Stencil2xAccuracy, MatchesFloat64Reference) {
   const auto &[shape, format, scales, order] = GetParam();
   const ScopedPassOrder passOrder(order);
   const BackwardProblem problem = ProblemOf(shape.inputSize, scales);
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
-  SCOPED_TRACE(problem.Describe());
-  std::mt19937_64 rng(seed);
-  for (Distribution dist : {Distribution::kUnitNormal, Distribution::kLargeOffset}) {
-    SCOPED_TRACE(DistributionName(dist));
-    DeviceTensor gradOut(problem.GradOutShape(), ACL_FLOAT, format);
-    DeviceTensor gradInput(problem.inputSize, ACL_FLOAT, format);
-    const std::vector<double> values =
-        gradOut.Upload(RandomValues(rng, ElementCount(problem.GradOutShape()), dist));
-    ASSERT_TRUE(RunBackward(gradOut, problem, gradInput));
-    EXPECT_TRUE(ResultMatchesReference(values, problem, ACL_FLOAT, gradInput.Download()));
-  }
+  ExpectAccurateOnFreshData(problem, ACL_FLOAT, format);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -115,9 +103,7 @@ TEST_P(Stencil2xSpecialValues, NonFiniteClassesMatchGolden) {
     ASSERT_TRUE(RunBackward(gradOut, problem, gradInput));
     const std::vector<double> got = gradInput.Download();
     EXPECT_TRUE(ResultMatchesReference(values, problem, ACL_FLOAT, got));
-    size_t nonFinite = 0;
-    for (double v : got) nonFinite += std::isfinite(v) ? 0 : 1;
-    EXPECT_GT(nonFinite, 0u) << "the non-finite gradOut values vanished";
+    EXPECT_GT(CountNonFinite(got), 0u) << "the non-finite gradOut values vanished";
     // The reference exempts what a non-finite value reaches through a near-integer source index
     // (gradOut index 0 of an axis, clamped to 0). Both kernels keep that index's zero-weight tap
     // (0 * inf = NaN), so there each element's class must be the general kernel's.

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -305,6 +306,13 @@ inline const char *DistributionName(Distribution d) {
 }
 
 // count values, never exactly zero (a zero would hide a missing term).
+// How many values are NaN or infinite (the special-value tests check that some survive).
+inline size_t CountNonFinite(const std::vector<double> &values) {
+  size_t n = 0;
+  for (double v : values) n += std::isfinite(v) ? 0 : 1;
+  return n;
+}
+
 inline std::vector<double> RandomValues(std::mt19937_64 &rng, int64_t count, Distribution dist) {
   double mean = 0.0, sd = 1.0;
   if (dist == Distribution::kLargeOffset) {

@@ -1240,14 +1240,18 @@ int64_t Align64Elems(int64_t elems, int64_t elemBytes) {
   return (elems * elemBytes + 63) / 64 * 64 / elemBytes;
 }
 
+// The doubling stencil's shapes as the op asks for them: kAuto, gradOut rows of unit W stride.
+TilingInput StencilInput(int64_t n, int64_t c, Shape3 in, Shape3 out, int64_t cores) {
+  TilingInput input = MakeInput(Direction::kBackward, DataType::kFloat32, n, c, in, out, cores);
+  input.passOrder = PassOrderRequest::kAuto;
+  input.srcUnitW = true;
+  return input;
+}
+
 // The doubling stencil (TilingData::stencil2x) on B1, 2 cores, as the op asks (kAuto, unit-stride
 // gradOut rows): W -> H -> D, whole planes (two 128 x 128 accumulator planes: 2 x 64 KB <= 512 KB).
 TEST(Tiling, Stencil2xBenchB1TwoCores) {
-  TilingInput in =
-      MakeInput(Direction::kBackward, DataType::kFloat32, 1, 64, {8, 128, 128}, {16, 256, 256}, 2);
-  in.passOrder = PassOrderRequest::kAuto;
-  in.srcUnitW = true;
-  const TilingData t = Tile(in);
+  const TilingData t = Tile(StencilInput(1, 64, {8, 128, 128}, {16, 256, 256}, 2));
   EXPECT_TRUE(t.stencil2x);
   EXPECT_EQ(t.passOrder, PassOrder::kWidthFirst);
   EXPECT_EQ(t.layout, RowLayout::kWInner);
@@ -1272,10 +1276,8 @@ TEST(Tiling, Stencil2xBenchB1TwoCores) {
 // Wide rows: the two accumulator planes bound the H chunk (W 1000 -> rows of 1008 floats:
 // 524288 / (2 x 1008 x 4) = 65 rows), and a tail row of W rounded up to whole vectors.
 TEST(Tiling, Stencil2xWideRowsChunkH) {
-  TilingInput in =
-      MakeInput(Direction::kBackward, DataType::kFloat32, 1, 1, {3, 100, 1000}, {6, 200, 2000}, 1);
+  TilingInput in = StencilInput(1, 1, {3, 100, 1000}, {6, 200, 2000}, 1);
   in.passOrder = PassOrderRequest::kStencil2x;
-  in.srcUnitW = true;
   const TilingData t = Tile(in);
   EXPECT_TRUE(t.stencil2x);
   EXPECT_EQ(t.stencilRowStride, 1008);
@@ -1289,10 +1291,7 @@ TEST(Tiling, Stencil2xWideRowsChunkH) {
 
 // Few planes, many cores: H, then D chunks of the stencil's items, as for the other kernels.
 TEST(Tiling, Stencil2xSplitsForCores) {
-  TilingInput in = MakeInput(Direction::kBackward, DataType::kFloat32, 1, 1, {5, 9, 37}, {10, 18, 74}, 3);
-  in.passOrder = PassOrderRequest::kAuto;
-  in.srcUnitW = true;
-  const TilingData t = Tile(in);
+  const TilingData t = Tile(StencilInput(1, 1, {5, 9, 37}, {10, 18, 74}, 3));
   EXPECT_TRUE(t.stencil2x);
   // target 12 items: hChunk = ceil(9 / min(9, 12)) = 1 (9 items), then D: ceil(12 / 9) = 2 chunks of 3.
   EXPECT_EQ(t.hChunk, 1);
@@ -1303,13 +1302,7 @@ TEST(Tiling, Stencil2xSplitsForCores) {
 
 // Everything that keeps a doubling off the stencil kernel, each on B1's shape.
 TEST(Tiling, Stencil2xOnlyForExactDoublingFp32UnitRows) {
-  auto b1 = [] {
-    TilingInput in =
-        MakeInput(Direction::kBackward, DataType::kFloat32, 1, 64, {8, 128, 128}, {16, 256, 256}, 2);
-    in.passOrder = PassOrderRequest::kAuto;
-    in.srcUnitW = true;
-    return in;
-  };
+  auto b1 = [] { return StencilInput(1, 64, {8, 128, 128}, {16, 256, 256}, 2); };
   ASSERT_TRUE(Tile(b1()).stencil2x);
   const std::vector<std::pair<const char *, std::function<void(TilingInput &)>>> changes = {
       {"align_corners", [](TilingInput &in) { in.alignCorners = true; }},
