@@ -4,7 +4,8 @@
 // one element), H and D of one, two and odd sizes, chunks cut for 2 and 3 cores (items starting at
 // index 1, or mid-axis), NaN and inf (its zero-weight taps), strided and channels-last gradInput, and
 // the same bits for 1, 2 and 3 cores. Each case also runs with the general width-last kernel, which
-// must agree with it within the same bound.
+// must agree with it within the same bound. In NDHWC the shapes with C = 1 have unit-stride gradOut
+// rows and take the stencil; the others take the general kernels (a check of the choice's other side).
 #include <gtest/gtest.h>
 
 #include <array>
@@ -58,7 +59,8 @@ TEST_P(Stencil2xAccuracy, MatchesFloat64Reference) {
 
 INSTANTIATE_TEST_SUITE_P(
     Shapes, Stencil2xAccuracy,
-    ::testing::Combine(::testing::ValuesIn(kShapes), ::testing::Values(ACL_FORMAT_ND, ACL_FORMAT_NCDHW),
+    ::testing::Combine(::testing::ValuesIn(kShapes),
+                       ::testing::Values(ACL_FORMAT_ND, ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC),
                        ::testing::Bool(), ::testing::Values(PassOrder::kStencil2x, PassOrder::kWidthLast)),
     [](const ::testing::TestParamInfo<AccuracyParam> &info) {
       return std::string(std::get<0>(info.param).name) + "_" + FormatName(std::get<1>(info.param)) +
