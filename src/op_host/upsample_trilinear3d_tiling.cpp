@@ -268,7 +268,7 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
     hChunk = ChunkWithinSpan(axes[1], tableH, rowsBudget);
   } else if (t.stencil2x) {
     // The two D accumulator planes of a chunk within the cache budget.
-    hChunk = std::clamp<int64_t>(kCacheBudgetBytes / (2 * t.stencilRowStride * 4), 1, dstH);
+    hChunk = std::clamp<int64_t>(kCacheBudgetBytes / (2 * t.stencilRowStride * accBytes), 1, dstH);
   } else {
     t.ringPlanes = backward ? MaxOpenDestinations(axes[0]) : 0;
     // Rows held per destination row of a chunk: backward the H-pass row and the D ring's rows;
@@ -336,7 +336,7 @@ bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error
   //            stencilRowStride floats (the portable kernel's W-pass row and H accumulators)
   int64_t scratchBytes = 0;
   if (t.stencil2x) {
-    scratchBytes = (2 * hChunk + 3) * t.stencilRowStride * 4;
+    scratchBytes = (2 * hChunk + 3) * t.stencilRowStride * accBytes;
   } else if (widthLast) {
     // The slab: the D step of the chunk's rows (W inner), or a ring of the rows one H index spans.
     t.slabRows = MaxTapRowsPerChunk(axes[1], tableH, t.layout == RowLayout::kCInner ? 1 : hChunk);

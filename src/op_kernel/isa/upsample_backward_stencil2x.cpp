@@ -86,7 +86,9 @@ class Stencil2xRunner {
     srcBase_ = PlaneBase<const float>(src_, t_, b.plane);
     dstBase_ = PlaneBase<float>(dst_, t_, b.plane);
     StencilSteps(b.d0, b.d1, t_.d.inSize, &dSteps_);
-    StencilSteps(b.h0, b.h1, t_.h.inSize, &hSteps_);
+#if !defined(__AVX512F__)
+    StencilSteps(b.h0, b.h1, t_.h.inSize, &hSteps_);  // the AVX-512 code spells the H steps out
+#endif
     for (const StencilStep &plane : dSteps_) {
       const float *planeBase = srcBase_ + plane.src * src_.strides[2];
       if (plane.finish >= 0 && directRows_) {
@@ -96,27 +98,18 @@ class Stencil2xRunner {
         continue;
       }
       WAndHSteps(plane, planeBase);
-      if (plane.finish >= 0) StorePlane(plane.finish, b.h1);
+      if (plane.finish >= 0) StorePlane(plane.finish);
     }
   }
 
  private:
   float *Slot(int64_t id) const { return slots_[id & 1]; }
 
-  // The D step of the finished H row ih (values: the row's stencilRowStride floats from column
-  // 16 * j0 on, `count` of them) for gradOut plane `plane`.
-  void DStepRow(const StencilStep &plane, int64_t ih, int64_t col, const float *values, int64_t count) {
-    for (int e = 0; e < plane.count; ++e) {
-      const StencilEntry &en = plane.e[e];
-      AxpyRow(Slot(en.dst) + (ih - h0_) * stride_ + col, values, en.w, count, en.assign);
-    }
-  }
-
-  // gradInput[plane, id, h0_ .. h1) = the accumulator plane of id.
-  void StorePlane(int64_t id, int64_t h1) {
+  // gradInput[plane, id, h0_ .. h1_) = the accumulator plane of id.
+  void StorePlane(int64_t id) {
     const float *acc = Slot(id);
     out_.Begin(DstRow(id, h0_));
-    for (int64_t ih = h0_; ih < h1; ++ih) out_.Put(acc + (ih - h0_) * stride_, DstRow(id, ih), t_.w.inSize);
+    for (int64_t ih = h0_; ih < h1_; ++ih) out_.Put(acc + (ih - h0_) * stride_, DstRow(id, ih), t_.w.inSize);
     out_.Finish();
   }
 
@@ -277,11 +270,6 @@ class Stencil2xRunner {
     }
   }
 
-  // The W and H steps of one gradOut plane for gradInput columns 16 * j0 .. 16 * (j0 + V), in the
-  // order of StencilSteps (stencil2x_steps.h) spelled out: the H sums of the two open rows stay in
-  // registers as `lower` (the older open row) and `upper`, and the steps between the chunk's ends,
-  // which follow one pattern, run as fixed code (a loop over the step list here ran at 60 % of
-  // this speed with gradOut in memory, though as fast in cache).
   // The W and H steps of one gradOut plane for gradInput columns 16 * j0 .. 16 * (j0 + V), in the
   // order of StencilSteps (stencil2x_steps.h) spelled out as fixed code: entering index k, `cur`
   // holds k's sum from row 2k - 1 and `prev` k - 1's, which row 2k finishes. (The step list itself,
@@ -453,8 +441,7 @@ class Stencil2xRunner {
       sum[j] = _mm512_fmadd_ps(threeQuarters, r[j], sum[j]);
       last[j] = k == 0 ? _mm512_fmadd_ps(quarter, r[j], last[j]) : _mm512_mul_ps(quarter, r[j]);  // k + 1
     }
-    if (k + 1 < inH) return false;
-      // The axis end: row 2k + 2 is row 2k + 1.
+    if (k + 1 < inH) return false;  // else the axis end: row 2k + 2 is row 2k + 1
 #pragma GCC unroll 8
     for (int j = 0; j < V; ++j) sum[j] = _mm512_fmadd_ps(quarter, r[j], sum[j]);
     DStepVectors<V>(d, k, sum);
@@ -482,7 +469,15 @@ class Stencil2xRunner {
         const StencilEntry &en = step.e[e];
         AxpyRow(rowH_[en.dst & 1], rowW_, en.w, inW, en.assign);
       }
-      if (step.finish >= 0) DStepRow(plane, step.finish, 0, rowH_[step.finish & 1], inW);
+      if (step.finish >= 0) DStepRow(plane, step.finish, rowH_[step.finish & 1]);
+    }
+  }
+
+  // The D step of the finished H row ih (a whole row, `values`) for gradOut plane `plane`.
+  void DStepRow(const StencilStep &plane, int64_t ih, const float *values) {
+    for (int e = 0; e < plane.count; ++e) {
+      const StencilEntry &en = plane.e[e];
+      AxpyRow(Slot(en.dst) + (ih - h0_) * stride_, values, en.w, t_.w.inSize, en.assign);
     }
   }
 
@@ -514,7 +509,7 @@ class Stencil2xRunner {
   float *rowW_ = nullptr, *rowH_[2] = {nullptr, nullptr};
   const float *srcBase_ = nullptr;
   float *dstBase_ = nullptr;
-  std::vector<StencilStep> dSteps_, hSteps_;
+  std::vector<StencilStep> dSteps_, hSteps_;  // hSteps_: the portable path only
 };
 
 }  // namespace
