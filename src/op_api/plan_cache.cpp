@@ -20,7 +20,9 @@ std::unique_ptr<kernel::PlanTables<A>> BuildTables(const tiling::TilingData &t, 
   const math::AxisSpec h = tiling::AxisSpecOf(t.h, t.alignCorners);
   const math::AxisSpec w = tiling::AxisSpecOf(t.w, t.alignCorners);
   const bool backward = t.direction == tiling::Direction::kBackward;
-  // Only the tables the chosen kernel reads (a 2^20 axis costs tens of megabytes per table).
+  // Only the tables the chosen kernel reads (a 2^20 axis costs tens of megabytes per table). The
+  // doubling stencil reads none: its weights are fixed (op_kernel/stencil2x_steps.h).
+  if (t.stencil2x) return tables;
   if (backward && t.passOrder == tiling::PassOrder::kWidthLast) {
     tables->colD = kernel::BuildBackwardRowGather<A>(d);
     tables->colH = kernel::BuildBackwardRowGather<A>(h);
