@@ -1,11 +1,12 @@
 // The doubling stencil kernel (TilingData::stencil2x: fp32, every axis doubled, align_corners false,
 // unit-stride gradOut rows) against the float64 reference with SPEC section 5's bound, on the shapes
 // that reach each of its paths: W strips (up to 128 gradInput columns; partial last vectors; rows of
-// one element), H and D of one, two and odd sizes, chunks cut for 2 and 3 cores (items starting at
-// index 1, or mid-axis), NaN and inf (its zero-weight taps), strided and channels-last gradInput, and
-// the same bits for 1, 2 and 3 cores. Each case also runs with the general width-last kernel, which
-// must agree with it within the same bound. In NDHWC the shapes with C = 1 have unit-stride gradOut
-// rows and take the stencil; the others take the general kernels (a check of the choice's other side).
+// one element; rows of 128 in four-plane lockstep), H and D of one, two and odd sizes, chunks cut
+// for 2 and 3 cores (items starting at index 1, or mid-axis), NaN and inf (its zero-weight taps),
+// strided and channels-last gradInput, and the same bits for 1, 2 and 3 cores. Each case also runs with the
+// general width-last kernel, which must agree with it within the same bound. In NDHWC the shapes with C = 1
+// have unit-stride gradOut rows and take the stencil; the others take the general kernels (a check of the
+// choice's other side).
 #include <gtest/gtest.h>
 
 #include <array>
@@ -30,12 +31,21 @@ struct DoublingShape {
 };
 
 const DoublingShape kShapes[] = {
-    {"AllOnes", {2, 3, 1, 1, 1}},        {"RowOf17", {1, 2, 1, 1, 17}},
-    {"Vector16", {1, 1, 2, 3, 16}},      {"Tails15", {1, 2, 3, 5, 15}},
-    {"Width33", {1, 1, 4, 7, 33}},       {"TwoStrips129", {1, 1, 2, 4, 129}},
-    {"TwoStrips130", {1, 1, 3, 3, 130}}, {"ThreeStrips300", {1, 1, 2, 2, 300}},
-    {"OddPlanes", {2, 1, 5, 9, 37}},     {"Full128", {1, 2, 3, 6, 128}},
+    {"AllOnes", {2, 3, 1, 1, 1}},
+    {"RowOf17", {1, 2, 1, 1, 17}},
+    {"Vector16", {1, 1, 2, 3, 16}},
+    {"Tails15", {1, 2, 3, 5, 15}},
+    {"Width33", {1, 1, 4, 7, 33}},
+    {"TwoStrips129", {1, 1, 2, 4, 129}},
+    {"TwoStrips130", {1, 1, 3, 3, 130}},
+    {"ThreeStrips300", {1, 1, 2, 2, 300}},
+    {"OddPlanes", {2, 1, 5, 9, 37}},
+    {"Full128", {1, 2, 3, 6, 128}},
     {"Width256", {1, 1, 2, 3, 256}},
+    // Rows of 128 with four or more planes between the D axis's ends: with streamed stores (the
+    // stream_stores_always rerun) these take the kernel's four-plane lockstep (Quad).
+    {"Quad128", {1, 2, 5, 3, 128}},
+    {"ThreeQuads128", {1, 1, 8, 2, 128}},
 };
 
 BackwardProblem ProblemOf(const Shape5 &inputSize, bool scales) {
@@ -163,7 +173,8 @@ INSTANTIATE_TEST_SUITE_P(Layouts, Stencil2xViews,
 constexpr char kOutputEnv[] = "TRILINEAR3D_UT_STENCIL2X_OUTPUT";
 constexpr char kSeedEnv[] = "TRILINEAR3D_UT_STENCIL2X_SEED";
 
-const Shape5 kChunkedShapes[] = {{1, 1, 5, 9, 37}, {1, 1, 7, 4, 130}, {1, 2, 3, 5, 16}, {1, 1, 2, 11, 1}};
+const Shape5 kChunkedShapes[] = {
+    {1, 1, 5, 9, 37}, {1, 1, 7, 4, 130}, {1, 2, 3, 5, 16}, {1, 1, 2, 11, 1}, {1, 1, 8, 6, 128}};
 
 std::vector<uint8_t> ComputeChunked(uint64_t seed, bool checkAccuracy) {
   const ScopedPassOrder passOrder(PassOrder::kStencil2x);

@@ -11,7 +11,11 @@
 // With AVX-512 the W and H steps run on strips of up to 128 gradInput columns with the H sums in
 // registers, so each gradOut row is loaded once and only finished H rows touch memory, and a D
 // index finished in a single-strip plane is streamed to gradInput as its rows finish; the other
-// ISAs run the same steps (StencilSteps' list) on whole rows of scratch.
+// ISAs run the same steps (StencilSteps' list) on whole rows of scratch. Rows of 128 (B1) go four
+// planes at a time where their D steps allow, row by row (Quad): the D sums then stay in L1 and in
+// registers instead of L2, and gradOut streams faster (B1 via the C API, medians of 5-7, processes
+// alternated, 3 rounds, 2026-12-01: one core 11.7-12.1 ms against 14.0-14.7 plane by plane; two
+// cores 6.3-6.5 against 7.6-7.8, and 7.9 against 8.4 in a slower minute).
 // Every element sums its terms in StencilSteps' order whatever the item split: the same bits for
 // every core count. The AVX-512 code spells that order out as fixed code (see Strip): written as a
 // walk over the list it ran at 60 % of this speed with gradOut in memory (the loop's loads of the
@@ -37,6 +41,14 @@ using tiling::TilingData;
 enum class RowEnd { kNo, kEnd };
 
 #if defined(__AVX512F__)
+// The W step leaves out its factor 1/4: 3 (g[2k] + g[2k + 1]) + (g[2k - 1] + g[2k + 2]) is two adds
+// and an FMA, on both of Zen 4's FP pipe pairs (its adds and its FMAs), where 1/4, 3/4, 3/4, 1/4
+// took a multiply and three FMAs on one (a prototype of B1 with gradOut in L2: 22 % less time; in
+// memory no change by itself). The H step puts the 1/4 back: its weights are 1/16 and 3/16 (exact:
+// powers of two apart from 1/4 and 3/4). A W result is then at most 8 times the largest |gradOut|
+// instead of 2 times: its sums overflow above about 4e37 instead of 1.7e38.
+constexpr float kHFar = 1.0f / 16, kHNear = 3.0f / 16;
+
 // Lanes kShift .. kShift + 15 of the 32 lanes (b, then a): valignd. The all-lanes masked form: the
 // plain intrinsic starts from _mm512_undefined_epi32(), which GCC 12's -Wuninitialized reports.
 template <int kShift>
@@ -89,7 +101,17 @@ class Stencil2xRunner {
 #if !defined(__AVX512F__)
     StencilSteps(b.h0, b.h1, t_.h.inSize, &hSteps_);  // the AVX-512 code spells the H steps out
 #endif
-    for (const StencilStep &plane : dSteps_) {
+#if defined(__AVX512F__)
+    const bool quads = alignedRows_ && t_.w.inSize == 128;  // rows of one strip of 8 vectors
+#endif
+    for (size_t i = 0; i < dSteps_.size(); ++i) {
+#if defined(__AVX512F__)
+      if (quads && i + 4 <= dSteps_.size() && Quad(&dSteps_[i])) {
+        i += 3;
+        continue;
+      }
+#endif
+      const StencilStep &plane = dSteps_[i];
       const float *planeBase = srcBase_ + plane.src * src_.strides[2];
       if (plane.finish >= 0 && directRows_) {
         out_.Begin(DstRow(plane.finish, h0_));
@@ -167,7 +189,7 @@ class Stencil2xRunner {
     constexpr bool kRowEnd = kEnd == RowEnd::kEnd;
     const __m512i evens = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
     const __m512i odds = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
-    const __m512 quarter = _mm512_set1_ps(0.25f), threeQuarters = _mm512_set1_ps(0.75f);
+    const __m512 three = _mm512_set1_ps(3.0f);
     __m512 even[V], odd[V];
 #pragma GCC unroll 8
     for (int j = 0; j < V; ++j) {
@@ -188,14 +210,38 @@ class Stencil2xRunner {
       const __m512 left = ShiftIn<15>(_mm512_castps_si512(odd[j]), prevOdd);
       __m512 right = ShiftIn<1>(nextEven, _mm512_castps_si512(even[j]));
       if (kRowEnd && j + 1 == V && partialEnd_) right = _mm512_mask_blend_ps(lastLane_, right, evenAfter);
-      __m512 acc = _mm512_mul_ps(quarter, left);
-      acc = _mm512_fmadd_ps(threeQuarters, even[j], acc);
-      acc = _mm512_fmadd_ps(threeQuarters, odd[j], acc);
-      r[j] = _mm512_fmadd_ps(quarter, right, acc);
+      r[j] = _mm512_fmadd_ps(three, _mm512_add_ps(even[j], odd[j]), _mm512_add_ps(left, right));
     }
     if (edges.first) {  // 0 * g[0] into output min(1, inW - 1): the zero-weight tap (stencil2x_steps.h)
       r[0] = _mm512_mask3_fmadd_ps(_mm512_setzero_ps(), _mm512_set1_ps(strip[0]), r[0], zeroTapLane_);
     }
+  }
+
+  // WStep for a whole row of 128 gradInput columns (8 whole vectors: no masks, edges at the row's
+  // ends, the zero-weight tap on lane 1): the same operations, with nothing left to decide at run
+  // time. In Quad's row loop WStep itself (its checks of partialEnd_ and of the edges) made B1 take
+  // 14.2-15.0 ms on one core instead of 11.8-11.9.
+  __attribute__((always_inline)) static void WStepWholeRow(const float *row, __m512 (&r)[8]) {
+    const __m512i evens = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    const __m512i odds = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+    const __m512 three = _mm512_set1_ps(3.0f);
+    __m512 even[8], odd[8];
+#pragma GCC unroll 8
+    for (int j = 0; j < 8; ++j) {
+      const __m512 lo = _mm512_loadu_ps(row + 32 * j), hi = _mm512_loadu_ps(row + 32 * j + 16);
+      even[j] = _mm512_permutex2var_ps(lo, evens, hi);
+      odd[j] = _mm512_permutex2var_ps(lo, odds, hi);
+    }
+    const __m512 first = _mm512_set1_ps(row[0]), last = _mm512_set1_ps(row[255]);
+#pragma GCC unroll 8
+    for (int j = 0; j < 8; ++j) {
+      const __m512i prevOdd = _mm512_castps_si512(j == 0 ? first : odd[j - 1]);
+      const __m512i nextEven = _mm512_castps_si512(j == 7 ? last : even[j + 1]);
+      const __m512 left = ShiftIn<15>(_mm512_castps_si512(odd[j]), prevOdd);
+      const __m512 right = ShiftIn<1>(nextEven, _mm512_castps_si512(even[j]));
+      r[j] = _mm512_fmadd_ps(three, _mm512_add_ps(even[j], odd[j]), _mm512_add_ps(left, right));
+    }
+    r[0] = _mm512_mask3_fmadd_ps(_mm512_setzero_ps(), first, r[0], __mmask16(2));  // 0 * g[0] into output 1
   }
 
   // What one gradOut plane's D step does with a finished H row, worked out once per plane and strip
@@ -276,24 +322,12 @@ class Stencil2xRunner {
   // walked in this loop, ran at 60 % of this speed with gradOut in memory, as fast in cache.)
   template <int V, RowEnd kRowEnd>
   __attribute__((noinline)) void Strip(const StencilStep &plane, const float *planeBase, int64_t j0) {
-    const int64_t h0 = h0_, h1 = h1_, rowStride = src_.strides[3], outW = 2 * t_.w.inSize;
+    const int64_t h0 = h0_, h1 = h1_, outW = 2 * t_.w.inSize;
     const float *strips = planeBase + 32 * j0;  // the strip of the plane's row 0
     const DPlan d = PlanD(plane, j0);
     const StripEdges edges{j0 == 0 ? 0 : -1, kRowEnd != RowEnd::kNo ? outW - 1 - 32 * j0 : 32 * V, j0 == 0};
-    const __m512 quarter = _mm512_set1_ps(0.25f), zero = _mm512_setzero_ps();
-    __m512 cur[V] = {}, prev[V] = {}, r[V];
-    if (h0 == 1) {  // index 1's first terms: the zero-weight tap of row 0, then row 1
-      WStep<V, kRowEnd>(strips, edges, r);
-#pragma GCC unroll 8
-      for (int j = 0; j < V; ++j) cur[j] = _mm512_mul_ps(zero, r[j]);
-      WStep<V, kRowEnd>(strips + rowStride, edges, r);
-#pragma GCC unroll 8
-      for (int j = 0; j < V; ++j) cur[j] = _mm512_fmadd_ps(quarter, r[j], cur[j]);
-    } else if (h0 > 1) {
-      WStep<V, kRowEnd>(strips + (2 * h0 - 1) * rowStride, edges, r);
-#pragma GCC unroll 8
-      for (int j = 0; j < V; ++j) cur[j] = _mm512_mul_ps(quarter, r[j]);
-    }
+    __m512 cur[V] = {}, prev[V] = {};
+    OpenFirst<V, kRowEnd>(strips, edges, cur);
     // The first index (k = h0: no open sum below it, or k = 0), then the rows between the chunk's
     // ends as a loop without branches (SteadyRows, for the plane's kind of D step), then the last
     // index. The two sums alternate roles instead of being swapped (a swap of the arrays compiled to
@@ -326,6 +360,168 @@ class Stencil2xRunner {
                                   : RowPair<V, kRowEnd>(d, strips, edges, k, cur, prev);
       if (done) return;
     }
+  }
+
+  // cur = the terms of index h0_ from the rows before 2 h0_ (none for index 0).
+  template <int V, RowEnd kRowEnd>
+  __attribute__((always_inline)) void OpenFirst(const float *strips, const StripEdges &edges,
+                                                __m512 (&cur)[V]) {
+    const int64_t h0 = h0_, rowStride = src_.strides[3];
+    const __m512 hFar = _mm512_set1_ps(kHFar), zero = _mm512_setzero_ps();
+    __m512 r[V];
+    if (h0 == 1) {  // index 1's first terms: the zero-weight tap of row 0, then row 1
+      WStep<V, kRowEnd>(strips, edges, r);
+#pragma GCC unroll 8
+      for (int j = 0; j < V; ++j) cur[j] = _mm512_mul_ps(zero, r[j]);
+      WStep<V, kRowEnd>(strips + rowStride, edges, r);
+#pragma GCC unroll 8
+      for (int j = 0; j < V; ++j) cur[j] = _mm512_fmadd_ps(hFar, r[j], cur[j]);
+    } else if (h0 > 1) {
+      WStep<V, kRowEnd>(strips + (2 * h0 - 1) * rowStride, edges, r);
+#pragma GCC unroll 8
+      for (int j = 0; j < V; ++j) cur[j] = _mm512_mul_ps(hFar, r[j]);
+    }
+  }
+
+  // Four gradOut planes 2m .. 2m + 3 whose D steps are the common ones (an even plane finishing
+  // m - 1 and adding to m, an odd one adding to m and starting m + 1, and again for m + 1), rows of
+  // 128 gradInput columns streamed from the registers (alignedRows_): row k of all four, then row
+  // k + 1 of all four. The D sums of m and m + 1 stay in registers across the four planes, so a row
+  // of the accumulator planes is read and written once per four planes instead of about three
+  // times per plane. Plane by plane (Strip), those rows (two planes of 64 KB on B1) have left L1
+  // before the next plane comes back to them, and their L2 loads and stores among gradOut's stream
+  // keep fewer gradOut lines in flight: in a prototype, B1 on one core took 13.7-14.5 ms plane by
+  // plane, 10.8-11.3 ms four planes at a time, 9.8-10.0 ms for a plain sum of gradOut (and 10.2
+  // ms plane by plane with the accumulator rows made to alias within 4 KB, i.e. in L1: wrong
+  // results, the same memory traffic otherwise). Each plane's two open H sums wait in lockState_
+  // (L1) between its rows. The bits are Strip's: every element takes the same terms in the same
+  // order, whatever the grouping. Returns false (nothing done) where the four planes' D steps are
+  // not of that shape (at the D axis's ends, at D chunk ends).
+  bool Quad(const StencilStep *planes) {
+    DPlan d[4];
+    for (int p = 0; p < 4; ++p) d[p] = PlanD(planes[p], 0);
+    const bool shape =
+        KindOf(d[0]) == DKind::kStreamAdd && KindOf(d[1]) == DKind::kAddAssign &&
+        KindOf(d[2]) == DKind::kStreamAdd && KindOf(d[3]) == DKind::kAddAssign &&
+        d[1].target[0].slot == d[0].target[1].slot && d[2].target[0].slot == d[1].target[0].slot &&
+        d[2].target[1].slot == d[1].target[1].slot && d[3].target[0].slot == d[2].target[1].slot;
+    if (!shape) return false;
+    constexpr int V = 8;
+    constexpr RowEnd kEnd = RowEnd::kEnd;
+    const int64_t h0 = h0_, h1 = h1_;
+    const StripEdges edges{0, 2 * t_.w.inSize - 1, true};
+    const float *strips[4];
+    for (int p = 0; p < 4; ++p) {
+      strips[p] = srcBase_ + planes[p].src * src_.strides[2];
+      __m512 cur[V] = {};
+      OpenFirst<V, kEnd>(strips[p], edges, cur);
+      StoreSums<V>(OpenSum(p), cur);
+      StoreSums<V>(FinishingSum(p), cur);  // not read before RowPair sets it
+    }
+    const int64_t steadyEnd = std::min(h1, t_.h.inSize - 1);
+    for (int64_t k = h0;; ++k) {
+      if (k >= h1) {  // the chunk ends inside the axis
+        for (int p = 0; p < 4; ++p) {
+          __m512 last[V];
+          LoadSums<V>(FinishingSum(p), last);
+          LastTerm<V, kEnd>(d[p], strips[p], edges, last);
+        }
+        return true;
+      }
+      if (k > h0 && k < steadyEnd) {
+        QuadSteadyRows(d, strips, k, steadyEnd);
+        k = steadyEnd - 1;
+        continue;
+      }
+      bool done = false;
+      for (int p = 0; p < 4; ++p) {
+        __m512 sum[V], last[V];
+        LoadSums<V>(OpenSum(p), sum);
+        LoadSums<V>(FinishingSum(p), last);
+        done = RowPair<V, kEnd>(d[p], strips[p], edges, k, sum, last);  // the same for every plane
+        StoreSums<V>(FinishingSum(p), sum);
+        StoreSums<V>(OpenSum(p), last);
+      }
+      if (done) return true;
+    }
+  }
+
+  // Rows k0 .. k1 - 1 of the four planes: SteadyRow's W and H steps, and DStepFixed's kStreamAdd,
+  // kAddAssign, kStreamAdd, kAddAssign with the sums of m and m + 1 in registers between the planes.
+  __attribute__((noinline)) void QuadSteadyRows(const DPlan (&d)[4], const float *const (&strips)[4],
+                                                int64_t k0, int64_t k1) {
+    constexpr int V = 8;
+    const __m512 hFar = _mm512_set1_ps(kHFar), hNear = _mm512_set1_ps(kHNear);
+    const int64_t rowStride = src_.strides[3], outStride = dst_.strides[3];
+    const float w[4][2] = {{d[0].target[0].w[0], d[0].target[1].w[0]},
+                           {d[1].target[0].w[0], d[1].target[1].w[0]},
+                           {d[2].target[0].w[0], d[2].target[1].w[0]},
+                           {d[3].target[0].w[0], d[3].target[1].w[0]}};
+    for (int64_t k = k0; k < k1; ++k) {
+      const int64_t row = k - 1 - h0_;  // the finished H index k - 1, as a row of the chunk
+      __m512 a[V], b[V];                // the sums of m and m + 1
+      for (int p = 0; p < 4; ++p) {
+        const float *src = strips[p] + 2 * k * rowStride;
+        float *finishing = FinishingSum(p), *open = OpenSum(p);
+        const __m512 w0 = _mm512_set1_ps(w[p][0]), w1 = _mm512_set1_ps(w[p][1]);
+        __m512 r0[V], r1[V], h[V];
+        WStepWholeRow(src, r0);
+#pragma GCC unroll 8
+        for (int j = 0; j < V; ++j) h[j] = _mm512_fmadd_ps(hFar, r0[j], _mm512_load_ps(finishing + 16 * j));
+        WStepWholeRow(src + rowStride, r1);
+#pragma GCC unroll 8
+        for (int j = 0; j < V; ++j) {
+          const __m512 sum = _mm512_fmadd_ps(hNear, r0[j], _mm512_load_ps(open + 16 * j));
+          _mm512_store_ps(finishing + 16 * j, _mm512_fmadd_ps(hNear, r1[j], sum));  // k, finished next
+          _mm512_store_ps(open + 16 * j, _mm512_mul_ps(hFar, r1[j]));               // k + 1
+        }
+        if (p == 0) {  // finishes m - 1 (streamed), adds to m
+          const float *before = d[0].target[0].slot + row * stride_,
+                      *slotM = d[0].target[1].slot + row * stride_;
+          float *out = d[0].target[0].out + row * outStride;
+#pragma GCC unroll 8
+          for (int j = 0; j < V; ++j) {
+            _mm512_stream_ps(out + 16 * j, _mm512_fmadd_ps(w0, h[j], _mm512_load_ps(before + 16 * j)));
+            a[j] = _mm512_fmadd_ps(w1, h[j], _mm512_load_ps(slotM + 16 * j));
+          }
+        } else if (p == 1) {  // adds to m, starts m + 1
+#pragma GCC unroll 8
+          for (int j = 0; j < V; ++j) {
+            a[j] = _mm512_fmadd_ps(w0, h[j], a[j]);
+            b[j] = _mm512_mul_ps(w1, h[j]);
+          }
+        } else if (p == 2) {  // finishes m (streamed), adds to m + 1
+          float *out = d[2].target[0].out + row * outStride;
+#pragma GCC unroll 8
+          for (int j = 0; j < V; ++j) {
+            _mm512_stream_ps(out + 16 * j, _mm512_fmadd_ps(w0, h[j], a[j]));
+            b[j] = _mm512_fmadd_ps(w1, h[j], b[j]);
+          }
+        } else {  // adds to m + 1, starts m + 2 (the slots of m - 1 and m)
+          float *next = d[3].target[0].slot + row * stride_, *after = d[3].target[1].slot + row * stride_;
+#pragma GCC unroll 8
+          for (int j = 0; j < V; ++j) {
+            _mm512_store_ps(next + 16 * j, _mm512_fmadd_ps(w0, h[j], b[j]));
+            _mm512_store_ps(after + 16 * j, _mm512_mul_ps(w1, h[j]));
+          }
+        }
+      }
+    }
+  }
+
+  // Quad's open H sums of plane p: the one row 2k finishes (index k - 1) and the one it continues (k).
+  float *FinishingSum(int p) { return lockState_[p][0]; }
+  float *OpenSum(int p) { return lockState_[p][1]; }
+
+  template <int V>
+  __attribute__((always_inline)) static void LoadSums(const float *at, __m512 (&v)[V]) {
+#pragma GCC unroll 8
+    for (int j = 0; j < V; ++j) v[j] = _mm512_load_ps(at + 16 * j);
+  }
+  template <int V>
+  __attribute__((always_inline)) static void StoreSums(float *at, const __m512 (&v)[V]) {
+#pragma GCC unroll 8
+    for (int j = 0; j < V; ++j) _mm512_store_ps(at + 16 * j, v[j]);
   }
 
   // The common shapes of a plane's D step (PlanD) in the row loop: two indices, one term each, the
@@ -387,21 +583,21 @@ class Stencil2xRunner {
   template <int V, RowEnd kRowEnd, DKind kKind>
   __attribute__((always_inline)) void SteadyRow(const DPlan &d, const float *strips, const StripEdges &edges,
                                                 int64_t k, __m512 (&sum)[V], __m512 (&last)[V]) {
-    const __m512 quarter = _mm512_set1_ps(0.25f), threeQuarters = _mm512_set1_ps(0.75f);
+    const __m512 hFar = _mm512_set1_ps(kHFar), hNear = _mm512_set1_ps(kHNear);
     const int64_t rowStride = src_.strides[3];
     const float *row = strips + 2 * k * rowStride;
     __m512 r[V];
     WStep<V, kRowEnd>(row, edges, r);
 #pragma GCC unroll 8
-    for (int j = 0; j < V; ++j) last[j] = _mm512_fmadd_ps(quarter, r[j], last[j]);
+    for (int j = 0; j < V; ++j) last[j] = _mm512_fmadd_ps(hFar, r[j], last[j]);
     DStepFixed<V, kKind>(d, k - 1, last);
 #pragma GCC unroll 8
-    for (int j = 0; j < V; ++j) sum[j] = _mm512_fmadd_ps(threeQuarters, r[j], sum[j]);
+    for (int j = 0; j < V; ++j) sum[j] = _mm512_fmadd_ps(hNear, r[j], sum[j]);
     WStep<V, kRowEnd>(row + rowStride, edges, r);
 #pragma GCC unroll 8
     for (int j = 0; j < V; ++j) {
-      sum[j] = _mm512_fmadd_ps(threeQuarters, r[j], sum[j]);
-      last[j] = _mm512_mul_ps(quarter, r[j]);
+      sum[j] = _mm512_fmadd_ps(hNear, r[j], sum[j]);
+      last[j] = _mm512_mul_ps(hFar, r[j]);
     }
   }
 
@@ -411,7 +607,7 @@ class Stencil2xRunner {
   __attribute__((always_inline)) bool RowPair(const DPlan &d, const float *strips, const StripEdges &edges,
                                               int64_t k, __m512 (&sum)[V], __m512 (&last)[V]) {
     const int64_t inH = t_.h.inSize, rowStride = src_.strides[3];
-    const __m512 quarter = _mm512_set1_ps(0.25f), threeQuarters = _mm512_set1_ps(0.75f);
+    const __m512 hFar = _mm512_set1_ps(kHFar), hNear = _mm512_set1_ps(kHNear);
     const __m512 zero = _mm512_setzero_ps();
     const float *row = strips + 2 * k * rowStride;
     __m512 r[V];
@@ -419,7 +615,7 @@ class Stencil2xRunner {
     if (k == 0) {
 #pragma GCC unroll 8
       for (int j = 0; j < V; ++j) {
-        sum[j] = _mm512_fmadd_ps(threeQuarters, r[j], _mm512_mul_ps(quarter, r[j]));  // 2k - 1 clamped
+        sum[j] = _mm512_fmadd_ps(hNear, r[j], _mm512_mul_ps(hFar, r[j]));  // 2k - 1 clamped
         if (inH == 1) {
           sum[j] = _mm512_fmadd_ps(zero, r[j], sum[j]);  // the zero-weight tap, on index 0 itself
         } else {
@@ -429,21 +625,21 @@ class Stencil2xRunner {
     } else {
       if (k > h0_) {
 #pragma GCC unroll 8
-        for (int j = 0; j < V; ++j) last[j] = _mm512_fmadd_ps(quarter, r[j], last[j]);
+        for (int j = 0; j < V; ++j) last[j] = _mm512_fmadd_ps(hFar, r[j], last[j]);
         DStepVectors<V>(d, k - 1, last);
       }
 #pragma GCC unroll 8
-      for (int j = 0; j < V; ++j) sum[j] = _mm512_fmadd_ps(threeQuarters, r[j], sum[j]);
+      for (int j = 0; j < V; ++j) sum[j] = _mm512_fmadd_ps(hNear, r[j], sum[j]);
     }
     WStep<V, kRowEnd>(row + rowStride, edges, r);  // row 2k + 1
 #pragma GCC unroll 8
     for (int j = 0; j < V; ++j) {
-      sum[j] = _mm512_fmadd_ps(threeQuarters, r[j], sum[j]);
-      last[j] = k == 0 ? _mm512_fmadd_ps(quarter, r[j], last[j]) : _mm512_mul_ps(quarter, r[j]);  // k + 1
+      sum[j] = _mm512_fmadd_ps(hNear, r[j], sum[j]);
+      last[j] = k == 0 ? _mm512_fmadd_ps(hFar, r[j], last[j]) : _mm512_mul_ps(hFar, r[j]);  // k + 1
     }
     if (k + 1 < inH) return false;  // else the axis end: row 2k + 2 is row 2k + 1
 #pragma GCC unroll 8
-    for (int j = 0; j < V; ++j) sum[j] = _mm512_fmadd_ps(quarter, r[j], sum[j]);
+    for (int j = 0; j < V; ++j) sum[j] = _mm512_fmadd_ps(hFar, r[j], sum[j]);
     DStepVectors<V>(d, k, sum);
     return true;
   }
@@ -454,9 +650,9 @@ class Stencil2xRunner {
                                                __m512 (&last)[V]) {
     __m512 r[V];
     WStep<V, kRowEnd>(strips + 2 * h1_ * src_.strides[3], edges, r);
-    const __m512 quarter = _mm512_set1_ps(0.25f);
+    const __m512 hFar = _mm512_set1_ps(kHFar);
 #pragma GCC unroll 8
-    for (int j = 0; j < V; ++j) last[j] = _mm512_fmadd_ps(quarter, r[j], last[j]);
+    for (int j = 0; j < V; ++j) last[j] = _mm512_fmadd_ps(hFar, r[j], last[j]);
     DStepVectors<V>(d, h1_ - 1, last);
   }
 #else
@@ -502,6 +698,7 @@ class Stencil2xRunner {
   bool directRows_ = false;   // finished rows go straight to gradInput (DStepVectors)
   bool alignedRows_ = false;  // ... as whole lines, streamed from the registers
 #if defined(__AVX512F__)
+  alignas(64) float lockState_[4][2][8 * 16];  // Quad's open H sums, per plane
   __mmask16 lastLo_ = 0, lastHi_ = 0, lastLane_ = 0, zeroTapLane_ = 0;
   bool partialEnd_ = false;  // the row's last vector is partial (masks and blend needed)
 #endif
