@@ -5,9 +5,10 @@
 // (increasing), the H chunk's gradOut rows are read in order, each W-reduced (2 -> 1, lane
 // permutes) and added into the two open H sums; a finished H row goes into the two open D sums
 // (two accumulator planes of scratch, chosen by parity), and a finished D index is stored into
-// gradInput. So gradOut is read once, in order, plane after plane: on B1 (fp32, 64 x 16 x 256 x
-// 256 -> 8 x 128 x 128; medians of 7, processes alternated, 3 rounds) 8.4-8.9 ms on 2 cores against
-// 10.4-11.4 for the width-last kernel, 14.6-15.3 against 18.1-18.5 on one.
+// gradInput. So gradOut is read once, in order, plane after plane (or four planes at a time, below):
+// on B1 (fp32, 64 x 16 x 256 x 256 -> 8 x 128 x 128; medians of 7, processes alternated, 3 rounds)
+// plane by plane took 8.4-8.9 ms on 2 cores against 10.4-11.4 for the width-last kernel, 14.6-15.3
+// against 18.1-18.5 on one (ace1bc3).
 // With AVX-512 the W and H steps run on strips of up to 128 gradInput columns with the H sums in
 // registers, so each gradOut row is loaded once and only finished H rows touch memory, and a D
 // index finished in a single-strip plane is streamed to gradInput as its rows finish; the other
