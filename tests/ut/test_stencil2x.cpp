@@ -1,7 +1,7 @@
 // The doubling stencil kernel (TilingData::stencil2x: fp32, every axis doubled, align_corners false,
 // unit-stride gradOut rows) against the float64 reference with SPEC section 5's bound, on the shapes
 // that reach each of its paths: W strips (up to 128 gradInput columns; partial last vectors; rows of
-// one element; rows of 128 in four-plane lockstep), H and D of one, two and odd sizes, chunks cut
+// one element; rows of 128 and 64 in four-plane lockstep), H and D of one, two and odd sizes, chunks cut
 // for 2 and 3 cores (items starting at index 1, or mid-axis), NaN and inf (its zero-weight taps),
 // strided and channels-last gradInput, and the same bits for 1, 2 and 3 cores. Each case also runs with the
 // general width-last kernel, which must agree with it within the same bound. In NDHWC the shapes with C = 1
@@ -42,10 +42,13 @@ const DoublingShape kShapes[] = {
     {"OddPlanes", {2, 1, 5, 9, 37}},
     {"Full128", {1, 2, 3, 6, 128}},
     {"Width256", {1, 1, 2, 3, 256}},
-    // Rows of 128 with four or more planes between the D axis's ends: with streamed stores (the
-    // stream_stores_always rerun) these take the kernel's four-plane lockstep (Quad).
-    {"Quad128", {1, 2, 5, 3, 128}},
-    {"ThreeQuads128", {1, 1, 8, 2, 128}},
+    // Rows of 128 or 64 with four or more planes between the D axis's ends: with streamed stores
+    // (the stream_stores_always rerun) these take the kernel's four-plane lockstep (Quad). Eight
+    // planes or more, so that 2 cores get whole planes and Quad has rows between the first and the
+    // last H index (its register D step); fewer planes would be cut into H chunks of 1 or 2 rows.
+    {"Quad128", {2, 4, 5, 6, 128}},
+    {"ThreeQuads128", {1, 8, 8, 4, 128}},
+    {"Quad64", {2, 4, 5, 6, 64}},
 };
 
 BackwardProblem ProblemOf(const Shape5 &inputSize, bool scales) {
@@ -173,8 +176,8 @@ INSTANTIATE_TEST_SUITE_P(Layouts, Stencil2xViews,
 constexpr char kOutputEnv[] = "TRILINEAR3D_UT_STENCIL2X_OUTPUT";
 constexpr char kSeedEnv[] = "TRILINEAR3D_UT_STENCIL2X_SEED";
 
-const Shape5 kChunkedShapes[] = {
-    {1, 1, 5, 9, 37}, {1, 1, 7, 4, 130}, {1, 2, 3, 5, 16}, {1, 1, 2, 11, 1}, {1, 1, 8, 6, 128}};
+const Shape5 kChunkedShapes[] = {{1, 1, 5, 9, 37}, {1, 1, 7, 4, 130}, {1, 2, 3, 5, 16},
+                                 {1, 1, 2, 11, 1}, {1, 1, 8, 6, 128}, {1, 1, 8, 5, 64}};
 
 std::vector<uint8_t> ComputeChunked(uint64_t seed, bool checkAccuracy) {
   const ScopedPassOrder passOrder(PassOrder::kStencil2x);

@@ -12,7 +12,7 @@
 // With AVX-512 the W and H steps run on strips of up to 128 gradInput columns with the H sums in
 // registers, so each gradOut row is loaded once and only finished H rows touch memory, and a D
 // index finished in a single-strip plane is streamed to gradInput as its rows finish; the other
-// ISAs run the same steps (StencilSteps' list) on whole rows of scratch. Rows of 128 (B1) go four
+// ISAs run the same steps (StencilSteps' list) on whole rows of scratch. Rows of 128 (B1) or 64 go four
 // planes at a time where their D steps allow, row by row (Quad): the D sums then stay in L1 and in
 // registers instead of L2, and gradOut streams faster (B1 via the C API, medians of 5-7, processes
 // alternated, 3 rounds, 2026-12-01: one core 11.7-12.1 ms against 14.0-14.7 plane by plane; two
@@ -103,11 +103,13 @@ class Stencil2xRunner {
     StencilSteps(b.h0, b.h1, t_.h.inSize, &hSteps_);  // the AVX-512 code spells the H steps out
 #endif
 #if defined(__AVX512F__)
-    const bool quads = alignedRows_ && t_.w.inSize == 128;  // rows of one strip of 8 vectors
+    // Rows of one strip of 8 or 4 whole vectors (128 or 64 gradInput columns).
+    const int quadV = !alignedRows_ ? 0 : t_.w.inSize == 128 ? 8 : t_.w.inSize == 64 ? 4 : 0;
+    const bool quads = quadV != 0;
 #endif
     for (size_t i = 0; i < dSteps_.size(); ++i) {
 #if defined(__AVX512F__)
-      if (quads && i + 4 <= dSteps_.size() && Quad(&dSteps_[i])) {
+      if (quads && i + 4 <= dSteps_.size() && (quadV == 8 ? Quad<8>(&dSteps_[i]) : Quad<4>(&dSteps_[i]))) {
         i += 3;
         continue;
       }
@@ -218,26 +220,27 @@ class Stencil2xRunner {
     }
   }
 
-  // WStep for a whole row of 128 gradInput columns (8 whole vectors: no masks, edges at the row's
+  // WStep for a whole row of 16 V gradInput columns (V whole vectors: no masks, edges at the row's
   // ends, the zero-weight tap on lane 1): the same operations, with nothing left to decide at run
   // time. In Quad's row loop WStep itself (its checks of partialEnd_ and of the edges) made B1 take
   // 14.2-15.0 ms on one core instead of 11.8-11.9.
-  __attribute__((always_inline)) static void WStepWholeRow(const float *row, __m512 (&r)[8]) {
+  template <int V>
+  __attribute__((always_inline)) static void WStepWholeRow(const float *row, __m512 (&r)[V]) {
     const __m512i evens = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
     const __m512i odds = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
     const __m512 three = _mm512_set1_ps(3.0f);
-    __m512 even[8], odd[8];
+    __m512 even[V], odd[V];
 #pragma GCC unroll 8
-    for (int j = 0; j < 8; ++j) {
+    for (int j = 0; j < V; ++j) {
       const __m512 lo = _mm512_loadu_ps(row + 32 * j), hi = _mm512_loadu_ps(row + 32 * j + 16);
       even[j] = _mm512_permutex2var_ps(lo, evens, hi);
       odd[j] = _mm512_permutex2var_ps(lo, odds, hi);
     }
-    const __m512 first = _mm512_set1_ps(row[0]), last = _mm512_set1_ps(row[255]);
+    const __m512 first = _mm512_set1_ps(row[0]), last = _mm512_set1_ps(row[32 * V - 1]);
 #pragma GCC unroll 8
-    for (int j = 0; j < 8; ++j) {
+    for (int j = 0; j < V; ++j) {
       const __m512i prevOdd = _mm512_castps_si512(j == 0 ? first : odd[j - 1]);
-      const __m512i nextEven = _mm512_castps_si512(j == 7 ? last : even[j + 1]);
+      const __m512i nextEven = _mm512_castps_si512(j == V - 1 ? last : even[j + 1]);
       const __m512 left = ShiftIn<15>(_mm512_castps_si512(odd[j]), prevOdd);
       const __m512 right = ShiftIn<1>(nextEven, _mm512_castps_si512(even[j]));
       r[j] = _mm512_fmadd_ps(three, _mm512_add_ps(even[j], odd[j]), _mm512_add_ps(left, right));
@@ -386,7 +389,7 @@ class Stencil2xRunner {
 
   // Four gradOut planes 2m .. 2m + 3 whose D steps are the common ones (an even plane finishing
   // m - 1 and adding to m, an odd one adding to m and starting m + 1, and again for m + 1), rows of
-  // 128 gradInput columns streamed from the registers (alignedRows_): row k of all four, then row
+  // 128 or 64 gradInput columns streamed from the registers (alignedRows_): row k of all four, then row
   // k + 1 of all four. The D sums of m and m + 1 stay in registers across the four planes, so a row
   // of the accumulator planes is read and written once per four planes instead of about three
   // times per plane. Plane by plane (Strip), those rows (two planes of 64 KB on B1) have left L1
@@ -396,8 +399,11 @@ class Stencil2xRunner {
   // ms plane by plane with the accumulator rows made to alias within 4 KB, i.e. in L1: wrong
   // results, the same memory traffic otherwise). Each plane's two open H sums wait in lockState_
   // (L1) between its rows. The bits are Strip's: every element takes the same terms in the same
-  // order, whatever the grouping. Returns false (nothing done) where the four planes' D steps are
+  // order, whatever the grouping. Rows of 64 (gradOut 64 x 16 x 128 x 128, the C API, medians of 9,
+  // processes alternated, 2026-12-01): one core 3.34-3.47 ms against 5.11-5.35 plane by plane, two
+  // cores 1.76-1.85 against 2.56-2.67. Returns false (nothing done) where the four planes' D steps are
   // not of that shape (at the D axis's ends, at D chunk ends).
+  template <int V>
   bool Quad(const StencilStep *planes) {
     DPlan d[4];
     for (int p = 0; p < 4; ++p) d[p] = PlanD(planes[p], 0);
@@ -407,7 +413,6 @@ class Stencil2xRunner {
         d[1].target[0].slot == d[0].target[1].slot && d[2].target[0].slot == d[1].target[0].slot &&
         d[2].target[1].slot == d[1].target[1].slot && d[3].target[0].slot == d[2].target[1].slot;
     if (!shape) return false;
-    constexpr int V = 8;
     constexpr RowEnd kEnd = RowEnd::kEnd;
     const int64_t h0 = h0_, h1 = h1_;
     const StripEdges edges{0, 2 * t_.w.inSize - 1, true};
@@ -430,7 +435,7 @@ class Stencil2xRunner {
         return true;
       }
       if (k > h0 && k < steadyEnd) {
-        QuadSteadyRows(d, strips, k, steadyEnd);
+        QuadSteadyRows<V>(d, strips, k, steadyEnd);
         k = steadyEnd - 1;
         continue;
       }
@@ -449,9 +454,9 @@ class Stencil2xRunner {
 
   // Rows k0 .. k1 - 1 of the four planes: SteadyRow's W and H steps, and DStepFixed's kStreamAdd,
   // kAddAssign, kStreamAdd, kAddAssign with the sums of m and m + 1 in registers between the planes.
+  template <int V>
   __attribute__((noinline)) void QuadSteadyRows(const DPlan (&d)[4], const float *const (&strips)[4],
                                                 int64_t k0, int64_t k1) {
-    constexpr int V = 8;
     const __m512 hFar = _mm512_set1_ps(kHFar), hNear = _mm512_set1_ps(kHNear);
     const int64_t rowStride = src_.strides[3], outStride = dst_.strides[3];
     const float w[4][2] = {{d[0].target[0].w[0], d[0].target[1].w[0]},
@@ -466,10 +471,10 @@ class Stencil2xRunner {
         float *finishing = FinishingSum(p), *open = OpenSum(p);
         const __m512 w0 = _mm512_set1_ps(w[p][0]), w1 = _mm512_set1_ps(w[p][1]);
         __m512 r0[V], r1[V], h[V];
-        WStepWholeRow(src, r0);
+        WStepWholeRow<V>(src, r0);
 #pragma GCC unroll 8
         for (int j = 0; j < V; ++j) h[j] = _mm512_fmadd_ps(hFar, r0[j], _mm512_load_ps(finishing + 16 * j));
-        WStepWholeRow(src + rowStride, r1);
+        WStepWholeRow<V>(src + rowStride, r1);
 #pragma GCC unroll 8
         for (int j = 0; j < V; ++j) {
           const __m512 sum = _mm512_fmadd_ps(hNear, r0[j], _mm512_load_ps(open + 16 * j));
