@@ -56,6 +56,28 @@ template <int kShift>
 inline __m512 ShiftIn(__m512i a, __m512i b) {
   return _mm512_castsi512_ps(_mm512_mask_alignr_epi32(a, __mmask16(0xffff), a, b, kShift));
 }
+
+// The W step's pieces, shared by Stencil2xRunner::WStep and WStepWholeRow so that both give the
+// same bits (which of them runs for a plane follows the D chunks, i.e. the core count). EvenOdd:
+// the even and odd elements of 32 consecutive gradOut elements (lo, hi). WRight: g[2k + 2] per
+// output lane (nextEven's lane 0 shifted in; WStep blends the row's last element into a partial
+// last vector). WOutput: lane k = 3 (g[2k] + g[2k + 1]) + (g[2k - 1] + g[2k + 2]), g[2k - 1] from
+// odd shifted by one lane with prevOdd's lane 15.
+__attribute__((always_inline)) inline void EvenOdd(__m512 lo, __m512 hi, __m512 *even, __m512 *odd) {
+  const __m512i evens = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  const __m512i odds = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+  *even = _mm512_permutex2var_ps(lo, evens, hi);
+  *odd = _mm512_permutex2var_ps(lo, odds, hi);
+}
+
+__attribute__((always_inline)) inline __m512 WRight(__m512 even, __m512 nextEven) {
+  return ShiftIn<1>(_mm512_castps_si512(nextEven), _mm512_castps_si512(even));
+}
+
+__attribute__((always_inline)) inline __m512 WOutput(__m512 even, __m512 odd, __m512 prevOdd, __m512 right) {
+  const __m512 left = ShiftIn<15>(_mm512_castps_si512(odd), _mm512_castps_si512(prevOdd));
+  return _mm512_fmadd_ps(_mm512_set1_ps(3.0f), _mm512_add_ps(even, odd), _mm512_add_ps(left, right));
+}
 #endif
 
 class Stencil2xRunner {
@@ -190,9 +212,6 @@ class Stencil2xRunner {
   __attribute__((always_inline)) void WStep(const float *strip, const StripEdges &edges,
                                             __m512 (&r)[V]) const {
     constexpr bool kRowEnd = kEnd == RowEnd::kEnd;
-    const __m512i evens = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-    const __m512i odds = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
-    const __m512 three = _mm512_set1_ps(3.0f);
     __m512 even[V], odd[V];
 #pragma GCC unroll 8
     for (int j = 0; j < V; ++j) {
@@ -200,20 +219,16 @@ class Stencil2xRunner {
       const bool masked = kRowEnd && j + 1 == V && partialEnd_;  // a whole last vector: plain loads
       const __m512 lo = masked ? _mm512_maskz_loadu_ps(lastLo_, at) : _mm512_loadu_ps(at);
       const __m512 hi = masked ? _mm512_maskz_loadu_ps(lastHi_, at + 16) : _mm512_loadu_ps(at + 16);
-      even[j] = _mm512_permutex2var_ps(lo, evens, hi);
-      odd[j] = _mm512_permutex2var_ps(lo, odds, hi);
+      EvenOdd(lo, hi, &even[j], &odd[j]);
     }
     // g[2k - 1] before the strip (g[0] at the row start) and g[2k + 2] after it (g[outW - 1] at the end).
     const __m512 oddBefore = _mm512_set1_ps(strip[edges.before]);
     const __m512 evenAfter = _mm512_set1_ps(strip[edges.after]);
 #pragma GCC unroll 8
     for (int j = 0; j < V; ++j) {
-      const __m512i prevOdd = _mm512_castps_si512(j == 0 ? oddBefore : odd[j - 1]);
-      const __m512i nextEven = _mm512_castps_si512(j + 1 == V ? evenAfter : even[j + 1]);
-      const __m512 left = ShiftIn<15>(_mm512_castps_si512(odd[j]), prevOdd);
-      __m512 right = ShiftIn<1>(nextEven, _mm512_castps_si512(even[j]));
+      __m512 right = WRight(even[j], j + 1 == V ? evenAfter : even[j + 1]);
       if (kRowEnd && j + 1 == V && partialEnd_) right = _mm512_mask_blend_ps(lastLane_, right, evenAfter);
-      r[j] = _mm512_fmadd_ps(three, _mm512_add_ps(even[j], odd[j]), _mm512_add_ps(left, right));
+      r[j] = WOutput(even[j], odd[j], j == 0 ? oddBefore : odd[j - 1], right);
     }
     if (edges.first) {  // 0 * g[0] into output min(1, inW - 1): the zero-weight tap (stencil2x_steps.h)
       r[0] = _mm512_mask3_fmadd_ps(_mm512_setzero_ps(), _mm512_set1_ps(strip[0]), r[0], zeroTapLane_);
@@ -226,24 +241,15 @@ class Stencil2xRunner {
   // 14.2-15.0 ms on one core instead of 11.8-11.9.
   template <int V>
   __attribute__((always_inline)) static void WStepWholeRow(const float *row, __m512 (&r)[V]) {
-    const __m512i evens = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-    const __m512i odds = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
-    const __m512 three = _mm512_set1_ps(3.0f);
     __m512 even[V], odd[V];
 #pragma GCC unroll 8
-    for (int j = 0; j < V; ++j) {
-      const __m512 lo = _mm512_loadu_ps(row + 32 * j), hi = _mm512_loadu_ps(row + 32 * j + 16);
-      even[j] = _mm512_permutex2var_ps(lo, evens, hi);
-      odd[j] = _mm512_permutex2var_ps(lo, odds, hi);
-    }
+    for (int j = 0; j < V; ++j)
+      EvenOdd(_mm512_loadu_ps(row + 32 * j), _mm512_loadu_ps(row + 32 * j + 16), &even[j], &odd[j]);
     const __m512 first = _mm512_set1_ps(row[0]), last = _mm512_set1_ps(row[32 * V - 1]);
 #pragma GCC unroll 8
     for (int j = 0; j < V; ++j) {
-      const __m512i prevOdd = _mm512_castps_si512(j == 0 ? first : odd[j - 1]);
-      const __m512i nextEven = _mm512_castps_si512(j == V - 1 ? last : even[j + 1]);
-      const __m512 left = ShiftIn<15>(_mm512_castps_si512(odd[j]), prevOdd);
-      const __m512 right = ShiftIn<1>(nextEven, _mm512_castps_si512(even[j]));
-      r[j] = _mm512_fmadd_ps(three, _mm512_add_ps(even[j], odd[j]), _mm512_add_ps(left, right));
+      r[j] = WOutput(even[j], odd[j], j == 0 ? first : odd[j - 1],
+                     WRight(even[j], j == V - 1 ? last : even[j + 1]));
     }
     r[0] = _mm512_mask3_fmadd_ps(_mm512_setzero_ps(), first, r[0], __mmask16(2));  // 0 * g[0] into output 1
   }
