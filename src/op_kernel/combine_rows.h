@@ -7,6 +7,10 @@
 #ifndef TRILINEAR3D_OP_KERNEL_COMBINE_ROWS_H_
 #define TRILINEAR3D_OP_KERNEL_COMBINE_ROWS_H_
 
+#if !defined(TRILINEAR3D_ISA_REGION)
+#error "an ISA header: include op_kernel/isa_begin.h before it"
+#endif
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -16,7 +20,7 @@
 
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
 
-#if defined(__AVX512F__)
+#if defined(TRILINEAR3D_HAVE_AVX512)
 namespace combine_detail {
 
 // 16 source elements as fp32 lanes (simd_row_ops.h's LoadFloatLanes); the masked form reads
@@ -84,7 +88,7 @@ inline void CombineK(A *__restrict dst, const S *const *src, const A *weights, i
 }
 
 }  // namespace combine_detail
-#elif defined(__AVX2__)
+#elif defined(TRILINEAR3D_HAVE_AVX2)
 namespace combine_detail {
 
 // CombineK for AVX2 (8 fp32 or 4 fp64 lanes; Avx2Lanes of simd_row_ops.h): the accumulator stays in
@@ -118,7 +122,7 @@ inline void CombineK(A *__restrict dst, const S *const *src, const A *weights, i
 }  // namespace combine_detail
 #endif
 
-#if defined(__AVX2__)
+#if defined(TRILINEAR3D_HAVE_AVX2)
 namespace combine_detail {
 
 // This ISA's CombineK as a type, so that WithTapCount can pick its tap count.
@@ -159,7 +163,7 @@ inline void CombineRows(A *__restrict dst, const S *const *src, const A *w, int 
   static_assert(std::is_same_v<A, Acc<S>>, "sources are the dtype or its accumulation type");
   while (k > 0) {
     const int part = std::min(k, 4);
-#if defined(__AVX2__)  // AVX-512 builds too
+#if defined(TRILINEAR3D_HAVE_AVX2)  // AVX-512 builds too
     combine_detail::WithTapCount<combine_detail::VectorCombine>(part, dst, src, w, n, accumulate);
 #else
     // One sweep per source, in order: the same sum as the vector path's chain, and loops the

@@ -4,6 +4,10 @@
 #ifndef TRILINEAR3D_OP_KERNEL_ITEM_LOOP_H_
 #define TRILINEAR3D_OP_KERNEL_ITEM_LOOP_H_
 
+#if !defined(TRILINEAR3D_ISA_REGION)
+#error "an ISA header: include op_kernel/isa_begin.h before it"
+#endif
+
 #include <cstdint>
 #include <type_traits>
 

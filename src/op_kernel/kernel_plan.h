@@ -3,6 +3,11 @@
 #ifndef TRILINEAR3D_OP_KERNEL_KERNEL_PLAN_H_
 #define TRILINEAR3D_OP_KERNEL_KERNEL_PLAN_H_
 
+// Baseline code: op_kernel/isa_begin.h includes it before its ISA region opens.
+#if defined(TRILINEAR3D_ISA_REGION)
+#error "a baseline header inside an ISA region: include it from op_kernel/isa_begin.h"
+#endif
+
 #include <algorithm>
 #include <cstdint>
 #include <memory>

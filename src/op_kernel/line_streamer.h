@@ -10,6 +10,10 @@
 #ifndef TRILINEAR3D_OP_KERNEL_LINE_STREAMER_H_
 #define TRILINEAR3D_OP_KERNEL_LINE_STREAMER_H_
 
+#if !defined(TRILINEAR3D_ISA_REGION)
+#error "an ISA header: include op_kernel/isa_begin.h before it"
+#endif
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -35,7 +39,7 @@ class LineStreamer {
 
   // Appends src[0, n) to the span.
   void Put(const T *src, int64_t n) {
-#if defined(__AVX2__)  // AVX-512 builds too
+#if defined(TRILINEAR3D_HAVE_AVX2)  // AVX-512 builds too
     while (n > 0) {
       if (count_ == 0 && LineOffset(next_) == 0) {
         const int64_t whole = n / kLineElems * kLineElems;
@@ -74,7 +78,7 @@ class LineStreamer {
   // Stores what is pending (the span's last, partial line) with ordinary stores. (In the baseline
   // build Put keeps nothing pending.)
   void Finish() {
-#if defined(__AVX2__)
+#if defined(TRILINEAR3D_HAVE_AVX2)
     CopyFew(next_, pending_, count_);
     next_ += count_;
     count_ = 0;
@@ -87,7 +91,7 @@ class LineStreamer {
     return static_cast<int64_t>(reinterpret_cast<uintptr_t>(p) & 63) / static_cast<int64_t>(sizeof(T));
   }
 
-#if defined(__AVX512F__)
+#if defined(TRILINEAR3D_HAVE_AVX512)
   // dst[0, k) = src[0, k) for k <= kLineElems, one masked load and store (no library call: this
   // runs twice per row).
   static void CopyFew(T *dst, const T *src, int64_t k) {
@@ -100,7 +104,7 @@ class LineStreamer {
                             _mm512_maskz_loadu_pd(static_cast<__mmask8>(mask), src));
     }
   }
-#elif defined(__AVX2__)
+#elif defined(TRILINEAR3D_HAVE_AVX2)
   // CopyFew with AVX2's masked loads and stores, one per 32-byte half of the line: nothing outside
   // [0, k) is read or written.
   static void CopyFew(T *dst, const T *src, int64_t k) {

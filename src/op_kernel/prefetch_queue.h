@@ -6,6 +6,11 @@
 #ifndef TRILINEAR3D_OP_KERNEL_PREFETCH_QUEUE_H_
 #define TRILINEAR3D_OP_KERNEL_PREFETCH_QUEUE_H_
 
+// Baseline code: op_kernel/isa_begin.h includes it before its ISA region opens.
+#if defined(TRILINEAR3D_ISA_REGION)
+#error "a baseline header inside an ISA region: include it from op_kernel/isa_begin.h"
+#endif
+
 #include <cstdint>
 
 namespace trilinear3d::kernel {

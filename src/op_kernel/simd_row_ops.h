@@ -4,13 +4,13 @@
 #ifndef TRILINEAR3D_OP_KERNEL_SIMD_ROW_OPS_H_
 #define TRILINEAR3D_OP_KERNEL_SIMD_ROW_OPS_H_
 
+#if !defined(TRILINEAR3D_ISA_REGION)
+#error "an ISA header: include op_kernel/isa_begin.h before it"
+#endif
+
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
-
-#if defined(__AVX2__) || defined(__AVX512F__)
-#include <immintrin.h>
-#endif
 
 #include "op_kernel/element_types.h"
 #include "op_kernel/kernel_plan.h"
@@ -20,7 +20,7 @@ namespace trilinear3d::kernel::TRILINEAR3D_ISA {
 // dst = w * src (assign) or dst += w * src, n elements.
 template <typename A>
 inline void AxpyRow(A *__restrict dst, const A *__restrict src, A w, int64_t n, bool assign) {
-#if defined(__AVX512F__)
+#if defined(TRILINEAR3D_HAVE_AVX512)
   // Explicit vectors with a masked tail: these rows are short (a few hundred elements) and called
   // often, so the compiler's peeled prologue and scalar epilogue would cost as much as the body.
   if constexpr (std::is_same_v<A, float>) {
@@ -55,7 +55,7 @@ inline void BlendRows(A *__restrict dst, const A *__restrict a, A w0, const A *_
   for (int64_t i = 0; i < n; ++i) dst[i] = w0 * a[i] + w1 * b[i];
 }
 
-#if defined(__AVX512F__)
+#if defined(TRILINEAR3D_HAVE_AVX512)
 // 16 bf16 values as fp32 lanes (exact: the bits shifted up). The all-lanes masked forms of the
 // widening and the shift: the plain intrinsics start from _mm512_undefined_epi32(), which GCC 12's
 // -Wuninitialized reports in some inlining contexts (a false positive that -Werror turns fatal).
@@ -95,7 +95,7 @@ inline __m512 LoadFloatLanes(const T *p, __mmask16 m) {
 }
 #endif
 
-#if defined(__AVX2__) && !defined(__AVX512F__)
+#if defined(TRILINEAR3D_HAVE_AVX2) && !defined(TRILINEAR3D_HAVE_AVX512)
 // The AVX2 kernels' vectors of the accumulation type A (8 fp32 or 4 fp64 lanes): loads (fp16 / bf16
 // converted exactly; LoadRow converts with them too), masked loads and stores of the first n lanes
 // (nothing outside them read or written), and the arithmetic.
@@ -150,7 +150,7 @@ template <typename T>
 inline void LoadRow(const T *src, int64_t stride, Acc<T> *__restrict dst, int64_t n) {
   int64_t i = 0;
   if (stride == 1) {
-#if defined(__AVX512F__)
+#if defined(TRILINEAR3D_HAVE_AVX512)
     if constexpr (std::is_same_v<T, Bf16> || std::is_same_v<T, Fp16>) {
       for (; i + 16 <= n; i += 16) _mm512_storeu_ps(dst + i, LoadFloatLanes(src + i));
       if (i < n) {  // the tail with masks: nothing past the row is read
@@ -159,7 +159,7 @@ inline void LoadRow(const T *src, int64_t stride, Acc<T> *__restrict dst, int64_
         return;
       }
     }
-#elif defined(__AVX2__)
+#elif defined(TRILINEAR3D_HAVE_AVX2)
     if constexpr (std::is_same_v<T, Bf16> || std::is_same_v<T, Fp16>) {
       using L = Avx2Lanes<float>;
       for (; i + L::kLanes <= n; i += L::kLanes) L::Store(dst + i, L::Load(src + i));
@@ -169,7 +169,7 @@ inline void LoadRow(const T *src, int64_t stride, Acc<T> *__restrict dst, int64_
   for (; i < n; ++i) dst[i] = ToAcc(src[i * stride]);
 }
 
-#if defined(__AVX512F__)
+#if defined(TRILINEAR3D_HAVE_AVX512)
 // Round-to-nearest-even fp32 -> bf16 of 16 lanes, NaN kept quiet (as FloatToBf16).
 inline __m256i FloatToBf16x16(__m512 v) {
   const __m512i u = _mm512_castps_si512(v);
@@ -200,7 +200,7 @@ inline void StoreRow(const Acc<T> *__restrict src, T *dst, int64_t stride, int64
       std::memcpy(dst, src, static_cast<size_t>(n) * sizeof(T));
       return;
     }
-#if defined(__AVX512F__)
+#if defined(TRILINEAR3D_HAVE_AVX512)
     if constexpr (std::is_same_v<T, Bf16> || std::is_same_v<T, Fp16>) {
       for (; i + 16 <= n; i += 16) {
         _mm256_storeu_si256(reinterpret_cast<__m256i *>(dst + i),
@@ -212,7 +212,7 @@ inline void StoreRow(const Acc<T> *__restrict src, T *dst, int64_t stride, int64
         return;
       }
     }
-#elif defined(__AVX2__)
+#elif defined(TRILINEAR3D_HAVE_AVX2)
     if constexpr (std::is_same_v<T, Fp16>) {
       for (; i + 8 <= n; i += 8) {
         _mm_storeu_si128(
@@ -225,12 +225,12 @@ inline void StoreRow(const Acc<T> *__restrict src, T *dst, int64_t stride, int64
   for (; i < n; ++i) dst[i * stride] = FromAcc<T>(src[i]);
 }
 
-#if defined(__AVX2__)  // AVX-512 builds too
+#if defined(TRILINEAR3D_HAVE_AVX2)  // AVX-512 builds too
 // The 64-byte line at dst (64-byte aligned) copied from src (any alignment, bits unchanged) with
 // non-temporal stores: one 64-byte store, or two 32-byte ones back to back, which fill the same
 // write-combining buffer (16-byte ones did not, on this project's bench machine: far slower).
 inline void StreamLine(void *dst, const void *src) {
-#if defined(__AVX512F__)
+#if defined(TRILINEAR3D_HAVE_AVX512)
   _mm512_stream_si512(static_cast<__m512i *>(dst), _mm512_loadu_si512(src));
 #else
   __m256i *d = static_cast<__m256i *>(dst);
@@ -242,7 +242,7 @@ inline void StreamLine(void *dst, const void *src) {
 
 // StreamLine of w * src (each element w * src[i], rounded once).
 inline void StreamLineScaled(float *dst, const float *src, float w) {
-#if defined(__AVX512F__)
+#if defined(TRILINEAR3D_HAVE_AVX512)
   _mm512_stream_ps(dst, _mm512_mul_ps(_mm512_set1_ps(w), _mm512_loadu_ps(src)));
 #else
   const __m256 wv = _mm256_set1_ps(w);
@@ -257,7 +257,7 @@ inline void StreamLineScaled(float *dst, const float *src, float w) {
 // The caller issues StreamFence() before the data is handed to another thread.
 template <typename T>
 inline void StoreRowStreaming(const Acc<T> *__restrict src, T *dst, int64_t n) {
-#if defined(__AVX2__)
+#if defined(TRILINEAR3D_HAVE_AVX2)
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
     constexpr int64_t kLineElems = 64 / sizeof(T);
     int64_t i = 0;
@@ -277,7 +277,7 @@ inline void StoreRowStreaming(const Acc<T> *__restrict src, T *dst, int64_t n) {
 // fused in: one pass instead of scaling into a buffer first).
 inline void StoreRowStreamingScaled(const float *__restrict src, float w, float *dst, int64_t n) {
   int64_t i = 0;
-#if defined(__AVX2__)
+#if defined(TRILINEAR3D_HAVE_AVX2)
   while (i < n && (reinterpret_cast<uintptr_t>(dst + i) & 63) != 0) {
     dst[i] = w * src[i];
     ++i;
@@ -288,7 +288,7 @@ inline void StoreRowStreamingScaled(const float *__restrict src, float w, float 
 }
 
 inline void StreamFence() {
-#if defined(__AVX2__) || defined(__AVX512F__)
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_AVX512)
   _mm_sfence();
 #endif
 }
@@ -305,7 +305,7 @@ inline void GatherRowScalar(const RowGather<A> &g, const A *__restrict src, A *_
   }
 }
 
-#if defined(__AVX512F__)
+#if defined(TRILINEAR3D_HAVE_AVX512)
 template <typename A>
 struct Avx512Types;
 template <>
@@ -337,7 +337,7 @@ struct RowTargets {
 template <typename A>
 inline void ApplyTargets(const RowTargets<A> &t, const A *values, int64_t n);
 
-#if defined(__AVX2__) && !defined(__AVX512F__)
+#if defined(TRILINEAR3D_HAVE_AVX2) && !defined(TRILINEAR3D_HAVE_AVX512)
 // v stored at p: every lane, or (masked) only the lanes of m; AVX2's masked stores are slow (on AMD
 // especially), so they serve partial vectors only.
 template <typename A>
@@ -456,7 +456,7 @@ template <int kRows, typename A>
 inline void GatherRows(const RowGather<A> &g, const A *const *src, A *const *dst,
                        const char *const *prefetch = nullptr, int64_t prefetchBytes = 0,
                        const RowTargets<A> *targets = nullptr) {
-#if defined(__AVX512F__)
+#if defined(TRILINEAR3D_HAVE_AVX512)
   if (g.lanes == 64 / static_cast<int>(sizeof(A))) {
     constexpr int kLanes = 64 / sizeof(A);
     using Vec = typename Avx512Types<A>::Vec;
@@ -566,7 +566,7 @@ inline void GatherRows(const RowGather<A> &g, const A *const *src, A *const *dst
     }
     return;
   }
-#elif defined(__AVX2__)
+#elif defined(TRILINEAR3D_HAVE_AVX2)
   if (g.lanes == 32 / static_cast<int>(sizeof(A))) {
     if constexpr (std::is_same_v<A, float>) {
       GatherRowsAvx2<kRows>(g, src, dst, prefetch, prefetchBytes, targets);
@@ -606,7 +606,7 @@ inline void GatherRows(const RowGather<A> &g, const A *const *src, A *const *dst
   }
 }
 
-#if defined(__AVX512F__)
+#if defined(TRILINEAR3D_HAVE_AVX512)
 // GatherRows<4> for fp32 when every block is windowed (RowGather::allWindowed; lanes 16), without
 // prefetch or targets: the hot W pass of the width-last backward. Named registers, so the four
 // rows' windows and accumulators stay in registers across a block's steps.
@@ -670,7 +670,7 @@ inline void GatherRows4Windowed(const RowGather<float> &g, const float *const *s
 // GatherRows of 4 rows without prefetch or targets, through the fastest path that applies.
 template <typename A>
 inline void GatherFourRows(const RowGather<A> &g, const A *const *src, A *const *dst) {
-#if defined(__AVX512F__)
+#if defined(TRILINEAR3D_HAVE_AVX512)
   if constexpr (std::is_same_v<A, float>) {
     if (g.lanes == 16 && g.allWindowed) {
       GatherRows4Windowed(g, src, dst);
@@ -686,7 +686,7 @@ inline void ApplyTargets(const RowTargets<A> &t, const A *values, int64_t n) {
   for (int k = 0; k < t.count; ++k) AxpyRow(t.row[k], values, t.w[k], n, t.assign[k]);
 }
 
-#if defined(__AVX512F__)
+#if defined(TRILINEAR3D_HAVE_AVX512)
 // Stores one vector of W-pass results at out, or, with targets, applies it to each target row at
 // element offset `at` (w * v assigned, or added with one FMA): the fused H scatter.
 template <typename A, typename Vec, typename Mask>
@@ -781,7 +781,7 @@ inline void GatherChannelChunk(const A *__restrict src, int64_t srcFirst, const 
 }
 #endif
 
-#if defined(__AVX2__) && !defined(__AVX512F__)
+#if defined(TRILINEAR3D_HAVE_AVX2) && !defined(TRILINEAR3D_HAVE_AVX512)
 // GatherChannelChunk (below) for AVX2: up to 8 vectors of channels, the accumulators in registers
 // across the entry list, a partial last vector loaded and stored with a mask; the results go to out,
 // or to the targets at element offset `at` (w * v assigned, or added with one FMA).
@@ -870,10 +870,10 @@ inline void GatherChannels(const RowGather<A> &g, GatherSpan span, const A *__re
     }
     for (int64_t k0 = 0; k0 < c; k0 += kChunk) {
       const int64_t width = c - k0 < kChunk ? c - k0 : kChunk;
-#if defined(__AVX512F__)
+#if defined(TRILINEAR3D_HAVE_AVX512)
       GatherChannelChunk(src, srcFirst, srcIdx, weights, e0, e1, c, k0, width, out + k0, targets, at + k0);
       continue;
-#elif defined(__AVX2__)
+#elif defined(TRILINEAR3D_HAVE_AVX2)
       GatherChannelChunkAvx2(src, srcFirst, srcIdx, weights, e0, e1, c, k0, width, out + k0, targets,
                              at + k0);
       continue;
@@ -910,9 +910,9 @@ inline void GatherRow(const RowGather<A> &g, const A *src, A *dst) {
 // The vector width (elements of A) this ISA's GatherRow uses; 0 means scalar lists.
 template <typename A>
 constexpr int GatherLanes() {
-#if defined(__AVX512F__)
+#if defined(TRILINEAR3D_HAVE_AVX512)
   return 64 / sizeof(A);
-#elif defined(__AVX2__)
+#elif defined(TRILINEAR3D_HAVE_AVX2)
   return 32 / sizeof(A);
 #else
   return 0;

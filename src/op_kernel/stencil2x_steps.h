@@ -11,6 +11,11 @@
 #ifndef TRILINEAR3D_OP_KERNEL_STENCIL2X_STEPS_H_
 #define TRILINEAR3D_OP_KERNEL_STENCIL2X_STEPS_H_
 
+// Baseline code: op_kernel/isa_begin.h includes it before its ISA region opens.
+#if defined(TRILINEAR3D_ISA_REGION)
+#error "a baseline header inside an ISA region: include it from op_kernel/isa_begin.h"
+#endif
+
 #include <algorithm>
 #include <cstdint>
 #include <vector>

@@ -1,5 +1,8 @@
 // This ISA's kernel table (the file is compiled once per ISA; see CMakeLists.txt).
 #include "op_kernel/kernel_args.h"
+
+#include "op_kernel/isa_begin.h"
+
 #include "op_kernel/simd_row_ops.h"
 
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
@@ -36,3 +39,5 @@ const IsaKernels &Kernels() {
 }
 
 }  // namespace trilinear3d::kernel::TRILINEAR3D_ISA
+
+#include "op_kernel/isa_end.h"

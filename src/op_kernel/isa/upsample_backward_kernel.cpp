@@ -12,8 +12,11 @@
 #include <algorithm>
 #include <cstring>
 
-#include "op_kernel/item_loop.h"
 #include "op_kernel/kernel_args.h"
+
+#include "op_kernel/isa_begin.h"
+
+#include "op_kernel/item_loop.h"
 #include "op_kernel/simd_row_ops.h"
 
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
@@ -228,3 +231,5 @@ void RunBackwardWidthFirst(const KernelArgs &args, int blockIdx) {
 }
 
 }  // namespace trilinear3d::kernel::TRILINEAR3D_ISA
+
+#include "op_kernel/isa_end.h"

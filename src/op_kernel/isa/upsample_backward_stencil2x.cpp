@@ -26,10 +26,13 @@
 #include <utility>
 #include <vector>
 
-#include "op_kernel/item_loop.h"
 #include "op_kernel/kernel_args.h"
-#include "op_kernel/simd_row_ops.h"
 #include "op_kernel/stencil2x_steps.h"
+
+#include "op_kernel/isa_begin.h"
+
+#include "op_kernel/item_loop.h"
+#include "op_kernel/simd_row_ops.h"
 
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
 namespace {
@@ -41,7 +44,7 @@ using tiling::TilingData;
 // g[2k + 2], the row's last element, blended in (on a whole vector that lane holds it already).
 enum class RowEnd { kNo, kEnd };
 
-#if defined(__AVX512F__)
+#if defined(TRILINEAR3D_HAVE_AVX512)
 // The W step leaves out its factor 1/4: 3 (g[2k] + g[2k + 1]) + (g[2k - 1] + g[2k + 2]) is two adds
 // and an FMA, on both of Zen 4's FP pipe pairs (its adds and its FMAs), where 1/4, 3/4, 3/4, 1/4
 // took a multiply and three FMAs on one (a prototype of B1 with gradOut in L2: 22 % less time; in
@@ -93,7 +96,7 @@ class Stencil2xRunner {
     rowW_ = slots_[1] + planeElems_;
     rowH_[0] = rowW_ + stride_;
     rowH_[1] = rowH_[0] + stride_;
-#if defined(__AVX512F__)
+#if defined(TRILINEAR3D_HAVE_AVX512)
     // One strip per row (1, 2, 4 or 8 vectors): a finished row is whole at once.
     const int64_t vectors = (t_.w.inSize + 15) / 16;
     directRows_ = vectors == 1 || vectors == 2 || vectors == 4 || vectors == 8;
@@ -121,16 +124,16 @@ class Stencil2xRunner {
     srcBase_ = PlaneBase<const float>(src_, t_, b.plane);
     dstBase_ = PlaneBase<float>(dst_, t_, b.plane);
     StencilSteps(b.d0, b.d1, t_.d.inSize, &dSteps_);
-#if !defined(__AVX512F__)
+#if !defined(TRILINEAR3D_HAVE_AVX512)
     StencilSteps(b.h0, b.h1, t_.h.inSize, &hSteps_);  // the AVX-512 code spells the H steps out
 #endif
-#if defined(__AVX512F__)
+#if defined(TRILINEAR3D_HAVE_AVX512)
     // Rows of one strip of 8 or 4 whole vectors (128 or 64 gradInput columns).
     const int quadV = !alignedRows_ ? 0 : t_.w.inSize == 128 ? 8 : t_.w.inSize == 64 ? 4 : 0;
     const bool quads = quadV != 0;
 #endif
     for (size_t i = 0; i < dSteps_.size(); ++i) {
-#if defined(__AVX512F__)
+#if defined(TRILINEAR3D_HAVE_AVX512)
       if (quads && i + 4 <= dSteps_.size() && (quadV == 8 ? Quad<8>(&dSteps_[i]) : Quad<4>(&dSteps_[i]))) {
         i += 3;
         continue;
@@ -165,7 +168,7 @@ class Stencil2xRunner {
   }
   const float *SrcRow(const float *planeBase, int64_t oh) const { return planeBase + oh * src_.strides[3]; }
 
-#if defined(__AVX512F__)
+#if defined(TRILINEAR3D_HAVE_AVX512)
   // W then H steps of one gradOut plane on strips of 8, 4, 2 or 1 vectors of gradInput columns (the
   // last strip ends the row). Four strip widths and two strip kinds keep the instantiations few: all
   // of 1 to 8 times three row ends made the file take minutes and gigabytes under clang's sanitizers.
@@ -709,7 +712,7 @@ class Stencil2xRunner {
   int64_t stride_ = 0, planeElems_ = 0, h0_ = 0, h1_ = 0;
   bool directRows_ = false;   // finished rows go straight to gradInput (DStepVectors)
   bool alignedRows_ = false;  // ... as whole lines, streamed from the registers
-#if defined(__AVX512F__)
+#if defined(TRILINEAR3D_HAVE_AVX512)
   alignas(64) float lockState_[4][2][8 * 16];  // Quad's open H sums, per plane
   __mmask16 lastLo_ = 0, lastHi_ = 0, lastLane_ = 0, zeroTapLane_ = 0;
   bool partialEnd_ = false;  // the row's last vector is partial (masks and blend needed)
@@ -726,3 +729,5 @@ class Stencil2xRunner {
 void RunBackwardStencil2x(const KernelArgs &args, int blockIdx) { RunItems<Stencil2xRunner>(args, blockIdx); }
 
 }  // namespace trilinear3d::kernel::TRILINEAR3D_ISA
+
+#include "op_kernel/isa_end.h"

@@ -20,10 +20,13 @@
 #include <algorithm>
 #include <cstring>
 
-#include "op_kernel/combine_rows.h"
-#include "op_kernel/item_loop.h"
 #include "op_kernel/kernel_args.h"
 #include "op_kernel/prefetch_queue.h"
+
+#include "op_kernel/isa_begin.h"
+
+#include "op_kernel/combine_rows.h"
+#include "op_kernel/item_loop.h"
 #include "op_kernel/simd_row_ops.h"
 
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
@@ -288,3 +291,5 @@ void RunBackwardWidthLast(const KernelArgs &args, int blockIdx) {
 }
 
 }  // namespace trilinear3d::kernel::TRILINEAR3D_ISA
+
+#include "op_kernel/isa_end.h"

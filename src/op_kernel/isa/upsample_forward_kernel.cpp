@@ -9,8 +9,11 @@
 #include <algorithm>
 #include <utility>
 
-#include "op_kernel/item_loop.h"
 #include "op_kernel/kernel_args.h"
+
+#include "op_kernel/isa_begin.h"
+
+#include "op_kernel/item_loop.h"
 #include "op_kernel/simd_row_ops.h"
 
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
@@ -212,3 +215,5 @@ void RunForward(const KernelArgs &args, int blockIdx) {
 }
 
 }  // namespace trilinear3d::kernel::TRILINEAR3D_ISA
+
+#include "op_kernel/isa_end.h"
