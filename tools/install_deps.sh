@@ -14,7 +14,8 @@ PACKAGES=(
   pybind11-dev                          # torch's extension headers include pybind11 (no package depends on it)
   python3-torch libtorch-dev            # golden results, PyTorch comparison, the extension
   nlohmann-json3-dev                    # tests/st/cases.json
-  valgrind clang libclang-rt-14-dev     # reliability: sanitizers, libFuzzer
+  valgrind clang libclang-rt-14-dev     # reliability: sanitizers, libFuzzer; valgrind's CPU: AVX2, no AVX-512
+  qemu-user g++-aarch64-linux-gnu       # other CPUs: qemu -cpu Nehalem (no AVX), the aarch64 cross build
 )
 
 missing=()

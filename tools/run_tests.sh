@@ -65,12 +65,98 @@ step_fuzz() {
     -print_final_stats=1 -artifact_prefix=build-fuzz/artifacts/ build-fuzz/corpus tests/fuzz/corpus
 }
 
+# Every CPU. The default build holds every x86-64 tier and picks one at run time, so this machine's
+# own CPU shows only its best tier. These steps run the seed sample, the examples and the
+# kernel-facing sweeps on CPUs it lacks, with the library choosing its tier by itself:
+# TRILINEAR3D_EXPECT_ISA is the tier it must choose there (test_kernel_dispatch checks it).
+EMULATED_PROGRAMS=(
+  examples/test_aclnn_upsample_trilinear3d_backward
+  examples/ndhwc_scales_example
+  examples/upsample_trilinear3d_forward_example
+  tests/ut/op_kernel/trilinear3d_ut_op_kernel_test_kernel_dispatch
+  tests/ut/trilinear3d_ut_test_backward_accuracy
+  tests/ut/trilinear3d_ut_test_stencil2x
+  tests/ut/trilinear3d_ut_test_views
+  tests/ut/trilinear3d_ut_test_determinism
+  tests/ut/forward/trilinear3d_ut_test_forward_accuracy
+  tests/reliability/trilinear3d_reliability_guard_bands
+)
+
+# run_emulated BUILD_DIR EXPECTED_TIER LAUNCHER... [-- PROGRAM...]: each program (default:
+# EMULATED_PROGRAMS, paths under BUILD_DIR) under the launcher; the seed sample must print
+# 36/100/164/228 and name the expected tier.
+run_emulated() {
+  local build="$1" expected="$2"
+  shift 2
+  local command=() programs=("${EMULATED_PROGRAMS[@]}")
+  while [[ $# -gt 0 && "$1" != "--" ]]; do
+    command+=("$1")
+    shift
+  done
+  if [[ $# -gt 0 ]]; then
+    shift
+    programs=("$@")
+  fi
+  set -- "${command[@]}"
+  # The determinism tests re-execute themselves: qemu needs to be named for the child (valgrind
+  # follows it with --trace-children=yes).
+  local launcher=""
+  if [[ "$1" == qemu-* ]]; then
+    launcher="$(command -v "$1") ${*:2}"
+  fi
+  for program in "${programs[@]}"; do
+    local start=${SECONDS} output
+    if ! output=$(TRILINEAR3D_QUIET=1 TRILINEAR3D_VERBOSE=1 TRILINEAR3D_EXPECT_ISA="${expected}" \
+        TRILINEAR3D_TEST_CHILD_LAUNCHER="${launcher}" "$@" "${build}/${program}" 2>&1); then
+      printf '%s\n' "${output}" | grep -v -E '^\[ +(RUN|OK) +\]' | tail -n 80
+      echo "run_tests: ${program} failed under $*" >&2
+      return 1
+    fi
+    if [[ "${program}" == */test_aclnn_upsample_trilinear3d_backward ]]; then
+      printf '%s\n' "${output}" | grep -E 'kernels:|result\['
+      if ! printf '%s\n' "${output}" | grep -q "kernels: ${expected} " ||
+         [[ "$(printf '%s\n' "${output}" | grep -c -E 'result\[[0-3]\] is: (36|100|164|228)\.000000')" != 4 ]]; then
+        echo "run_tests: the seed sample under $* did not print 36/100/164/228 from the ${expected} kernels" >&2
+        return 1
+      fi
+    fi
+    echo "  ${program}: ok ($(printf '%s\n' "${output}" | grep -E '^\[  PASSED  \]' | tail -n 1 | grep . || echo 'exit 0'), $((SECONDS - start)) s)"
+  done
+}
+
+# An x86-64 CPU with AVX2 and no AVX-512: valgrind's (it also reports memory errors).
+step_valgrind() {
+  run_emulated "${BUILD_DIR}" avx2 valgrind -q --error-exitcode=99 --trace-children=yes
+}
+
+# An x86-64 CPU without AVX (SSE4.2): qemu's Nehalem. qemu checks which instructions run; its AVX2
+# arithmetic is not exact enough to test (valgrind does that).
+step_nehalem() {
+  run_emulated "${BUILD_DIR}" baseline qemu-x86_64 -cpu Nehalem
+}
+
+# aarch64: a cross build (g++-aarch64-linux-gnu, GoogleTest from /usr/src/googletest) whose test
+# programs, each run whole (one process each: ctest's process per test case is slow under qemu),
+# and examples run under qemu-aarch64.
+step_aarch64() {
+  local build=build-aarch64
+  cmake -S . -B "${build}" -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64-linux-gnu.cmake -DTRILINEAR3D_WERROR=ON
+  cmake --build "${build}" -j "${JOBS}"
+  local programs=(examples/test_aclnn_upsample_trilinear3d_backward examples/ndhwc_scales_example
+                  examples/upsample_trilinear3d_forward_example)
+  while IFS= read -r program; do
+    programs+=("${program#"${build}/"}")
+  done < <(find "${build}/tests/ut" "${build}/tests/reliability" -type f -executable \
+             \( -name 'trilinear3d_ut_*' -o -name 'trilinear3d_reliability_*' \) ! -name '*exit_drain_probe' | sort)
+  run_emulated "${build}" baseline qemu-aarch64 -L /usr/aarch64-linux-gnu -- "${programs[@]}"
+}
+
 # The PyTorch extension (python/): build, install and run its pytest suite.
 step_python() {
   SKIP_DEPS=1 bash tools/run_python_tests.sh
 }
 
-STEPS=(deps format configure build ctest python asan tsan fuzz)
+STEPS=(deps format configure build ctest valgrind nehalem aarch64 python asan tsan fuzz)
 
 if [[ $# -gt 0 ]]; then
   STEPS=("$@")

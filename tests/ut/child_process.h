@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -47,14 +48,30 @@ inline ::testing::AssertionResult RunChildWithCores(int cores, uint64_t seed, co
   std::vector<char *> envp;
   for (std::string &entry : env) envp.push_back(entry.data());
   envp.push_back(nullptr);
-  std::string exe = "/proc/self/exe";
+  // The binary's own path: under valgrind or qemu, /proc/self/exe names the emulator, while readlink
+  // of it answers the program's path (both tools intercept it).
+  std::string exe(4096, '\0');
+  const ssize_t length = readlink("/proc/self/exe", exe.data(), exe.size() - 1);
+  if (length <= 0) return ::testing::AssertionFailure() << "readlink /proc/self/exe failed";
+  exe.resize(static_cast<size_t>(length));
   std::string filter = std::string("--gtest_filter=") + childFilter;
-  char *argv[] = {exe.data(), filter.data(), nullptr};
+  // TRILINEAR3D_TEST_CHILD_LAUNCHER: an emulator's absolute path and its options, separated by
+  // spaces (tools/run_tests.sh sets it for qemu), which run the child on the parent's emulated CPU.
+  std::vector<std::string> words;
+  if (const char *launcher = std::getenv("TRILINEAR3D_TEST_CHILD_LAUNCHER"); launcher != nullptr) {
+    std::istringstream in(launcher);
+    for (std::string word; in >> word;) words.push_back(word);
+  }
+  words.push_back(exe);
+  words.push_back(filter);
+  std::vector<char *> argv;
+  for (std::string &word : words) argv.push_back(word.data());
+  argv.push_back(nullptr);
 
   const pid_t pid = fork();
   if (pid < 0) return ::testing::AssertionFailure() << "fork failed";
   if (pid == 0) {
-    execve("/proc/self/exe", argv, envp.data());
+    execve(argv[0], argv.data(), envp.data());
     _exit(127);
   }
   int status = 0;
