@@ -1,7 +1,7 @@
 // Accuracy of the forward op aclnnUpsampleTrilinear3d against the float64 reference with SPEC
 // section 5's bound built the forward way: every dtype x format x alignCorners x (sizes | scales)
 // on small odd shapes; strided self / out views (bytes outside out's view never written, self
-// never written); empty N or C; +-inf / NaN inputs and the non-finite class rule.
+// never written); empty N (C = 0 rejected); +-inf / NaN inputs and the non-finite class rule.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -173,12 +173,13 @@ INSTANTIATE_TEST_SUITE_P(Layouts, ForwardViews,
                                   std::get<1>(info.param).name;
                          });
 
-// Empty tensors (N or C = 0): success, workspace 0, nothing written (the canary stays).
+// Empty batch (N = 0): success, workspace 0, nothing written (the canary stays). No channels (C = 0)
+// is CANN's 161002 for the forward (test_forward_validation.cpp); it writes nothing either.
 using EmptyParam = std::tuple<aclDataType, aclFormat>;
 
 class ForwardEmpty : public ::testing::TestWithParam<EmptyParam> {};
 
-TEST_P(ForwardEmpty, EmptyBatchOrChannelsIsANoOp) {
+TEST_P(ForwardEmpty, EmptyBatchIsANoOpAndNoChannelsIsRejected) {
   const auto &[dtype, format] = GetParam();
   for (int emptyAxis : {0, 1}) {
     SCOPED_TRACE(emptyAxis == 0 ? "N = 0" : "C = 0");
@@ -191,10 +192,20 @@ TEST_P(ForwardEmpty, EmptyBatchOrChannelsIsANoOp) {
     const std::vector<uint8_t> before = out.StorageBytes();
     PreparedOp op;
     op.workspaceSize = 12345;
-    ASSERT_TRUE(PrepareForward(self.get(), problem, out.get(), &op));
-    EXPECT_EQ(op.workspaceSize, 0u);
-    ASSERT_TRUE(EnqueueForward(&op, nullptr));
-    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+    if (emptyAxis == 1) {
+      aclIntArray *outputSize = aclCreateIntArray(problem.outputSize.data(), 3);
+      EXPECT_EQ(aclnnUpsampleTrilinear3dGetWorkspaceSize(self.get(), outputSize, false, 0.0, 0.0, 0.0,
+                                                         out.get(), &op.workspaceSize, &op.executor),
+                ACLNN_ERR_PARAM_INVALID);
+      aclDestroyIntArray(outputSize);
+      EXPECT_NE(std::string(aclGetRecentErrMsg()).find("C = 0"), std::string::npos);
+      EXPECT_EQ(op.executor, nullptr);
+    } else {
+      ASSERT_TRUE(PrepareForward(self.get(), problem, out.get(), &op));
+      EXPECT_EQ(op.workspaceSize, 0u);
+      ASSERT_TRUE(EnqueueForward(&op, nullptr));
+      ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+    }
     EXPECT_EQ(out.StorageBytes(), before) << "an empty out's storage was written";
   }
 }
