@@ -65,14 +65,16 @@ int CreateAclTensor(const std::vector<T> &hostData, const std::vector<int64_t> &
 
 // One axis of the direct computation: for output index o, the two source taps and their weights.
 // The formulas of the operator's documentation with align_corners false and a user scale s > 0:
-// step = 1 / s (1 when the axis keeps its size), src = max(0, step * (o + 0.5) - 0.5).
+// step = 1 / s, src = max(0, step * (o + 0.5) - 0.5); an axis that keeps its size has both taps on o,
+// weights 1 and 0 (PyTorch's rule: an inf there makes NaN at o only).
 struct Taps {
   int64_t i0, i1;
   double l0, l1;
 };
 
 Taps AxisTaps(int64_t o, int64_t in, int64_t out, double userScale) {
-  double step = (in == out) ? 1.0 : 1.0 / userScale;
+  if (in == out) return {o, o, 1.0, 0.0};
+  double step = 1.0 / userScale;
   double src = std::max(0.0, step * (static_cast<double>(o) + 0.5) - 0.5);
   int64_t i0 = std::min(static_cast<int64_t>(std::floor(src)), in - 1);
   int64_t i1 = std::min(i0 + 1, in - 1);

@@ -77,6 +77,7 @@ EMULATED_PROGRAMS=(
   tests/ut/trilinear3d_ut_test_backward_accuracy
   tests/ut/trilinear3d_ut_test_stencil2x
   tests/ut/trilinear3d_ut_test_views
+  tests/ut/trilinear3d_ut_test_identity_axes
   tests/ut/trilinear3d_ut_test_determinism
   tests/ut/forward/trilinear3d_ut_test_forward_accuracy
   tests/reliability/trilinear3d_reliability_guard_bands

@@ -24,7 +24,7 @@ inline bool UseUserScales(double scaleD, double scaleH, double scaleW) {
 // Source step per output index. userScale is the user's scale factor for this axis when
 // UseUserScales() holds, otherwise 0 (ignored).
 inline double AxisScale(int64_t in, int64_t out, bool alignCorners, double userScale) {
-  if (in == out) return 1.0;  // identity axis: an exact copy, whatever the user scale says
+  if (in == out) return 1.0;  // identity axis (see ComputeTap): whatever the user scale says
   if (alignCorners) return out > 1 ? static_cast<double>(in - 1) / static_cast<double>(out - 1) : 0.0;
   if (userScale > 0.0) return 1.0 / userScale;
   return static_cast<double>(in) / static_cast<double>(out);
@@ -44,7 +44,13 @@ struct Tap {
   double l1;  // weight of i1
 };
 
-inline Tap ComputeTap(int64_t in, double scale, bool alignCorners, int64_t o) {
+// An identity axis is one whose output size equals its input size (`in == out`), whatever the user
+// scale (AxisScale gives it scale 1, so the source index is o exactly, with or without align_corners).
+// There both taps are o itself, weights 1 and 0, as PyTorch's compute_source_index_and_lambda has them:
+// the zero-weight term still multiplies the input (0 * inf gives NaN), but at o, not at o + 1, so an
+// inf at o makes NaN at o and nowhere else. Elsewhere i1 = min(i0 + 1, in - 1).
+inline Tap ComputeTap(int64_t in, int64_t out, double scale, bool alignCorners, int64_t o) {
+  if (in == out) return Tap{o, o, 1.0, 0.0};
   const double src = SourceIndex(scale, o, alignCorners);
   const int64_t i0 = std::min(static_cast<int64_t>(std::floor(src)), in - 1);
   const int64_t i1 = std::min(i0 + 1, in - 1);
@@ -60,7 +66,7 @@ struct AxisSpec {
   double scale = 1.0;  // AxisScale(...)
 
   bool NeedResize() const { return in != out; }
-  Tap TapOf(int64_t o) const { return ComputeTap(in, scale, alignCorners, o); }
+  Tap TapOf(int64_t o) const { return ComputeTap(in, out, scale, alignCorners, o); }
 };
 
 inline AxisSpec MakeAxis(int64_t in, int64_t out, bool alignCorners, double userScale) {

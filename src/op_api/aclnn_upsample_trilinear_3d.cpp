@@ -49,10 +49,17 @@ int32_t CheckParams(const aclTensor &self, const aclIntArray &outputSize, const 
   for (int i = 0; i < 5; ++i) {
     if (dims[i] < 0 || (i >= 2 && dims[i] == 0)) {
       runtime::ReportError(
-          "%s: self shape %s (format %s) has an invalid dim %d = %lld (N, C >= 0; D, H, W > 0)", kApi,
+          "%s: self shape %s (format %s) has an invalid dim %d = %lld (N >= 0; C, D, H, W > 0)", kApi,
           ShapeString(self.viewDims).c_str(), FormatName(self.format), i, static_cast<long long>(dims[i]));
       return ACLNN_ERR_PARAM_INVALID;
     }
+  }
+  // CANN's forward needs C > 0 (its op_api checks outC > 0; out's C is self's), while N = 0 is an
+  // empty no-op. The backward accepts both.
+  if (dims[1] == 0) {
+    runtime::ReportError("%s: self shape %s (format %s) has C = 0; the forward needs C > 0 (N may be 0)",
+                         kApi, ShapeString(self.viewDims).c_str(), FormatName(self.format));
+    return ACLNN_ERR_PARAM_INVALID;
   }
   const std::vector<int64_t> expectedOut = {dims[0], dims[1], outputSize.values[0], outputSize.values[1],
                                             outputSize.values[2]};

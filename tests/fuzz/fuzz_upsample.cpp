@@ -10,7 +10,7 @@
 //
 // Properties checked (a violation aborts, which libFuzzer reports as a crash):
 //  - GetWorkspaceSize returns 0, 161001 or 161002 (SPEC section 3); a 561xxx inner error is a bug;
-//    every failure leaves a message for aclGetRecentErrMsg.
+//    every failure leaves a message for aclGetRecentErrMsg; a forward whose self has C = 0 fails.
 //  - A planned op with buffers runs: misuse of the run phase (null / short workspace, unknown
 //    executor or stream) is rejected with 161001 / 161002 and leaves the executor usable; the real
 //    run returns 0, the stream synchronizes, and a second run of the consumed executor is 161002.
@@ -653,6 +653,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ++(status == ACLNN_SUCCESS ? g_stats.planned : g_stats.rejected);
   if (status == ACLNN_SUCCESS) {
     Require(executor != nullptr, "success without an executor");
+    // CANN's forward rejects C = 0 (161002); only the backward takes empty channels.
+    Require(c.backward || c.src.dims.size() != 5 || Logical(c.src)[1] != 0,
+            "a forward with C = 0 was planned");
     if (c.twice && runnable) {
       SetStoresMode(c.storesMode + 1);
       Require(GetWorkspaceSize(c, src, dst, outputSize, inputSize, &secondSize, &second) == ACLNN_SUCCESS,

@@ -174,6 +174,13 @@ SEEDS = {
     "backward_stencil2x_strided_grad_input": header(backward=True) + tensor([1, 1, 4, 6, 36]) +
         tensor([1, 1, 2, 3, 18], copy_nc=True, strides_mode=2, strides=[300, 150, 50, 20, 1], offset=3) +
         derived() + derived() + scales("none", "none", "none"),
+    # Empty tensors in the forward: N = 0 is a no-op; C = 0 is CANN's 161002 (self NCDHW, then NDHWC).
+    "forward_empty_n0": header() + tensor([0, 3, 4, 5, 6]) + tensor([0, 3, 2, 2, 2], copy_nc=True) + derived() +
+        scales("none", "none", "none"),
+    "forward_empty_c0_rejected": header() + tensor([2, 0, 3, 4, 5]) + tensor([2, 0, 3, 4, 5], copy_nc=True) +
+        derived() + scales("none", "none", "none"),
+    "forward_empty_c0_ndhwc_rejected": header() + tensor([1, 3, 4, 5, 0], FLOAT, NDHWC) +
+        tensor([1, 6, 7, 8, 0], FLOAT, NDHWC, copy_nc=True) + derived() + scales("none", "none", "none"),
 }
 
 # Inputs that expose open bugs (reported, not fixed yet), written to known_bugs/ rather than to the

@@ -24,8 +24,9 @@ struct Tap {
   double l0, l1;
 };
 
-// align_corners = false, sizes only.
+// align_corners = false, sizes only. An axis that keeps its size has both taps on o (PyTorch's rule).
 Tap TapOf(int64_t in, int64_t out, int64_t o) {
+  if (in == out) return {o, o, 1.0, 0.0};
   const double scale = in == out ? 1.0 : static_cast<double>(in) / static_cast<double>(out);
   const double src = std::max(0.0, scale * (static_cast<double>(o) + 0.5) - 0.5);
   const int64_t i0 = std::min(static_cast<int64_t>(std::floor(src)), in - 1);

@@ -457,21 +457,56 @@ TEST_F(ForwardValidation, ScalesWithOneNotPositiveAreIgnored) {
   }
 }
 
-// Empty tensors: success, workspace 0, nothing written (the storage keeps its canary).
-TEST_F(ForwardValidation, EmptyBatchOrChannelsIsANoOp) {
-  for (int emptyAxis : {0, 1}) {
-    SCOPED_TRACE(emptyAxis == 0 ? "N = 0" : "C = 0");
-    std::vector<int64_t> selfDims = kSelfDims, outDims = kOutDims;
-    selfDims[static_cast<size_t>(emptyAxis)] = 0;
-    outDims[static_cast<size_t>(emptyAxis)] = 0;
-    RawTensor self(selfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.get(), {}, 0, {48});
-    RawTensor out(outDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), {}, 0, {120});
-    workspaceSize_ = 12345;
-    ASSERT_EQ(Call(self.get(), outputSize_.get(), out.get()), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-    EXPECT_EQ(workspaceSize_, 0u);
-    RunExecutor();
-    EXPECT_TRUE(OutUntouched()) << "an empty out's storage was written";
+// Empty batch (N = 0): success, workspace 0, nothing written (the storage keeps its canary).
+TEST_F(ForwardValidation, EmptyBatchIsANoOp) {
+  std::vector<int64_t> selfDims = kSelfDims, outDims = kOutDims;
+  selfDims[0] = 0;
+  outDims[0] = 0;
+  RawTensor self(selfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.get(), {}, 0, {48});
+  RawTensor out(outDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), {}, 0, {120});
+  workspaceSize_ = 12345;
+  ASSERT_EQ(Call(self.get(), outputSize_.get(), out.get()), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(workspaceSize_, 0u);
+  RunExecutor();
+  EXPECT_TRUE(OutUntouched()) << "an empty out's storage was written";
+}
+
+// No channels (C = 0): CANN's forward rejects it with 161002 (its UT case_shape_2_0_3_4_5_abnormal;
+// its op_api checks outC > 0), whatever N is and in either format; the message names self and C = 0.
+TEST_F(ForwardValidation, EmptyChannelsAreRejected) {
+  struct Case {
+    const char *name;
+    std::vector<int64_t> selfDims, outDims;
+    aclFormat format;
+  };
+  const Case cases[] = {
+      {"NCDHW (2,0,3,4,5)", {2, 0, 3, 4, 5}, {2, 0, 3, 4, 5}, ACL_FORMAT_NCDHW},
+      {"NCDHW (1,0,2,3,4) -> (1,0,3,4,5)", {1, 0, 2, 3, 4}, {1, 0, 3, 4, 5}, ACL_FORMAT_NCDHW},
+      {"ND (1,0,2,3,4)", {1, 0, 2, 3, 4}, {1, 0, 3, 4, 5}, ACL_FORMAT_ND},
+      {"NDHWC (1,2,3,4,0)", {1, 2, 3, 4, 0}, {1, 3, 4, 5, 0}, ACL_FORMAT_NDHWC},
+      {"N and C both 0", {0, 0, 2, 3, 4}, {0, 0, 3, 4, 5}, ACL_FORMAT_NCDHW},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.name);
+    RawTensor self(c.selfDims, ACL_FLOAT, c.format, selfBuf_.get(), {}, 0, {48});
+    RawTensor out(c.outDims, ACL_FLOAT, c.format, outBuf_.get(), {}, 0, {120});
+    const aclnnStatus status = Call(self.get(), outputSize_.get(), out.get());
+    const std::string message = aclGetRecentErrMsg();
+    EXPECT_EQ(status, ACLNN_ERR_PARAM_INVALID) << message;
+    EXPECT_TRUE(ContainsWord(message, "self")) << message;
+    EXPECT_NE(message.find("C = 0"), std::string::npos) << message;
+    EXPECT_EQ(executor_, nullptr);
   }
+  {
+    SCOPED_TRACE("self C = 2, out C = 0");
+    std::vector<int64_t> outDims = kOutDims;
+    outDims[1] = 0;
+    RawTensor self = Self();
+    RawTensor out(outDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), {}, 0, {120});
+    EXPECT_TRUE(
+        RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
+  }
+  EXPECT_TRUE(OutUntouched());
 }
 
 TEST_F(ForwardValidation, NegativeBatchOrChannels) {

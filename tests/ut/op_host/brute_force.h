@@ -30,7 +30,7 @@ struct BruteAxis {
   bool alignCorners;
   double scale;
 
-  math::Tap Tap(int64_t o) const { return math::ComputeTap(in, scale, alignCorners, o); }
+  math::Tap Tap(int64_t o) const { return math::ComputeTap(in, out, scale, alignCorners, o); }
   bool Reaches(int64_t o, int64_t i) const {
     const math::Tap t = Tap(o);
     return t.i0 == i || t.i1 == i;

@@ -312,22 +312,22 @@ TEST(Tiling, IdentityDepthTwoCores) {
   e.n = 2;
   e.c = 32;
   e.batch = 64;
-  // Identity: scale 1, i0 = o, i1 = o + 1 (weight 0): one slide reaches o = 0..15.
+  // Identity: scale 1, both taps of o on o (weights 1 and 0): one slide reaches o = 0..15.
   e.d = {16, 16, 1.0, false, false, 1, 16};
   e.h = {64, 128, 0.5, true, false, 4, 34};  // slides: 33, 34, 34, 33 (i 48..63: 95..127)
   e.w = {64, 128, 0.5, true, false, 4, 34};
   e.planeCount = 64;
   e.rowElems = 64;
-  e.ringPlanes = 2;  // identity: od's taps are od and od + 1
-  // B / (3 * 64 * 4 = 768) = 682 -> clamp 64; target 8 <= 64 planes: no split.
+  e.ringPlanes = 1;  // identity: od's taps are both od
+  // B / (2 * 64 * 4 = 512) = 1024 -> clamp 64; target 8 <= 64 planes: no split.
   e.hChunk = 64;
   e.dChunk = 16;
   e.hChunkCount = 1;
   e.dChunkCount = 1;
   e.itemCount = 64;
   e.blockDim = 2;
-  // R(128*4=512)=512, R(256)=256, R(64*64*4=16384)=16384 * 3 = 49152
-  SetBackwardScratch(&e, 512, 256, 49152, 4);
+  // R(128*4=512)=512, R(256)=256, R(64*64*4=16384)=16384 * 2 = 32768
+  SetBackwardScratch(&e, 512, 256, 32768, 4);
   CheckCase(in, e);
 }
 
@@ -343,15 +343,15 @@ TEST(Tiling, AllAxesIdentity) {
   e.w = {6, 6, 1.0, false, false, 1, 6};
   e.planeCount = 1;
   e.rowElems = 6;
-  e.ringPlanes = 2;
-  e.hChunk = 5;  // B / (3 * 6 * 4 = 72) = 7281 -> clamp 5
+  e.ringPlanes = 1;  // identity: od's taps are both od
+  e.hChunk = 5;      // B / (2 * 6 * 4 = 48) = 10922 -> clamp 5
   e.dChunk = 4;
   e.hChunkCount = 1;
   e.dChunkCount = 1;
   e.itemCount = 1;
   e.blockDim = 1;
-  // R(24)=64, R(24)=64, R(5*6*4=120)=128 * 3 = 384
-  SetBackwardScratch(&e, 64, 64, 384, 4);
+  // R(24)=64, R(24)=64, R(5*6*4=120)=128 * 2 = 256
+  SetBackwardScratch(&e, 64, 64, 256, 4);
   CheckCase(in, e);
 }
 
@@ -521,8 +521,11 @@ TEST(Tiling, UserScalesIgnoredOnIdentityAxis) {
   // D 12 -> 12 with user scale 3: an identity axis keeps scale 1.
   Expected e = UserScalesExpected(1.0, 1.0 / 2.0, 1.0 / 2.6);
   e.d = {12, 12, 1.0, false, false, 1, 12};
-  // D in 12 changes nothing else: rowElems 6, srcW 15 as before; dChunk = dstD = 12.
+  // D in 12: rowElems 6, srcW 15 as before; dChunk = dstD = 12; od's taps are both od, so one ring
+  // plane: hChunk B / (2 * 24) -> clamp 4 as before; R(60)=64, R(24)=64, R(96)=128 * 2 = 256.
   e.dChunk = 12;
+  e.ringPlanes = 1;
+  SetBackwardScratch(&e, 64, 64, 256, 4);
   CheckCase(UserScalesInput(3.0, 2.0, 2.6, false, {12, 4, 6}), e);
 }
 

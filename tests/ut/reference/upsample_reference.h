@@ -61,8 +61,8 @@ inline std::array<math::AxisSpec, 3> MakeAxes(const BackwardProblem &p) {
 }
 
 // Every source index a rounded source position can select on one axis (SPEC section 5's T):
-// i0 and i1, plus k-1, k, k+1 where src is within rounding of an integer k. An identity axis
-// keeps only i0 = o: its second tap has weight 0 and adds an exact 0.
+// i0 and i1, plus k-1, k, k+1 where src is within rounding of an integer k. An identity axis has
+// only o: both its taps are o (math::ComputeTap), with no rounding question.
 struct AxisCandidates {
   std::vector<std::vector<int64_t>> indices;  // per output index, distinct, in [0, in)
   std::vector<bool> nearInteger;              // per output index
