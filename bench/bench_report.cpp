@@ -13,6 +13,8 @@
 #include <sstream>
 #include <thread>
 
+#include "trilinear3d/isa.h"
+
 namespace bench {
 namespace {
 
@@ -42,17 +44,15 @@ bool HasFlag(const std::string &flags, const char *flag) {
   return false;
 }
 
-// The library's rule (src/op_kernel/kernel_dispatch.cpp): AVX-512 F/BW/VL/DQ + AVX2 + FMA -> avx512;
-// AVX2 + FMA -> avx2; else baseline; TRILINEAR3D_ISA may force a lower (supported) one.
-std::string DetectIsa(const std::string &flags) {
-  const bool has512 = HasFlag(flags, "avx512f") && HasFlag(flags, "avx512bw") && HasFlag(flags, "avx512vl") &&
-                      HasFlag(flags, "avx512dq") && HasFlag(flags, "avx2") && HasFlag(flags, "fma");
-  const bool has2 = HasFlag(flags, "avx2") && HasFlag(flags, "fma");
-  if (const char *forced = std::getenv("TRILINEAR3D_ISA")) {
-    if (std::strcmp(forced, "baseline") == 0) return "baseline (forced by TRILINEAR3D_ISA)";
-    if (std::strcmp(forced, "avx2") == 0 && has2) return "avx2 (forced by TRILINEAR3D_ISA)";
-  }
-  return has512 ? "avx512" : has2 ? "avx2" : "baseline";
+// The tier the library runs, as it says itself (trilinear3d/isa.h), and how it was asked for: the
+// library's tier and PyTorch's (ATEN_CPU_CAPABILITY) should match in a comparison of one tier.
+std::string LibraryIsa() {
+  std::string isa = trilinear3dKernelIsa();
+  if (const char *forced = std::getenv("TRILINEAR3D_ISA"))
+    isa += std::string(" (TRILINEAR3D_ISA=") + forced + ")";
+  if (const char *aten = std::getenv("ATEN_CPU_CAPABILITY"))
+    isa += std::string(", PyTorch ATEN_CPU_CAPABILITY=") + aten;
+  return isa;
 }
 
 std::string JsonString(const std::string &text) {
@@ -110,7 +110,7 @@ MachineInfo ReadMachineInfo(int threads, int reps, int warmup, const std::string
   machine.usableCpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : machine.logicalCpus;
   machine.threads = threads;
   const std::string flags = CpuInfoField("flags");
-  machine.isa = DetectIsa(flags);
+  machine.isa = LibraryIsa();
   for (const char *flag : {"sse4_2", "avx", "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vl",
                            "avx512dq", "avx512_bf16", "avx512_fp16"}) {
     if (HasFlag(flags, flag)) machine.cpuFlags += (machine.cpuFlags.empty() ? "" : " ") + std::string(flag);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds and runs the benchmark (bench/): SPEC section 6's cases B1-B8 and the forward cases F1, F3, F5,
 # ours against PyTorch's CPU kernel (Debian's libtorch-dev) and memcpy, 2 threads each, in one process.
-# Writes bench/results/bench.md (the table), bench/results/bench.json and bench/results/bench.png.
+# Writes bench/results/bench.md (the table), bench.json and bench.png for the best ISA tier, and
+# bench-avx2.* for AVX2 on an AVX-512 machine (BENCH_TIERS="avx512 avx2" by default; e.g. BENCH_TIERS=avx2).
 #
 # Usage: tools/run_bench.sh [trilinear3d_bench options...]   e.g. --cases B1,B3 --reps 9 --threads 1
 # Default: all cases, --threads 2. BUILD_DIR (default build-bench/) and JOBS (default nproc) may be overridden.
@@ -19,7 +20,31 @@ cmake -S . -B "${BUILD_DIR}" -DCMAKE_BUILD_TYPE=Release -DTRILINEAR3D_BUILD_BENC
 cmake --build "${BUILD_DIR}" -j "${JOBS}" --target trilinear3d_bench
 
 mkdir -p "${RESULTS}"
-"${BUILD_DIR}/bench/trilinear3d_bench" --threads 2 "$@" \
-  --md "${RESULTS}/bench.md" --json "${RESULTS}/bench.json"
-/usr/bin/python3 bench/plot_bench.py "${RESULTS}/bench.json" "${RESULTS}/bench.png"
-echo "run_bench: wrote ${RESULTS}/bench.md, ${RESULTS}/bench.json, ${RESULTS}/bench.png"
+# One table per ISA tier this CPU has among BENCH_TIERS (default: avx512 and avx2), each tier forced
+# on both sides: TRILINEAR3D_ISA for the library, ATEN_CPU_CAPABILITY for PyTorch. The best tier's
+# results are bench.{md,json,png}; a lower tier's carry its name (bench-avx2.md, ...).
+BENCH="${BUILD_DIR}/bench/trilinear3d_bench"
+supported=$(grep -m1 '^flags' /proc/cpuinfo || true)
+has_flags() {
+  for flag in "$@"; do
+    [[ " ${supported} " == *" ${flag} "* ]] || return 1
+  done
+}
+ran=0
+for tier in ${BENCH_TIERS:-avx512 avx2}; do
+  case "${tier}" in
+    avx512) has_flags avx512f avx512bw avx512vl avx512dq avx2 fma || continue ;;
+    avx2) has_flags avx2 fma || continue ;;
+    baseline) ;;
+    *) echo "run_bench: unknown tier ${tier} in BENCH_TIERS" >&2; exit 2 ;;
+  esac
+  name="bench"
+  [[ ${ran} -eq 0 ]] || name="bench-${tier}"
+  aten="${tier/baseline/default}"  # PyTorch names its baseline "default"
+  echo "=== run_bench: ${tier} (${RESULTS}/${name}.md)"
+  TRILINEAR3D_ISA="${tier}" ATEN_CPU_CAPABILITY="${aten}" "${BENCH}" --threads 2 "$@" \
+    --md "${RESULTS}/${name}.md" --json "${RESULTS}/${name}.json"
+  /usr/bin/python3 bench/plot_bench.py "${RESULTS}/${name}.json" "${RESULTS}/${name}.png"
+  ran=$((ran + 1))
+done
+echo "run_bench: wrote ${ran} table(s) to ${RESULTS}/"
