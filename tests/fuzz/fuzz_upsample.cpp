@@ -397,7 +397,7 @@ std::vector<int64_t> Spatial(const TensorSpec &t) {
   return l;
 }
 
-// What the inputs reached, printed at exit when TRILINEAR3D_FUZZ_STATS=1 (see README.md).
+// What the inputs reached, printed at exit when TRILINEAR3D_FUZZ_STATS=1 (docs/design.md lists it).
 struct Stats {
   uint64_t inputs = 0, rejected = 0, planned = 0, ran = 0, abandoned = 0;
   ~Stats() {

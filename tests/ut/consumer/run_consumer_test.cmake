@@ -2,6 +2,7 @@
 # consumer against that prefix only, builds and runs it; then builds the seed's sample with the
 # flags `pkg-config --cflags --libs trilinear3d` gives for that prefix alone, and runs it (skipped,
 # with a message, where pkg-config is not installed). Any failing step fails the test.
+cmake_minimum_required(VERSION 3.20)  # policies of this version (find_program wants executables)
 foreach(var BUILD_DIR CONSUMER_SOURCE_DIR WORK_DIR SAMPLE_SOURCE INSTALL_LIBDIR)
   if(NOT ${var})
     message(FATAL_ERROR "run_consumer_test.cmake: ${var} is not set")
