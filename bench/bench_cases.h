@@ -1,4 +1,4 @@
-// The benchmark's cases: SPEC section 6 (B1-B8, backward) and issue 5's forward cases (F1, F3, F5).
+// The benchmark's cases: docs/spec.md §8 (B1-B8, backward) and the forward cases (F1, F3, F5).
 #ifndef TRILINEAR3D_BENCH_BENCH_CASES_H_
 #define TRILINEAR3D_BENCH_BENCH_CASES_H_
 

@@ -1,4 +1,4 @@
-// trilinear3d_bench: SPEC section 6's cases (and issue 5's forward cases) through the library's public
+// trilinear3d_bench: docs/spec.md §8's cases (and the forward cases F1, F3, F5) through the library's public
 // C API against PyTorch's CPU kernel (libtorch) and a memcpy of the same bytes, in one process with the
 // same thread count, alternating runs, medians. See --help.
 #include <sys/wait.h>

@@ -159,7 +159,7 @@ void WriteTargets(std::ostream &out, const std::vector<TargetCheck> &checks) {
     met += c.met ? 1 : 0;
     belowFloor += c.belowFloor ? 1 : 0;
   }
-  out << "Targets (issues 3 and 5): " << met << " of " << checks.size() << " met in this run";
+  out << "Targets: " << met << " of " << checks.size() << " met in this run";
   if (belowFloor > 0) {
     out << "; " << belowFloor << " of the unmet needed a time below this run's streaming floor";
   }

@@ -1,5 +1,5 @@
-// The project's performance targets, checked against one bench run: issue 3's (SPEC section 6's
-// backward cases, 2 threads each side) and issue 5's (the forward of B1).
+// The project's performance targets, checked against one bench run: the backward targets (docs/spec.md
+// §8's cases B1-B8, 2 threads each side) and the forward targets (F1, the forward of B1).
 //
 // A ratio to PyTorch moves with PyTorch's own time, which varies a lot between runs on a shared
 // machine. So a failed ratio also says what time it needed and how that compares with the run's
@@ -16,7 +16,7 @@
 namespace bench {
 
 struct TargetCheck {
-  std::string target;    // what is required: "B1 speed-up >= 25x (issue 3)"
+  std::string target;    // what is required: "B1 speed-up >= 25x (backward targets)"
   std::string measured;  // what the run measured: "15.5x (11.3 vs 176 ms)"
   bool met = false;
   // Unmet ratio: the time ours needed, against the floor ("needs <= 7.04 ms; floor 9.39 ms: below it").

@@ -176,7 +176,7 @@ namespace {
 
 // The streaming floor's loops, in the widest vectors the CPU has (chosen at run time: the bench is
 // built without -march, like the library), so that neither loop is bound by instruction count.
-// 16-byte non-temporal stores measured far slower than 64-byte ones here (partial write-combining).
+// 64-byte non-temporal stores, since 16-byte ones are far slower (partial write-combining).
 // Each returns a sum of what it read (kept by the caller) and fills [dst, dst + n) with `value`.
 __attribute__((target("avx512f"))) uint64_t ReadSumAvx512(const unsigned char *src, size_t n) {
   __m512i a = _mm512_setzero_si512(), b = a, c = a, d = a;

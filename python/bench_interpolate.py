@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Forward + backward step time of trilinear3d.interpolate against F.interpolate(mode='trilinear').
 
-Cases (SPEC section 6): B1 x [1,64,8,128,128] fp32 NCDHW -> size (16,256,256); B3 the same in
+Cases (docs/spec.md §8): B1 x [1,64,8,128,128] fp32 NCDHW -> size (16,256,256); B3 the same in
 channels_last_3d. A step is y = f(x) followed by torch.autograd.grad(y, x, g). The forward and the
 backward op alone are timed as well. Both run with the same thread count (torch.set_num_threads and
 TRILINEAR3D_CORES, set before trilinear3d is imported), alternating one run of each, medians reported:

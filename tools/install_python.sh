@@ -30,7 +30,7 @@ while [[ $# -gt 0 ]]; do
 done
 
 if [[ "${SKIP_DEPS:-0}" != "1" ]]; then
-  bash tools/install_deps.sh
+  bash tools/install_deps.sh python
 fi
 
 echo "=== install_python: building libtrilinear3d in ${BUILD_DIR}/lib"

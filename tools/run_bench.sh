@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Builds and runs the benchmark (bench/): SPEC section 6's cases B1-B8 and the forward cases F1, F3, F5,
+# Builds and runs the benchmark (bench/): docs/spec.md §8's cases B1-B8 and the forward cases F1, F3, F5,
 # ours against PyTorch's CPU kernel (Debian's libtorch-dev) and memcpy, 2 threads each, in one process.
 # Writes bench/results/bench.md (the table), bench.json and bench.png for the best ISA tier, and
 # bench-avx2.* for AVX2 on an AVX-512 machine (BENCH_TIERS="avx512 avx2" by default; e.g. BENCH_TIERS=avx2).
 #
 # Usage: tools/run_bench.sh [trilinear3d_bench options...]   e.g. --cases B1,B3 --reps 9 --threads 1
 # Default: all cases, --threads 2. BUILD_DIR (default build-bench/) and JOBS (default nproc) may be overridden.
-# Needs the packages of tools/install_deps.sh (libtorch-dev, python3-matplotlib); takes a few minutes.
+# Needs the packages of `bash tools/install_deps.sh bench` (libtorch-dev, python3-matplotlib); takes a few minutes.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

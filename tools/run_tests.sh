@@ -11,8 +11,9 @@ cd "${ROOT}"
 BUILD_DIR="${BUILD_DIR:-build}"
 JOBS="${JOBS:-$(nproc)}"
 
+# Every group: the steps below use the test packages and the python step the extension's.
 step_deps() {
-  bash tools/install_deps.sh
+  bash tools/install_deps.sh all
 }
 
 step_configure() {

@@ -12,7 +12,7 @@ extern "C" {
 #endif
 
 /**
- * Phase 1: validates the arguments (see SPEC section 3 for the order and codes), plans the
+ * Phase 1: validates the arguments (see docs/spec.md §4 for the order and codes), plans the
  * computation and returns the workspace size and a single-use executor.
  * gradOut: (N, C, outputSize[0..2]) in its format; gradInput: inputSize in its format.
  * Formats ND / NCDHW (view N,C,D,H,W) and NDHWC (view N,D,H,W,C). dtypes FLOAT, FLOAT16, BF16, DOUBLE.

@@ -1,4 +1,4 @@
-// The whole index / weight math of trilinear resampling (SPEC section 2), in double.
+// The whole index / weight math of trilinear resampling (docs/spec.md §2), in double.
 // Shared by op_host tiling, the kernels' plans and the tests' float64 reference:
 // nothing else re-derives scale, source index, i0 / i1 or the lambdas.
 #ifndef TRILINEAR3D_COMMON_TRILINEAR_MATH_H_
@@ -83,7 +83,7 @@ inline std::vector<Tap> ForwardTaps(const AxisSpec &axis) {
 // The backward (transposed) weight table: for every source index i, the list of
 // (output index, weight) pairs that feed it, in increasing output order; a tap whose two
 // corners coincide (i0 == i1) gives two entries (l0 first, then l1). Zero weights are kept:
-// SPEC section 2 adds every corner term, so 0 * inf must still give NaN.
+// docs/spec.md §6 adds every corner term, so 0 * inf must still give NaN.
 struct GatherEntry {
   int64_t o;
   double w;
@@ -122,7 +122,7 @@ inline GatherTable BackwardTable(const AxisSpec &axis) {
   return table;
 }
 
-// The most terms one source point can receive on this axis (SPEC section 5's m = ceil(out/in) + 2).
+// The most terms one source point can receive on this axis (docs/spec.md §5's m = ceil(out/in) + 2).
 inline int64_t MaxTermsPerSource(const AxisSpec &axis) { return (axis.out + axis.in - 1) / axis.in + 2; }
 
 }  // namespace trilinear3d::math

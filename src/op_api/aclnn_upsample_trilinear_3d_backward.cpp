@@ -1,5 +1,5 @@
 // aclnnUpsampleTrilinear3dBackward: the two-phase API. Validation follows CANN's CheckParams
-// order (SPEC section 3); layout and dtype adaptation fold into the kernel, which reads and writes
+// order (docs/spec.md §4); layout and dtype adaptation fold into the kernel, which reads and writes
 // every supported view directly (no Contiguous / Transpose / Cast / ViewCopy copies).
 #include "aclnnop/aclnn_upsample_trilinear_3d_backward.h"
 

@@ -18,7 +18,7 @@ namespace trilinear3d::op_api {
 // Registers a freshly planned executor so that the run phase can recognise it.
 aclOpExecutor *Publish(aclOpExecutor *executor);
 
-// The run phase (SPEC section 3): checks executor and workspace, then enqueues the work on stream;
+// The run phase (docs/spec.md §4): checks executor and workspace, then enqueues the work on stream;
 // the executor is freed after it ran. A rejected call changes nothing and keeps the executor usable.
 aclnnStatus RunExecutor(const char *api, void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                         aclrtStream stream);

@@ -1,6 +1,6 @@
-// Plan overrides read from the environment at every GetWorkspaceSize (README, Environment): for
-// tests, and for comparing the kernels' choices. Unset or unrecognised values leave the tiling's
-// own choice.
+// Plan overrides read from the environment at every GetWorkspaceSize (docs/design.md, "Test-only
+// environment variables"): for tests, and for comparing the kernels' choices. Unset or unrecognised values
+// leave the tiling's own choice.
 #ifndef TRILINEAR3D_OP_API_PLAN_REQUESTS_H_
 #define TRILINEAR3D_OP_API_PLAN_REQUESTS_H_
 

@@ -1,4 +1,4 @@
-// The validation steps both ops share (SPEC section 3), each reporting a message that names the
+// The validation steps both ops share (docs/spec.md §4), each reporting a message that names the
 // parameter and its values and returning the CANN code (ACLNN_SUCCESS when the check passes).
 #ifndef TRILINEAR3D_OP_API_UPSAMPLE_VALIDATION_H_
 #define TRILINEAR3D_OP_API_UPSAMPLE_VALIDATION_H_

@@ -25,8 +25,8 @@ constexpr int64_t kCacheBudgetBytes = 512 * 1024;  // per-core working set aimed
 constexpr int64_t kMinChannelsInner = 8;           // vectorise along C only when C is at least this
 constexpr int64_t kRowBatch = 4;                   // rows W-resampled together (they share the steps)
 // Destinations larger than this bypass the caches (non-temporal stores of whole lines): more than the
-// cores' private caches hold, so the next operator would not find them there anyway. At 8 MiB, bench
-// case F5's 7.5 MB output was written through the caches at 1.03 ms cold against 0.72 ms streamed.
+// cores' private caches hold, so the next operator would not find them there anyway, and writing
+// them through the caches costs a read-for-ownership of every line (docs/performance.md).
 constexpr int64_t kStreamStoreBytes = 4 << 20;
 constexpr int64_t kTapGroup = 4;  // width-last backward: source rows combined per sweep of a D / H step
 // Width-last backward over channels-inner rows (W x C, long: B3's are 64 KB), which the kernel
@@ -49,7 +49,8 @@ enum class RowLayout { kWInner, kCInner };
 //  kWidthLast:  D -> H -> W; cheapest when the gradient shrinks (upsampling forward): the D and H
 //               passes combine whole rows (pure vector FMAs) while the data is large, and the W pass
 //               runs last, on the smallest tensor.
-// The forward kernel always runs D -> H -> W (kWidthLast).
+// The forward has its own two orders (ChooseForwardPassOrder): kWidthLast is D -> H -> W there too,
+// kWidthFirst is W -> D -> H.
 enum class PassOrder { kWidthFirst, kWidthLast };
 // kStencil2x asks for the doubling stencil kernel (TilingData::stencil2x) where it applies, and
 // otherwise for kAuto's order; kAuto takes that kernel too wherever it applies.
@@ -140,15 +141,15 @@ inline math::AxisSpec AxisSpecOf(const AxisTiling &axis, bool alignCorners) {
 // max(elements it reads, elements it writes), times 3 for a W pass over W-inner rows (lane
 // permutes; along C it is a plain row combination: 1). Ties keep the seed's kWidthFirst for W-inner
 // rows and take kWidthLast for channels-inner rows, whose kernel then streams each gradOut row once
-// through a ring of D-step rows (B3: 15 vs 17-19 ms for kWidthFirst, 2 cores).
+// through a ring of D-step rows, which B3-like shapes run faster than kWidthFirst.
 PassOrder ChooseBackwardPassOrder(const int64_t inSize[3], const int64_t outSize[3], RowLayout layout);
 
 // The forward's pass order: kWidthFirst (W -> D -> H) only when W shrinks and that order moves fewer
 // elements, counting a W resample (lane permutes) twice: W first resamples each source row it reads
 // once (rows of planes min(inD, 2 outD) by min(inH, 2 outH), inW wide) and blends out-wide rows;
 // W last blends inW-wide rows (the D pass over those source rows, the H pass over out rows) and
-// resamples each out row. Measured (2 cores, fp32, the same tiling otherwise): self 16x64x256 ->
-// out 32x64x192 W first 2.9 vs 3.4 ms; 64x64x256 -> 16x16x64 W last 1.6 vs 2.9 ms.
+// resamples each out row. The estimate picks the faster order on both sides of the boundary
+// (docs/performance.md has the shapes that calibrate it).
 PassOrder ChooseForwardPassOrder(const int64_t inSize[3], const int64_t outSize[3]);
 
 // Whether the backward's doubling stencil kernel applies (TilingData::stencil2x): fp32, W-inner

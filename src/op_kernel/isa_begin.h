@@ -9,8 +9,8 @@
 // a target pragma that applies only to functions *defined* after it. The standard library, the
 // shared math and the plan code are all included below, before the pragma, so whatever of them
 // the kernels instantiate is baseline code: whichever copy the linker keeps runs on every CPU.
-// Only the ISA namespaces (trilinear3d::kernel::avx2, ::avx512) hold ISA code; tools/check_isa.sh
-// verifies that in the built library. The same scheme as Highway's HWY_BEFORE_NAMESPACE.
+// Only the ISA namespaces (trilinear3d::kernel::avx2, ::avx512) hold ISA code; tools/check_isa.py
+// verifies that in the built library (a ctest test). The same scheme as Highway's HWY_BEFORE_NAMESPACE.
 #ifndef TRILINEAR3D_OP_KERNEL_ISA_BEGIN_H_
 #define TRILINEAR3D_OP_KERNEL_ISA_BEGIN_H_
 

@@ -1,4 +1,5 @@
-// What both kernels do around their items, compiled once per ISA (included only from isa/*.cpp):
+// What every kernel does around its items (the width-first, width-last and doubling-stencil
+// backward kernels and the forward kernel), compiled once per ISA (included only from isa/*.cpp):
 // a core's scratch slice of the workspace, the loop over the shared item counter, and reading and
 // writing a row of a 5-D view in either row layout.
 #ifndef TRILINEAR3D_OP_KERNEL_ITEM_LOOP_H_

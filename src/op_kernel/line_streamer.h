@@ -4,8 +4,8 @@
 //
 // Why not stream each row: a row whose length is not a multiple of 16 floats leaves a part-written
 // line at both ends, and a part-written line costs a read-modify-write in memory that a whole line
-// does not; with rows of 131 floats (bench case F5) streaming row by row was 1.5x slower than
-// ordinary stores. Here the pieces are joined: only the span's first and last lines can be partial,
+// does not, so streaming short rows (131 floats in bench case F5) one by one is slower than ordinary
+// stores. Here the pieces are joined: only the span's first and last lines can be partial,
 // and those use ordinary stores. Values are copied unchanged, so results do not depend on it.
 #ifndef TRILINEAR3D_OP_KERNEL_LINE_STREAMER_H_
 #define TRILINEAR3D_OP_KERNEL_LINE_STREAMER_H_

@@ -52,7 +52,7 @@ class PrefetchQueue {
       const int64_t n = lines < left ? lines : left;
       for (int64_t i = 0; i < n; ++i) {
         // Locality 1 (prefetcht2): into the outer caches only; a T0 prefetch of the next slab
-        // evicted the current one from L1 and measured slower than none at all.
+        // evicts the current one from L1 and is slower than no prefetch at all.
         __builtin_prefetch(begin + offset + i * kLineBytes, 0, 1);
       }
       lines -= n;

@@ -4,9 +4,9 @@
 // threads poll for a short while first.
 //
 // Polling must not keep a runnable thread off its CPU. A launch has more threads than a 2-CPU
-// machine has CPUs (the caller, the stream worker, a pool worker); with pure PAUSE spinning, the
-// caller that a worker's wake-up had preempted stayed off its CPU until the worker's spin ended,
-// and a longer pure spin made small launches 30-50 % slower. So every kYieldEvery-th poll offers
+// machine has CPUs (the caller, the stream worker, a pool worker); with pure PAUSE spinning, a
+// caller that a worker's wake-up preempts stays off its CPU until the worker's spin ends, which
+// slows small launches the longer the spin. So every kYieldEvery-th poll offers
 // the CPU to another runnable thread (sched_yield: about 0.5 us when there is none).
 #ifndef TRILINEAR3D_RUNTIME_POLL_H_
 #define TRILINEAR3D_RUNTIME_POLL_H_

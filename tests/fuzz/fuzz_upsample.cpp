@@ -9,7 +9,7 @@
 // op is then only planned, not run.
 //
 // Properties checked (a violation aborts, which libFuzzer reports as a crash):
-//  - GetWorkspaceSize returns 0, 161001 or 161002 (SPEC section 3); a 561xxx inner error is a bug;
+//  - GetWorkspaceSize returns 0, 161001 or 161002 (docs/spec.md §4); a 561xxx inner error is a bug;
 //    every failure leaves a message for aclGetRecentErrMsg; a forward whose self has C = 0 fails.
 //  - A planned op with buffers runs: misuse of the run phase (null / short workspace, unknown
 //    executor or stream) is rejected with 161001 / 161002 and leaves the executor usable; the real
@@ -397,7 +397,7 @@ std::vector<int64_t> Spatial(const TensorSpec &t) {
   return l;
 }
 
-// What the inputs reached, printed at exit when TRILINEAR3D_FUZZ_STATS=1 (see README.md).
+// What the inputs reached, printed at exit when TRILINEAR3D_FUZZ_STATS=1 (docs/design.md lists it).
 struct Stats {
   uint64_t inputs = 0, rejected = 0, planned = 0, ran = 0, abandoned = 0;
   ~Stats() {
@@ -698,7 +698,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   std::vector<uint8_t> result;
   // Elements of the output view that share memory get racing writes: their values may differ
-  // from run to run (SPEC: overlapping output is unspecified), so the runs are compared only when
+  // from run to run (docs/spec.md §3: overlapping output is unspecified), so the runs are compared only when
   // the check below has seen every element at its own address.
   bool distinctOutput = false;
   if (dstReal && !overlapping) {

@@ -136,9 +136,9 @@ SEEDS = {
         tensor([1, 1, 1, 1, 1], copy_nc=True) + derived() + null_array() + scales("neg", "one", "one"),
     "forward_bad_scales_raw": header() + tensor([1, 2, 3, 3, 3]) + tensor([1, 2, 6, 6, 6], copy_nc=True) +
         derived() + scales("raw", "huge", "tiny", raw=2.0000001),
-    # Found by the fuzzer, fixed in commit 37edb4a: a storage of 2^61 + 8 doubles (2^64 bytes) passed
-    # the element-count checks and the byte offset 2^61 * 8 overflowed int64 (now 161002); an empty
-    # view (N = 0) with offset int64 max - 1 had its offset scaled by the element size all the same.
+    # Found by the fuzzer: a storage of 2^61 + 8 doubles (2^64 bytes) passes the element-count
+    # checks while its byte offset 2^61 * 8 overflows int64 (must give 161002); an empty view
+    # (N = 0) with offset int64 max - 1 must not have its offset scaled by the element size.
     "forward_storage_bytes_overflow": header() + tensor([1, 1, 2, 2, 2], DOUBLE) +
         tensor([1, 1, 2, 2, 2], DOUBLE, copy_nc=True, offset=1 << 61) + derived() +
         scales("none", "none", "none"),

@@ -248,7 +248,7 @@ inline aclnnStatus RunOp(bool backward, void *workspace, uint64_t workspaceSize,
 }
 
 // The float64 forward in the shape of test::ReferenceResult, so that test::MatchesReference and
-// SPEC section 5's bound apply unchanged: golden = sum of the 8 corner terms, A = the same over |x|,
+// docs/spec.md §5's bound apply unchanged: golden = sum of the 8 corner terms, A = the same over |x|,
 // T = |x| summed over every tap a rounded source index can select.
 inline test::ReferenceResult ForwardReference(const BackwardProblem &p, const std::vector<double> &x) {
   const std::array<math::AxisSpec, 3> axes = test::MakeAxes(p);
@@ -313,7 +313,7 @@ inline uint64_t HashBytes(const std::vector<uint8_t> &bytes) {
   return h;
 }
 
-// Consistent user scales for a problem: floor(in * s) == out on every axis (SPEC section 2).
+// Consistent user scales for a problem: floor(in * s) == out on every axis (docs/spec.md §2).
 inline std::array<double, 3> ConsistentScales(const BackwardProblem &p) {
   std::array<double, 3> s{};
   for (int a = 0; a < 3; ++a) {

@@ -1,6 +1,6 @@
 // Guard bands: the written tensor (gradInput / out) sits inside a larger allocation filled with a
 // canary, its view poisoned with NaN. After the op every element of the view holds a finite value
-// within SPEC section 5's bound of the float64 reference, no byte outside the view changed, and the
+// within docs/spec.md §5's bound of the float64 reference, no byte outside the view changed, and the
 // tensor read (gradOut / self) is byte-for-byte unchanged, guards included. For both operators,
 // every dtype, and contiguous NCDHW / ND / NDHWC, permuted (the other memory order) and sliced views.
 #include <gtest/gtest.h>

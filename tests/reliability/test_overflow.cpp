@@ -112,8 +112,7 @@ std::vector<OverflowCase> Cases() {
 }
 
 // Element counts and storage that fit int64, but whose bytes do not: 2^61 doubles are 2^64 bytes,
-// more than any address space, and byte offsets into them overflow (found by the fuzzer; fixed in
-// commit 37edb4a).
+// more than any address space, and byte offsets into them overflow (a case the fuzzer found).
 std::vector<OverflowCase> ByteOverflowCases() {
   const Dims huge = {k2p20, k2p20, k2p20, 2, 1};  // 2^61 elements
   const Dims planes = {k2p20, k2p20, 1, 1, 1};    // 2^40 elements

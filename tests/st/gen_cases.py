@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes tests/st/cases.json: the system-test cases of trilinear3d (issue 4).
+"""Writes tests/st/cases.json: the system-test cases of trilinear3d.
 
 Deterministic: the same script always writes the same file (one fixed random.Random seed, no
 clock, no environment). Re-run it after editing, and commit both:
@@ -308,7 +308,7 @@ def build():
               view=VIEWS[(k + 1) % 3], values=("normal", "nonfinite")[k % 2], op="forward")
 
     # K. medium sizes: long rows, many channels (NDHWC), tails that are no multiple of a vector,
-    #    enough planes and rows to split over cores; the small bench shapes (SPEC section 6).
+    #    enough planes and rows to split over cores; the small bench shapes (docs/spec.md §8).
     medium = [
         ([2, 16, 8, 32, 33], [16, 64, 65], "float32", "NCDHW", "contiguous", False, "normal", "backward"),
         ([2, 16, 8, 32, 33], [16, 64, 65], "bfloat16", "NDHWC", "contiguous", False, "shift_pos", "backward"),

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""System tests of trilinear3d (issue 4): runs tests/st/cases.json through the library's public C API.
+"""System tests of trilinear3d: runs tests/st/cases.json through the library's public C API.
 
 Run with Debian's system python (it has python3-torch 1.13 and numpy):
 
@@ -14,10 +14,10 @@ Per case:
      filled with a NaN canary), and the operator is run through aclCreateTensor / aclCreateIntArray /
      ...GetWorkspaceSize / run / aclrtSynchronizeStream, all by ctypes.
   3. Golden: PyTorch's float64 CPU kernel (torch.ops.aten.upsample_trilinear3d[_backward]) with the
-     scales passed only where SPEC section 2 uses them, cross-checked against this file's own float64
-     reference (the separable form of SPEC section 2's 8-corner formula, with the non-finite classes
+     scales passed only where docs/spec.md §2 uses them, cross-checked against this file's own float64
+     reference (the separable form of docs/spec.md §2's 8-corner formula, with the non-finite classes
      tracked exactly, see Reference); for float64 cases the golden is that reference in long double.
-  4. SPEC section 5: the element-wise bound, the comparison with PyTorch's own error in the case's dtype
+  4. docs/spec.md §5: the element-wise bound, the comparison with PyTorch's own error in the case's dtype
      (float32, bfloat16, float64; PyTorch 1.13 has no fp16 CPU kernel), the fp16 overflow rule and the
      non-finite class rule; plus: the output's storage outside its view is unchanged.
 Exit status: 0 when every case passed, 1 otherwise (2 for usage / set-up errors).
@@ -244,7 +244,7 @@ class View:
         return v.transpose(0, 4, 1, 2, 3) if self.fmt == "NDHWC" else v
 
 
-# ---- per-axis math of SPEC section 2 (the double math of src/common/trilinear_math.h) ------------------
+# ---- per-axis math of docs/spec.md §2 (the double math of src/common/trilinear_math.h) ------------------
 class Axis:
     def __init__(self, n_in, n_out, align, user_scale):
         self.n_in, self.n_out, self.align = n_in, n_out, align
@@ -267,7 +267,7 @@ class Axis:
         l1 = np.clip(src - i0, 0.0, 1.0)
         l0 = 1.0 - l1
         self.i0, self.i1, self.l0, self.l1 = i0, i1, l0, l1
-        # SPEC section 5's T: the taps a rounded source index can select (as tests/ut/reference does):
+        # docs/spec.md §5's T: the taps a rounded source index can select (as tests/ut/reference does):
         # i0, i1 and, where src is within rounding of an integer k, k-1, k, k+1; identity axes only i0.
         resize = n_in != n_out
         k = np.rint(src)
@@ -287,7 +287,7 @@ class Axis:
             cidx[:len(s), oi] = s
             cw[:len(s), oi] = 1.0
         self.near = near
-        self.m = -(-n_out // n_in) + 2          # SPEC section 5: m = ceil(out/in) + 2
+        self.m = -(-n_out // n_in) + 2          # docs/spec.md §5: m = ceil(out/in) + 2
         one = np.ones(n_out)
         # Operators: lists of (source index per output, weight per output) columns.
         self.ops = {
@@ -351,7 +351,7 @@ def apply3(arr, axes, op, backward, dtype=np.float64):
 
 
 class Reference:
-    """The project's float64 reference of one chunk (n, c, D, H, W) of the input: SPEC section 2's direct
+    """The project's float64 reference of one chunk (n, c, D, H, W) of the input: docs/spec.md §2's direct
     8-corner formula (every corner term, zero weights included) in separable form.
 
     Finite part: the three per-axis weight operators applied to the input with its non-finite entries
@@ -401,7 +401,7 @@ class Reference:
 
 
 def direct_reference(x, axes, backward):
-    """SPEC section 2 literally: loops over every output point and its 8 corners, every term added
+    """docs/spec.md §2 literally: loops over every output point and its 8 corners, every term added
     (zero weights included), in float64. Small problems only: it checks Reference (self_test)."""
     taps = [list(zip(zip(ax.i0, ax.i1), zip(ax.l0, ax.l1))) for ax in axes]
     n, c = x.shape[:2]
@@ -487,9 +487,9 @@ class CaseResult:
 
 
 def torch_scales(case, axes):
-    """The scales to give PyTorch so that it does SPEC section 2's math: the user scales only when all
+    """The scales to give PyTorch so that it does docs/spec.md §2's math: the user scales only when all
     three are > 0, never with align_corners (PyTorch ignores them there anyway) and not on identity
-    axes (SPEC: in == out is a copy, scale 1; PyTorch would use 1/s)."""
+    axes (docs/spec.md §2: in == out is a copy, scale 1; PyTorch would use 1/s)."""
     sc = case["scales"]
     if case["align_corners"] or not all(s > 0 for s in sc):
         return [None, None, None]
@@ -642,7 +642,7 @@ def run_case(lib, case):
 
 
 def check(res, case, dt, axes, backward, src_bits, ours_bits):
-    """SPEC section 5 on the op's output, chunk by chunk of (n, c) planes (planes are independent)."""
+    """docs/spec.md §5 on the op's output, chunk by chunk of (n, c) planes (planes are independent)."""
     k = 2.0 * sum(ax.m for ax in axes)                        # k = 2 (m_D + m_H + m_W)
     size_sum = float(sum(case["input_size"][2:]))             # iD + iH + iW
     hp = dt.name == "float64"
@@ -672,7 +672,7 @@ def check(res, case, dt, axes, backward, src_bits, ours_bits):
         with np.errstate(divide="ignore", invalid="ignore"):
             at = ref.A + ref.T
             res.ref_agree = max(res.ref_agree, float(np.max(np.where(fin & (at > 0), diff / at, 0.0))))
-        # The golden's class is SPEC's (the reference's); its finite values PyTorch's (float64 cases:
+        # The golden's class is docs/spec.md §6's (the reference's); its finite values PyTorch's (float64 cases:
         # the long double reference).
         golden = ref.value_hp if hp else np.where(cls_ref == 0, pt64, ref.value)
         cls_g = cls_ref
@@ -823,7 +823,7 @@ def main():
 
     table, total = summary(results)
     print("\n" + table)
-    print("(worst err/bound: max over elements of |ours - golden| / SPEC 5's bound; err/allowed vs PyTorch: max\n"
+    print("(worst err/bound: max over elements of |ours - golden| / docs/spec.md §5's bound; err/allowed vs PyTorch: max\n"
           " of our max-abs and RMS errors over 2 x PyTorch's own + 4 ulp; golden vs reference: max |PyTorch\n"
           " float64 - reference| / (A + T), must stay below 1e-12)")
     elapsed = time.time() - t_all

@@ -1,4 +1,4 @@
-// Accuracy of the backward op against the float64 reference with SPEC section 5's bound: every
+// Accuracy of the backward op against the float64 reference with docs/spec.md §5's bound: every
 // dtype x format x alignCorners x (sizes | scales) on small odd shapes, then special values.
 #include <gtest/gtest.h>
 
@@ -76,7 +76,7 @@ INSTANTIATE_TEST_SUITE_P(
                        ::testing::ValuesIn(kShapes), ::testing::ValuesIn(kPassOrders)),
     AccuracyName);
 
-// ±inf and NaN in gradOut: each output's class must be the float64 golden's (SPEC section 5),
+// ±inf and NaN in gradOut: each output's class must be the float64 golden's (docs/spec.md §6),
 // including NaN from a zero-weight tap times inf.
 using SpecialParam = std::tuple<aclDataType, bool, PassOrder>;
 

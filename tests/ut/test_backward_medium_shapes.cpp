@@ -1,6 +1,6 @@
 // Accuracy on shapes large enough to reach the kernels' vector and blocked paths (long W rows with
 // tails, channel vectors under NDHWC with odd channel counts, large up- and down-sampling ratios),
-// against the float64 reference with SPEC section 5's bound.
+// against the float64 reference with docs/spec.md §5's bound.
 #include <gtest/gtest.h>
 
 #include <random>

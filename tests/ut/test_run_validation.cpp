@@ -1,4 +1,4 @@
-// Run-phase validation (SPEC section 3): a rejected aclnnUpsampleTrilinear3dBackward writes nothing,
+// Run-phase validation (docs/spec.md §4): a rejected aclnnUpsampleTrilinear3dBackward writes nothing,
 // never crashes on a bad executor, and leaves a good executor usable for a corrected retry.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Streams are real asynchronous in-order queues (SPEC section 3): several ops queued per stream
+// Streams are real asynchronous in-order queues (docs/spec.md §3): several ops queued per stream
 // before one synchronize, the default stream, in-order dependence, and an executor that outlives
 // the tensors and arrays it was planned from.
 #include <gtest/gtest.h>

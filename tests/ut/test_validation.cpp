@@ -1,4 +1,4 @@
-// GetWorkspaceSize validation, one test per row of SPEC section 3, in CANN's order. Every
+// GetWorkspaceSize validation, one test per row of docs/spec.md §4, in CANN's order. Every
 // rejection must carry the right code and a message naming the offending parameter.
 #include <gtest/gtest.h>
 

@@ -226,9 +226,9 @@ class BackwardWidthLastRunner {
   // step is computed once, just before the first ih that needs it, so reading gradOut interleaves
   // with the H and W steps instead of alternating with them in long phases, and the working set is
   // a few rows. The planes id + 1 shares with id are read again from the last-level cache
-  // (TilingData::hChunk keeps an H chunk's rows of them there). Measured slower and dropped: blocks
-  // of a row taken through all three steps to stay in L1 (the reads of gradOut then jump between
-  // eight short runs), and software prefetch of the next row's gradOut rows (B3 2 cores 16 -> 25 ms).
+  // (TilingData::hChunk keeps an H chunk's rows of them there). Not done, since both are slower:
+  // blocks of a row taken through all three steps to stay in L1 (the reads of gradOut then jump
+  // between eight short runs), and software prefetch of the next row's gradOut rows.
   void RingRows(int64_t id, bool reached) {
     int64_t next = ohFirst_;  // gradOut rows [ohFirst_, next) have had their D step
     A *hRow = hRows_;

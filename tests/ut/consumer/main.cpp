@@ -1,5 +1,5 @@
 // A downstream CANN-style program built against the installed package only: one small backward
-// op, checked against an inline float64 evaluation of SPEC section 2's formula.
+// op, checked against an inline float64 evaluation of docs/spec.md §2's formula.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>

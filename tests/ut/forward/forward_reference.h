@@ -1,4 +1,4 @@
-// Naive float64 reference of UpsampleTrilinear3d (the forward) and SPEC section 5's bound built the
+// Naive float64 reference of UpsampleTrilinear3d (the forward) and docs/spec.md §5's bound built the
 // forward way. Computed directly: every output element is the sum of its 8 corner terms, zero
 // weights included (0 * inf must give NaN), so it shares nothing with the library's fused
 // D -> H -> W kernel except the per-axis index / weight math of trilinear_math.h.
@@ -124,7 +124,7 @@ inline ReferenceResult ForwardReference(const ForwardProblem &p, const std::vect
   return r;
 }
 
-// SPEC section 5 for the forward: k, u_acc, e_out and (iD + iH + iW) exactly as the backward's
+// docs/spec.md §5 for the forward: k, u_acc, e_out and (iD + iH + iW) exactly as the backward's
 // (self plays gradInput's part), with A and T from ForwardReference; fp16 overflow and the
 // non-finite class rule as in ElementAcceptable.
 inline Tolerance ForwardToleranceFor(aclDataType dtype, const ForwardProblem &p) {

@@ -1,4 +1,4 @@
-// The adjoint identity <forward(x), g> = <x, backward(g)> in double (issue 5), both sides computed
+// The adjoint identity <forward(x), g> = <x, backward(g)> in double, both sides computed
 // by the library (aclnnUpsampleTrilinear3d and aclnnUpsampleTrilinear3dBackward) on random
 // shapes, to 1e-12 relative to sum |forward(x)| * |g|. The two operators share only the weight
 // math, so the identity ties the forward's gather to the backward's scatter element by element;

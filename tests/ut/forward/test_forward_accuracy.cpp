@@ -1,5 +1,5 @@
-// Accuracy of the forward op aclnnUpsampleTrilinear3d against the float64 reference with SPEC
-// section 5's bound built the forward way: every dtype x format x alignCorners x (sizes | scales)
+// Accuracy of the forward op aclnnUpsampleTrilinear3d against the float64 reference with
+// docs/spec.md §5's bound built the forward way: every dtype x format x alignCorners x (sizes | scales)
 // on small odd shapes; strided self / out views (bytes outside out's view never written, self
 // never written); empty N (C = 0 rejected); +-inf / NaN inputs and the non-finite class rule.
 #include <gtest/gtest.h>
@@ -218,7 +218,7 @@ INSTANTIATE_TEST_SUITE_P(DtypesFormats, ForwardEmpty,
                                   FormatName(std::get<1>(info.param));
                          });
 
-// +-inf and NaN in self: each output's class must be the float64 golden's (SPEC section 5),
+// +-inf and NaN in self: each output's class must be the float64 golden's (docs/spec.md §6),
 // including NaN from a zero-weight tap times inf.
 using SpecialParam = std::tuple<aclDataType, aclFormat, bool>;
 

@@ -1,4 +1,4 @@
-// Bitwise determinism of the forward op (SPEC section 2): the same result run after run and for
+// Bitwise determinism of the forward op (docs/spec.md §7): the same result run after run and for
 // every core count. TRILINEAR3D_CORES is read once per process, so other core counts run in child
 // processes: this binary re-executes itself (fork + execve of /proc/self/exe) with a gtest filter
 // selecting the child test, which writes its raw results to a file for the parent to compare

@@ -1,4 +1,4 @@
-// Validation of the forward op (SPEC section 3: "the forward operator validates the same way"),
+// Validation of the forward op (docs/spec.md §4: "the forward operator validates the same way"),
 // one test per row, in CANN's order: null arguments, dtypes, rank / outputSize size / format,
 // sizes and out's shape, limits / overflow / the scales rule, empty tensors, views; then the run
 // phase. Every rejection must carry the right code and a message that names the offending
@@ -603,7 +603,7 @@ TEST_F(ForwardValidation, RowsAreCheckedInCannOrder) {
 }
 
 // The executor copies what it needs: tensors and the int array may be destroyed right after
-// GetWorkspaceSize (SPEC section 3); the memory they point to stays valid until the run.
+// GetWorkspaceSize (docs/spec.md §3); the memory they point to stays valid until the run.
 TEST_F(ForwardValidation, ArgumentsMayBeDestroyedAfterPlanning) {
   ForwardProblem problem;
   problem.selfSize = {2, 3, 4, 5, 6};

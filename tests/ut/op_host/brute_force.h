@@ -1,4 +1,4 @@
-// Brute-force references for the op_host tests, from first principles: SPEC section 2's scale
+// Brute-force references for the op_host tests, from first principles: docs/spec.md §2's scale
 // formula written out again, and per-axis facts (which output indices reach which source indices)
 // found by walking every output index's taps from math::ComputeTap. Deliberately slow and simple;
 // nothing here calls the tables or helpers under test.
@@ -14,7 +14,7 @@
 
 namespace trilinear3d::test {
 
-// SPEC section 2, verbatim: identity axis 1; align_corners (in-1)/(out-1) or 0 for out == 1;
+// docs/spec.md §2, verbatim: identity axis 1; align_corners (in-1)/(out-1) or 0 for out == 1;
 // 1/s when all three user scales are > 0; in/out otherwise. `userScale` is this axis's user scale
 // when all three are > 0, else 0.
 inline double SpecScale(int64_t in, int64_t out, bool alignCorners, double userScale) {

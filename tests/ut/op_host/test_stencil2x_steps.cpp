@@ -25,7 +25,7 @@ struct Term {
   double w;
 };
 
-// The doubling axis as SPEC section 2 defines it: out = 2 in, align_corners false, sizes only.
+// The doubling axis as docs/spec.md §2 defines it: out = 2 in, align_corners false, sizes only.
 math::AxisSpec DoublingAxis(int64_t in) { return math::MakeAxis(in, 2 * in, false, 0.0); }
 
 void CheckChunk(int64_t in, int64_t i0, int64_t i1) {

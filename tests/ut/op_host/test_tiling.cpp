@@ -1,5 +1,5 @@
 // ComputeTiling, checked field by field on hand-worked shapes, plus invariants on many random
-// shapes, SlideWindows against brute force, and the workspace bound on SPEC section 6's bench cases.
+// shapes, SlideWindows against brute force, and the workspace bound on docs/spec.md §8's bench cases.
 //
 // Expected values are derived in this file, not by calling the implementation's helpers:
 // arithmetic is written out in the comments. Notation used below:
@@ -1493,7 +1493,7 @@ TEST(Tiling, InvariantsOnRandomShapes) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// SPEC section 6 bench shapes: workspace <= 64 MiB (issue 3's target) at 1, 2 and 64 cores, both ops.
+// docs/spec.md §8's bench shapes: workspace <= 64 MiB (a bench target) at 1, 2 and 64 cores, both ops.
 
 TEST(Tiling, BenchWorkspaceAtMost64MiB) {
   struct Bench {

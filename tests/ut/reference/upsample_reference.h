@@ -1,4 +1,4 @@
-// Naive float64 reference of UpsampleTrilinear3dBackward and the accuracy rule of SPEC section 5.
+// Naive float64 reference of UpsampleTrilinear3dBackward and the accuracy rule of docs/spec.md §5.
 // Computed the direct way (scatter of every gradOut element to its 8 corners, zero weights
 // included) so that it shares nothing with the library's separable gather kernel except the
 // per-axis index / weight math of trilinear_math.h.
@@ -49,7 +49,7 @@ struct BackwardProblem {
   }
 };
 
-// The D, H, W axes exactly as SPEC section 2 defines them (user scales only when all three > 0).
+// The D, H, W axes exactly as docs/spec.md §2 defines them (user scales only when all three > 0).
 inline std::array<math::AxisSpec, 3> MakeAxes(const BackwardProblem &p) {
   const bool useScales = math::UseUserScales(p.scales[0], p.scales[1], p.scales[2]);
   std::array<math::AxisSpec, 3> axes;
@@ -60,7 +60,7 @@ inline std::array<math::AxisSpec, 3> MakeAxes(const BackwardProblem &p) {
   return axes;
 }
 
-// Every source index a rounded source position can select on one axis (SPEC section 5's T):
+// Every source index a rounded source position can select on one axis (docs/spec.md §5's T):
 // i0 and i1, plus k-1, k, k+1 where src is within rounding of an integer k. An identity axis has
 // only o: both its taps are o (math::ComputeTap), with no rounding question.
 struct AxisCandidates {
@@ -93,7 +93,7 @@ inline AxisCandidates MakeCandidates(const math::AxisSpec &axis) {
   return result;
 }
 
-// golden: the float64 backward; absSum: SPEC's A; tapSum: SPEC's T; exempt: elements reachable
+// golden: the float64 backward; absSum: docs/spec.md §5's A; tapSum: its T; exempt: elements reachable
 // from a non-finite gradOut through a near-integer source index (class rule does not apply).
 struct ReferenceResult {
   std::vector<double> golden;
@@ -164,7 +164,7 @@ inline ReferenceResult BackwardReference(const BackwardProblem &p, const std::ve
   return r;
 }
 
-// SPEC section 5: |ours - golden| <= k*u_acc*A + 4*u_acc*(iD+iH+iW)*T + e_out*|golden|.
+// docs/spec.md §5: |ours - golden| <= k*u_acc*A + 4*u_acc*(iD+iH+iW)*T + e_out*|golden|.
 // One reading beyond the letter: e_out*|golden| stands for the rounding of the stored result,
 // which below the dtype's smallest normal is absolute (half a subnormal ulp, 2^-25 for fp16),
 // so |golden| is taken as at least that smallest normal. Without it a correctly rounded fp16
