@@ -202,15 +202,16 @@ class Stencil2xRunner {
     zeroTapLane_ = __mmask16(t_.w.inSize > 1 ? 2 : 1);
 #endif
 #if defined(__AVX2__) && !defined(__AVX512F__)
-    // One strip per row (1, 2 or 4 vectors): a finished row is whole at once.
+    // Every gradInput row starts a 64-byte line and spans whole lines: streamed from the registers,
+    // strip by strip (each strip is whole lines: 4 or 2 vectors, as the row has an even count).
     const int64_t inW = t_.w.inSize, vectors = (inW + 7) / 8;
-    directRows_ = vectors == 1 || vectors == 2 || vectors == 4;
-    // Every gradInput row starts a 64-byte line and spans whole lines: a direct row, or Quad's
-    // strips of whole lines (rows of 64 or 128, not direct here), streamed from the registers.
     const int64_t *ds = dst_.strides;
     alignedRows_ = t_.streamStores && ds[4] == 1 && inW % 16 == 0 &&
                    reinterpret_cast<uintptr_t>(dst_.data) % 64 == 0 && ds[0] % 16 == 0 && ds[1] % 16 == 0 &&
                    ds[2] % 16 == 0 && ds[3] % 16 == 0;
+    // Direct: aligned rows, or one strip per row (1, 2 or 4 vectors: a finished row is whole at once,
+    // for the line joiner).
+    directRows_ = alignedRows_ || vectors == 1 || vectors == 2 || vectors == 4;
     // The row's last vector: its gradOut elements (2 .. 16) and the masks of its two halves.
     lastN_ = 2 * inW - 16 * ((inW - 1) / 8);
     lastLo_ = Avx2Lanes<float>::FirstLanes(lastN_);
