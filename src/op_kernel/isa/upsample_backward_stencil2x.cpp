@@ -9,16 +9,19 @@
 // on B1 (fp32, 64 x 16 x 256 x 256 -> 8 x 128 x 128; medians of 7, processes alternated, 3 rounds)
 // plane by plane took 8.4-8.9 ms on 2 cores against 10.4-11.4 for the width-last kernel, 14.6-15.3
 // against 18.1-18.5 on one (ace1bc3).
-// With AVX-512 the W and H steps run on strips of up to 128 gradInput columns with the H sums in
-// registers, so each gradOut row is loaded once and only finished H rows touch memory, and a D
-// index finished in a single-strip plane is streamed to gradInput as its rows finish; the other
-// ISAs run the same steps (StencilSteps' list) on whole rows of scratch. Rows of 128 (B1) or 64 go four
-// planes at a time where their D steps allow, row by row (Quad): the D sums then stay in L1 and in
-// registers instead of L2, and gradOut streams faster (B1 via the C API, medians of 5-7, processes
-// alternated, 3 rounds, 2026-12-01: one core 11.7-12.1 ms against 14.0-14.7 plane by plane; two
-// cores 6.3-6.5 against 7.6-7.8, and 7.9 against 8.4 in a slower minute).
+// With AVX-512 and AVX2 the W and H steps run on strips of up to 128 (AVX2: 32) gradInput columns
+// with the H sums in registers, so each gradOut row is loaded once and only finished H rows touch
+// memory, and a D index finished in a plane of one strip per row (AVX2: or of rows of whole 64-byte
+// lines) is streamed to gradInput as its rows finish; the baseline ISA runs the same steps
+// (StencilSteps' list) on whole rows of scratch. The two ISAs share that code through Lanes (their
+// vectors) and differ in the W step of a vector (WStep, WBlock) and in Quad's block width. Rows of
+// 128 (B1) or 64 go four planes at a time where their D steps allow, row by row (Quad): the D sums
+// then stay in L1 and in registers instead of L2, and gradOut streams faster (B1 via the C API,
+// medians of 5-7, processes alternated, 3 rounds, 2026-12-01: one core 11.7-12.1 ms against
+// 14.0-14.7 plane by plane; two cores 6.3-6.5 against 7.6-7.8, and 7.9 against 8.4 in a slower
+// minute).
 // Every element sums its terms in StencilSteps' order whatever the item split: the same bits for
-// every core count. The AVX-512 code spells that order out as fixed code (see Strip): written as a
+// every core count. The vector code spells that order out as fixed code (see Strip): written as a
 // walk over the list it ran at 60 % of this speed with gradOut in memory (the loop's loads of the
 // list and of spilled pointers delayed the gradOut loads), though as fast in cache.
 #include <algorithm>
@@ -36,9 +39,9 @@ namespace {
 
 using tiling::TilingData;
 
-// Where a W strip ends (AVX-512 kernel): inside the row, or at its end. The row's last vector is
-// loaded with masks (nothing past the row read; all lanes when it is whole) and its last output's
-// g[2k + 2], the row's last element, blended in (on a whole vector that lane holds it already).
+// Where a W strip ends (vector kernels): inside the row, or at its end. The row's last vector is
+// loaded with masks (AVX2: through a buffer; nothing past the row read; all lanes when it is whole)
+// and its last output's g[2k + 2] is the row's last element.
 enum class RowEnd { kNo, kEnd };
 
 #if defined(__AVX2__)  // AVX-512 builds too
