@@ -49,6 +49,20 @@ const DoublingShape kShapes[] = {
     {"Quad128", {2, 4, 5, 6, 128}},
     {"ThreeQuads128", {1, 8, 8, 4, 128}},
     {"Quad64", {2, 4, 5, 6, 64}},
+    // The AVX2 strips (8-lane vectors, strips of up to 4): last vectors of 2, 3 and 6 of 8 lanes
+    // (a buffered partial vector), whole vectors in rows that are not whole 64-byte lines (24, 40:
+    // accumulator planes), rows of whole lines in several strips (48, 96, 160: streamed strip by
+    // strip), and the lockstep's strips and blocks on rows of 128 and 64 with one or two H rows.
+    {"Width2", {1, 2, 3, 3, 2}},
+    {"Width11", {1, 1, 3, 4, 11}},
+    {"Width22", {1, 2, 2, 3, 22}},
+    {"Width24", {1, 1, 2, 5, 24}},
+    {"Width40", {1, 1, 3, 3, 40}},
+    {"Width48", {1, 1, 2, 4, 48}},
+    {"Width96", {1, 1, 3, 3, 96}},
+    {"Width160", {1, 1, 2, 2, 160}},
+    {"QuadOneRow128", {1, 1, 8, 1, 128}},
+    {"QuadTwoRows64", {1, 2, 8, 2, 64}},
 };
 
 BackwardProblem ProblemOf(const Shape5 &inputSize, bool scales) {
@@ -177,7 +191,8 @@ constexpr char kOutputEnv[] = "TRILINEAR3D_UT_STENCIL2X_OUTPUT";
 constexpr char kSeedEnv[] = "TRILINEAR3D_UT_STENCIL2X_SEED";
 
 const Shape5 kChunkedShapes[] = {{1, 1, 5, 9, 37}, {1, 1, 7, 4, 130}, {1, 2, 3, 5, 16},
-                                 {1, 1, 2, 11, 1}, {1, 1, 8, 6, 128}, {1, 1, 8, 5, 64}};
+                                 {1, 1, 2, 11, 1}, {1, 1, 8, 6, 128}, {1, 1, 8, 5, 64},
+                                 {1, 1, 8, 7, 96}, {1, 1, 9, 3, 40},  {1, 1, 9, 2, 128}};
 
 std::vector<uint8_t> ComputeChunked(uint64_t seed, bool checkAccuracy) {
   const ScopedPassOrder passOrder(PassOrder::kStencil2x);

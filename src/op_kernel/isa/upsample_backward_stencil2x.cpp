@@ -9,16 +9,19 @@
 // on B1 (fp32, 64 x 16 x 256 x 256 -> 8 x 128 x 128; medians of 7, processes alternated, 3 rounds)
 // plane by plane took 8.4-8.9 ms on 2 cores against 10.4-11.4 for the width-last kernel, 14.6-15.3
 // against 18.1-18.5 on one (ace1bc3).
-// With AVX-512 the W and H steps run on strips of up to 128 gradInput columns with the H sums in
-// registers, so each gradOut row is loaded once and only finished H rows touch memory, and a D
-// index finished in a single-strip plane is streamed to gradInput as its rows finish; the other
-// ISAs run the same steps (StencilSteps' list) on whole rows of scratch. Rows of 128 (B1) or 64 go four
-// planes at a time where their D steps allow, row by row (Quad): the D sums then stay in L1 and in
-// registers instead of L2, and gradOut streams faster (B1 via the C API, medians of 5-7, processes
-// alternated, 3 rounds, 2026-12-01: one core 11.7-12.1 ms against 14.0-14.7 plane by plane; two
-// cores 6.3-6.5 against 7.6-7.8, and 7.9 against 8.4 in a slower minute).
+// With AVX-512 and AVX2 the W and H steps run on strips of up to 128 (AVX2: 32) gradInput columns
+// with the H sums in registers, so each gradOut row is loaded once and only finished H rows touch
+// memory, and a D index finished in a plane of one strip per row (AVX2: or of rows of whole 64-byte
+// lines) is streamed to gradInput as its rows finish; the baseline ISA runs the same steps
+// (StencilSteps' list) on whole rows of scratch. The two ISAs share that code through Lanes (their
+// vectors) and differ in the W step of a vector (WStep, WBlock) and in Quad's block width. Rows of
+// 128 (B1) or 64 go four planes at a time where their D steps allow, row by row (Quad): the D sums
+// then stay in L1 and in registers instead of L2, and gradOut streams faster (B1 via the C API,
+// medians of 5-7, processes alternated, 3 rounds, 2026-12-01: one core 11.7-12.1 ms against
+// 14.0-14.7 plane by plane; two cores 6.3-6.5 against 7.6-7.8, and 7.9 against 8.4 in a slower
+// minute).
 // Every element sums its terms in StencilSteps' order whatever the item split: the same bits for
-// every core count. The AVX-512 code spells that order out as fixed code (see Strip): written as a
+// every core count. The vector code spells that order out as fixed code (see Strip): written as a
 // walk over the list it ran at 60 % of this speed with gradOut in memory (the loop's loads of the
 // list and of spilled pointers delayed the gradOut loads), though as fast in cache.
 #include <algorithm>
@@ -39,12 +42,12 @@ namespace {
 
 using tiling::TilingData;
 
-// Where a W strip ends (AVX-512 kernel): inside the row, or at its end. The row's last vector is
-// loaded with masks (nothing past the row read; all lanes when it is whole) and its last output's
-// g[2k + 2], the row's last element, blended in (on a whole vector that lane holds it already).
+// Where a W strip ends (vector kernels): inside the row, or at its end. The row's last vector is
+// loaded with masks (AVX2: through a buffer; nothing past the row read; all lanes when it is whole)
+// and its last output's g[2k + 2] is the row's last element.
 enum class RowEnd { kNo, kEnd };
 
-#if defined(TRILINEAR3D_HAVE_AVX512)
+#if defined(TRILINEAR3D_HAVE_AVX2)  // AVX-512 builds too
 // The W step leaves out its factor 1/4: 3 (g[2k] + g[2k + 1]) + (g[2k - 1] + g[2k + 2]) is two adds
 // and an FMA, on both of Zen 4's FP pipe pairs (its adds and its FMAs), where 1/4, 3/4, 3/4, 1/4
 // took a multiply and three FMAs on one (a prototype of B1 with gradOut in L2: 22 % less time; in
@@ -53,6 +56,40 @@ enum class RowEnd { kNo, kEnd };
 // instead of 2 times: its sums overflow above about 4e37 instead of 1.7e38.
 constexpr float kHFar = 1.0f / 16, kHNear = 3.0f / 16;
 
+// The vectors of the strip code: AVX-512's 16 lanes or AVX2's 8, and a strip's widest (the H sums of
+// a strip, two per vector, stay in registers: 32 zmm or 16 ymm). Load and Store are aligned
+// (accumulator rows and Quad's sums start 64-byte lines); Stream is a non-temporal store.
+#if defined(TRILINEAR3D_HAVE_AVX512)
+struct Lanes {
+  using Vec = __m512;
+  static constexpr int kLanes = 16;
+  static constexpr int kMaxStrip = 8;
+  __attribute__((always_inline)) static Vec Zero() { return _mm512_setzero_ps(); }
+  __attribute__((always_inline)) static Vec Set1(float x) { return _mm512_set1_ps(x); }
+  __attribute__((always_inline)) static Vec Load(const float *p) { return _mm512_load_ps(p); }
+  __attribute__((always_inline)) static void Store(float *p, Vec v) { _mm512_store_ps(p, v); }
+  __attribute__((always_inline)) static void Stream(float *p, Vec v) { _mm512_stream_ps(p, v); }
+  __attribute__((always_inline)) static Vec Mul(Vec a, Vec b) { return _mm512_mul_ps(a, b); }
+  __attribute__((always_inline)) static Vec Fma(Vec a, Vec b, Vec c) { return _mm512_fmadd_ps(a, b, c); }
+};
+#endif
+#if defined(TRILINEAR3D_HAVE_AVX2) && !defined(TRILINEAR3D_HAVE_AVX512)
+struct Lanes {
+  using Vec = __m256;
+  static constexpr int kLanes = 8;
+  static constexpr int kMaxStrip = 4;
+  __attribute__((always_inline)) static Vec Zero() { return _mm256_setzero_ps(); }
+  __attribute__((always_inline)) static Vec Set1(float x) { return _mm256_set1_ps(x); }
+  __attribute__((always_inline)) static Vec Load(const float *p) { return _mm256_load_ps(p); }
+  __attribute__((always_inline)) static void Store(float *p, Vec v) { _mm256_store_ps(p, v); }
+  __attribute__((always_inline)) static void Stream(float *p, Vec v) { _mm256_stream_ps(p, v); }
+  __attribute__((always_inline)) static Vec Mul(Vec a, Vec b) { return _mm256_mul_ps(a, b); }
+  __attribute__((always_inline)) static Vec Fma(Vec a, Vec b, Vec c) { return _mm256_fmadd_ps(a, b, c); }
+};
+#endif
+#endif
+
+#if defined(TRILINEAR3D_HAVE_AVX512)
 // Lanes kShift .. kShift + 15 of the 32 lanes (b, then a): valignd. The all-lanes masked form: the
 // plain intrinsic starts from _mm512_undefined_epi32(), which GCC 12's -Wuninitialized reports.
 template <int kShift>
@@ -83,9 +120,64 @@ __attribute__((always_inline)) inline __m512 WOutput(__m512 even, __m512 odd, __
 }
 #endif
 
+#if defined(TRILINEAR3D_HAVE_AVX2) && !defined(TRILINEAR3D_HAVE_AVX512)
+// The AVX2 W step of one vector: outputs k = 0 .. 7 from the 16 gradOut elements g[0 .. 15] at its
+// start, by unaligned loads at offsets -1, 0, 1 and 2 of both halves instead of lane permutes (AVX2
+// has no two-source permute): lane i of l0 + l1 holds g[i] + g[i + 1] and of lm + l2 g[i - 1] +
+// g[i + 2], so the even lanes hold the terms of output i / 2. Then 3 (g[2k] + g[2k + 1]) +
+// (g[2k - 1] + g[2k + 2]), AVX-512's WOutput, and the even lanes of the two halves picked in order.
+__attribute__((always_inline)) inline __m256 WCombine(__m256 lm, __m256 l0, __m256 l1, __m256 l2, __m256 hm,
+                                                      __m256 h0, __m256 h1, __m256 h2) {
+  const __m256 three = _mm256_set1_ps(3.0f);
+  const __m256 lo = _mm256_fmadd_ps(three, _mm256_add_ps(l0, l1), _mm256_add_ps(lm, l2));
+  const __m256 hi = _mm256_fmadd_ps(three, _mm256_add_ps(h0, h1), _mm256_add_ps(hm, h2));
+  // Lanes 0, 2 of each 128-bit half of lo, then of hi: outputs 0 1 4 5 | 2 3 6 7; then the middle
+  // pairs exchanged.
+  const __m256 mixed = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
+  return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(mixed), _MM_SHUFFLE(3, 1, 2, 0)));
+}
+
+// A whole vector at g. kFirst: g starts the row (g[-1] is g[0], clamped); kLast: g[15] ends it
+// (g[16], g[17] are g[15]); those come from lane permutes, so nothing outside the row is read.
+template <bool kFirst, bool kLast>
+__attribute__((always_inline)) inline __m256 WVector(const float *g) {
+  const __m256 l0 = _mm256_loadu_ps(g), h0 = _mm256_loadu_ps(g + 8);
+  const __m256 lm = kFirst ? _mm256_permutevar8x32_ps(l0, _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6))
+                           : _mm256_loadu_ps(g - 1);
+  const __m256 h1 = kLast ? _mm256_permutevar8x32_ps(h0, _mm256_setr_epi32(1, 2, 3, 4, 5, 6, 7, 7))
+                          : _mm256_loadu_ps(g + 9);
+  const __m256 h2 = kLast ? _mm256_permutevar8x32_ps(h0, _mm256_setr_epi32(2, 3, 4, 5, 6, 7, 7, 7))
+                          : _mm256_loadu_ps(g + 10);
+  return WCombine(lm, l0, _mm256_loadu_ps(g + 1), _mm256_loadu_ps(g + 2), _mm256_loadu_ps(g + 7), h0, h1, h2);
+}
+
+// The row's partial last vector: its n gradOut elements at g (n even, below 16; masks lo and hi of
+// the halves), copied into a buffer between g[-1] (g[0] where g starts the row) and copies of the
+// row's last element, then WCombine from the buffer: the same values as WVector's, nothing past the
+// row read. Lanes of outputs past the row hold what the copies give (stored into scratch padding).
+__attribute__((always_inline)) inline __m256 WVectorPartial(const float *g, int64_t n, bool first, __m256i lo,
+                                                            __m256i hi) {
+  alignas(32) float buf[48];
+  buf[0] = first ? g[0] : g[-1];
+  _mm256_storeu_ps(buf + 1, _mm256_maskload_ps(g, lo));
+  _mm256_storeu_ps(buf + 9, _mm256_maskload_ps(g + 8, hi));
+  const __m256 last = _mm256_set1_ps(g[n - 1]);
+  _mm256_storeu_ps(buf + 1 + n, last);
+  _mm256_storeu_ps(buf + 9 + n, last);
+  return WCombine(_mm256_loadu_ps(buf), _mm256_loadu_ps(buf + 1), _mm256_loadu_ps(buf + 2),
+                  _mm256_loadu_ps(buf + 3), _mm256_loadu_ps(buf + 8), _mm256_loadu_ps(buf + 9),
+                  _mm256_loadu_ps(buf + 10), _mm256_loadu_ps(buf + 11));
+}
+#endif
+
 class Stencil2xRunner {
  public:
   using A = float;
+#if defined(TRILINEAR3D_HAVE_AVX2)  // AVX-512 builds too
+  using L = Lanes;
+  using Vec = L::Vec;
+  static constexpr int kL = L::kLanes;
+#endif
 
   Stencil2xRunner(const KernelArgs &args, float *scratch)
       : t_(*args.tiling), src_(args.src), dst_(args.dst), out_(dst_, t_, true) {
@@ -115,6 +207,25 @@ class Stencil2xRunner {
     partialEnd_ = t_.w.inSize % 16 != 0;
     zeroTapLane_ = __mmask16(t_.w.inSize > 1 ? 2 : 1);
 #endif
+#if defined(TRILINEAR3D_HAVE_AVX2) && !defined(TRILINEAR3D_HAVE_AVX512)
+    // Every gradInput row starts a 64-byte line and spans whole lines: streamed from the registers,
+    // strip by strip (each strip is whole lines: 4 or 2 vectors, as the row has an even count).
+    const int64_t inW = t_.w.inSize, vectors = (inW + 7) / 8;
+    const int64_t *ds = dst_.strides;
+    alignedRows_ = t_.streamStores && ds[4] == 1 && inW % 16 == 0 &&
+                   reinterpret_cast<uintptr_t>(dst_.data) % 64 == 0 && ds[0] % 16 == 0 && ds[1] % 16 == 0 &&
+                   ds[2] % 16 == 0 && ds[3] % 16 == 0;
+    // Direct: aligned rows, or one strip per row (1, 2 or 4 vectors: a finished row is whole at once,
+    // for the line joiner).
+    directRows_ = alignedRows_ || vectors == 1 || vectors == 2 || vectors == 4;
+    // The row's last vector: its gradOut elements (2 .. 16) and the masks of its two halves.
+    lastN_ = 2 * inW - 16 * ((inW - 1) / 8);
+    lastLo_ = Avx2Lanes<float>::FirstLanes(lastN_);
+    lastHi_ = Avx2Lanes<float>::FirstLanes(lastN_ - 8);
+    partialEnd_ = inW % 8 != 0;
+    zeroTapLane_ = _mm256_castsi256_ps(Avx2Lanes<float>::FirstLanes(inW > 1 ? 2 : 1) ^
+                                       Avx2Lanes<float>::FirstLanes(inW > 1 ? 1 : 0));
+#endif
   }
 
   void Run(int64_t item, int64_t /*nextItem*/) {
@@ -124,17 +235,18 @@ class Stencil2xRunner {
     srcBase_ = PlaneBase<const float>(src_, t_, b.plane);
     dstBase_ = PlaneBase<float>(dst_, t_, b.plane);
     StencilSteps(b.d0, b.d1, t_.d.inSize, &dSteps_);
-#if !defined(TRILINEAR3D_HAVE_AVX512)
-    StencilSteps(b.h0, b.h1, t_.h.inSize, &hSteps_);  // the AVX-512 code spells the H steps out
+#if !defined(TRILINEAR3D_HAVE_AVX2)
+    StencilSteps(b.h0, b.h1, t_.h.inSize, &hSteps_);  // the vector code spells the H steps out
 #endif
-#if defined(TRILINEAR3D_HAVE_AVX512)
-    // Rows of one strip of 8 or 4 whole vectors (128 or 64 gradInput columns).
-    const int quadV = !alignedRows_ ? 0 : t_.w.inSize == 128 ? 8 : t_.w.inSize == 64 ? 4 : 0;
+#if defined(TRILINEAR3D_HAVE_AVX2)  // AVX-512 builds too
+    // Rows of 128 or 64 gradInput columns (8 or 4 zmm, 16 or 8 ymm vectors).
+    const int quadV = !alignedRows_ ? 0 : t_.w.inSize == 128 ? 128 / kL : t_.w.inSize == 64 ? 64 / kL : 0;
     const bool quads = quadV != 0;
 #endif
     for (size_t i = 0; i < dSteps_.size(); ++i) {
-#if defined(TRILINEAR3D_HAVE_AVX512)
-      if (quads && i + 4 <= dSteps_.size() && (quadV == 8 ? Quad<8>(&dSteps_[i]) : Quad<4>(&dSteps_[i]))) {
+#if defined(TRILINEAR3D_HAVE_AVX2)
+      if (quads && i + 4 <= dSteps_.size() &&
+          (quadV == 128 / kL ? Quad<128 / kL>(&dSteps_[i]) : Quad<64 / kL>(&dSteps_[i]))) {
         i += 3;
         continue;
       }
@@ -168,19 +280,22 @@ class Stencil2xRunner {
   }
   const float *SrcRow(const float *planeBase, int64_t oh) const { return planeBase + oh * src_.strides[3]; }
 
-#if defined(TRILINEAR3D_HAVE_AVX512)
-  // W then H steps of one gradOut plane on strips of 8, 4, 2 or 1 vectors of gradInput columns (the
-  // last strip ends the row). Four strip widths and two strip kinds keep the instantiations few: all
-  // of 1 to 8 times three row ends made the file take minutes and gigabytes under clang's sanitizers.
+#if defined(TRILINEAR3D_HAVE_AVX2)  // AVX-512 builds too
+  // W then H steps of one gradOut plane on strips of 8, 4, 2 or 1 vectors of gradInput columns (AVX2:
+  // 4, 2 or 1; the last strip ends the row). Four strip widths and two strip kinds keep the
+  // instantiations few: all of 1 to 8 times three row ends made the file take minutes and gigabytes
+  // under clang's sanitizers.
   void WAndHSteps(const StencilStep &plane, const float *planeBase) {
-    const int64_t vectors = (t_.w.inSize + 15) / 16;
+    const int64_t vectors = (t_.w.inSize + kL - 1) / kL;
     for (int64_t j0 = 0; j0 < vectors;) {
       const int64_t left = vectors - j0;
-      const int v = left >= 8 ? 8 : left >= 4 ? 4 : left >= 2 ? 2 : 1;
+      const int v = left >= L::kMaxStrip ? L::kMaxStrip : left >= 4 ? 4 : left >= 2 ? 2 : 1;
       const bool end = j0 + v == vectors;
       switch (v) {
         case 8:
-          end ? Strip<8, RowEnd::kEnd>(plane, planeBase, j0) : Strip<8, RowEnd::kNo>(plane, planeBase, j0);
+          if constexpr (L::kMaxStrip >= 8) {
+            end ? Strip<8, RowEnd::kEnd>(plane, planeBase, j0) : Strip<8, RowEnd::kNo>(plane, planeBase, j0);
+          }
           break;
         case 4:
           end ? Strip<4, RowEnd::kEnd>(plane, planeBase, j0) : Strip<4, RowEnd::kNo>(plane, planeBase, j0);
@@ -206,35 +321,35 @@ class Stencil2xRunner {
     bool first;  // the strip starts the row
   };
 
-  // r = the W step of gradOut row `row` for gradInput columns 16 * j0 .. 16 * (j0 + V): output
+#if defined(TRILINEAR3D_HAVE_AVX512)
+  // r = the W step of gradOut row `row` for gradInput columns kL * j0 .. kL * (j0 + V): output
   // lane k of vector j sums 1/4 g[2k - 1], 3/4 g[2k], 3/4 g[2k + 1], 1/4 g[2k + 2] (clamped),
   // from the row's even and odd elements shifted by one lane across vector boundaries. kRowEnd:
   // the strip ends the row (its last vector may be partial: loaded with masks, nothing past the
   // row read, and its last output's g[2k + 2] is the row's last element).
   template <int V, RowEnd kEnd>
-  __attribute__((always_inline)) void WStep(const float *strip, const StripEdges &edges,
-                                            __m512 (&r)[V]) const {
+  __attribute__((always_inline)) void WStep(const float *strip, const StripEdges &edges, Vec (&r)[V]) const {
     constexpr bool kRowEnd = kEnd == RowEnd::kEnd;
-    __m512 even[V], odd[V];
+    Vec even[V], odd[V];
 #pragma GCC unroll 8
     for (int j = 0; j < V; ++j) {
       const float *at = strip + 32 * j;
       const bool masked = kRowEnd && j + 1 == V && partialEnd_;  // a whole last vector: plain loads
-      const __m512 lo = masked ? _mm512_maskz_loadu_ps(lastLo_, at) : _mm512_loadu_ps(at);
-      const __m512 hi = masked ? _mm512_maskz_loadu_ps(lastHi_, at + 16) : _mm512_loadu_ps(at + 16);
+      const Vec lo = masked ? _mm512_maskz_loadu_ps(lastLo_, at) : _mm512_loadu_ps(at);
+      const Vec hi = masked ? _mm512_maskz_loadu_ps(lastHi_, at + 16) : _mm512_loadu_ps(at + 16);
       EvenOdd(lo, hi, &even[j], &odd[j]);
     }
     // g[2k - 1] before the strip (g[0] at the row start) and g[2k + 2] after it (g[outW - 1] at the end).
-    const __m512 oddBefore = _mm512_set1_ps(strip[edges.before]);
-    const __m512 evenAfter = _mm512_set1_ps(strip[edges.after]);
+    const Vec oddBefore = L::Set1(strip[edges.before]);
+    const Vec evenAfter = L::Set1(strip[edges.after]);
 #pragma GCC unroll 8
     for (int j = 0; j < V; ++j) {
-      __m512 right = WRight(even[j], j + 1 == V ? evenAfter : even[j + 1]);
+      Vec right = WRight(even[j], j + 1 == V ? evenAfter : even[j + 1]);
       if (kRowEnd && j + 1 == V && partialEnd_) right = _mm512_mask_blend_ps(lastLane_, right, evenAfter);
       r[j] = WOutput(even[j], odd[j], j == 0 ? oddBefore : odd[j - 1], right);
     }
     if (edges.first) {  // 0 * g[0] into output min(1, inW - 1): the zero-weight tap (stencil2x_steps.h)
-      r[0] = _mm512_mask3_fmadd_ps(_mm512_setzero_ps(), _mm512_set1_ps(strip[0]), r[0], zeroTapLane_);
+      r[0] = _mm512_mask3_fmadd_ps(L::Zero(), L::Set1(strip[0]), r[0], zeroTapLane_);
     }
   }
 
@@ -243,19 +358,71 @@ class Stencil2xRunner {
   // time. In Quad's row loop WStep itself (its checks of partialEnd_ and of the edges) made B1 take
   // 14.2-15.0 ms on one core instead of 11.8-11.9.
   template <int V>
-  __attribute__((always_inline)) static void WStepWholeRow(const float *row, __m512 (&r)[V]) {
-    __m512 even[V], odd[V];
+  __attribute__((always_inline)) static void WStepWholeRow(const float *row, Vec (&r)[V]) {
+    Vec even[V], odd[V];
 #pragma GCC unroll 8
     for (int j = 0; j < V; ++j)
       EvenOdd(_mm512_loadu_ps(row + 32 * j), _mm512_loadu_ps(row + 32 * j + 16), &even[j], &odd[j]);
-    const __m512 first = _mm512_set1_ps(row[0]), last = _mm512_set1_ps(row[32 * V - 1]);
+    const Vec first = L::Set1(row[0]), last = L::Set1(row[32 * V - 1]);
 #pragma GCC unroll 8
     for (int j = 0; j < V; ++j) {
       r[j] = WOutput(even[j], odd[j], j == 0 ? first : odd[j - 1],
                      WRight(even[j], j == V - 1 ? last : even[j + 1]));
     }
-    r[0] = _mm512_mask3_fmadd_ps(_mm512_setzero_ps(), first, r[0], __mmask16(2));  // 0 * g[0] into output 1
+    r[0] = _mm512_mask3_fmadd_ps(L::Zero(), first, r[0], __mmask16(2));  // 0 * g[0] into output 1
   }
+
+  // A block of S whole vectors of a row at `at` (Quad's strips; here the whole row, kFirst and kLast).
+  template <int S, bool kFirst, bool kLast>
+  __attribute__((always_inline)) static void WBlock(const float *at, Vec (&r)[S]) {
+    static_assert(kFirst && kLast, "AVX-512 blocks are whole rows");
+    WStepWholeRow<S>(at, r);
+  }
+#endif
+#if defined(TRILINEAR3D_HAVE_AVX2) && !defined(TRILINEAR3D_HAVE_AVX512)
+  // r = the W step of gradOut row `row` for gradInput columns 8 j0 .. 8 (j0 + V) (WVector per
+  // vector, the same values whatever the strips): output lane k of vector j sums 1/4 g[2k - 1],
+  // 3/4 g[2k], 3/4 g[2k + 1], 1/4 g[2k + 2] (clamped; the 1/4 left out, see kHFar). kRowEnd: the
+  // strip ends the row (its last vector may be partial: WVectorPartial, nothing past the row read).
+  template <int V, RowEnd kEnd>
+  __attribute__((always_inline)) void WStep(const float *strip, const StripEdges &edges, Vec (&r)[V]) const {
+    constexpr bool kRowEnd = kEnd == RowEnd::kEnd;
+#pragma GCC unroll 8
+    for (int j = 0; j < V; ++j) {
+      const float *at = strip + 16 * j;
+      const bool first = j == 0 && edges.first;
+      if (kRowEnd && j + 1 == V) {
+        if (partialEnd_) {
+          r[j] = WVectorPartial(at, lastN_, first, lastLo_, lastHi_);
+        } else {
+          r[j] = first ? WVector<true, true>(at) : WVector<false, true>(at);
+        }
+      } else {
+        r[j] = first ? WVector<true, false>(at) : WVector<false, false>(at);
+      }
+    }
+    if (edges.first) {  // 0 * g[0] into output min(1, inW - 1): the zero-weight tap (stencil2x_steps.h)
+      r[0] = _mm256_blendv_ps(r[0], L::Fma(L::Zero(), L::Set1(strip[0]), r[0]), zeroTapLane_);
+    }
+  }
+
+  // WStep for S whole vectors at `at` of a row of whole vectors (kFirst: at starts the row, whose
+  // zero-weight tap is then on lane 1; kLast: the block ends it): the same operations, with nothing
+  // left to decide at run time (Quad's row loop).
+  template <int S, bool kFirst, bool kLast>
+  __attribute__((always_inline)) static void WBlock(const float *at, Vec (&r)[S]) {
+#pragma GCC unroll 8
+    for (int j = 0; j < S; ++j) {
+      const float *g = at + 16 * j;
+      if (kFirst && j == 0) {
+        r[j] = kLast && j + 1 == S ? WVector<true, true>(g) : WVector<true, false>(g);
+      } else {
+        r[j] = kLast && j + 1 == S ? WVector<false, true>(g) : WVector<false, false>(g);
+      }
+    }
+    if constexpr (kFirst) r[0] = _mm256_blend_ps(r[0], L::Fma(L::Zero(), L::Set1(at[0]), r[0]), 2);
+  }
+#endif
 
   // What one gradOut plane's D step does with a finished H row, worked out once per plane and strip
   // (the row loop then reads nothing else): up to two gradInput indices, each taking its terms of
@@ -274,16 +441,17 @@ class Stencil2xRunner {
     int count = 0;
   };
 
-  DPlan PlanD(const StencilStep &plane, int64_t j0) const {
+  // direct: finished rows may go straight to gradInput (directRows_, or Quad's whole-line strips).
+  DPlan PlanD(const StencilStep &plane, int64_t j0, bool direct) const {
     DPlan d;
     for (int e = 0; e < plane.count; ++e) {
       const StencilEntry &en = plane.e[e];
       if (e == 0 || plane.e[e - 1].dst != en.dst) {  // a plane's entries on one index are adjacent
         DTargetPlan &t = d.target[d.count++];
-        t.slot = Slot(en.dst) + 16 * j0;
+        t.slot = Slot(en.dst) + kL * j0;
         t.assign = en.assign;
-        t.direct = directRows_ && en.dst == plane.finish;
-        t.out = DstRow(en.dst, h0_) + 16 * j0;
+        t.direct = direct && en.dst == plane.finish;
+        t.out = DstRow(en.dst, h0_) + kL * j0;
       }
       DTargetPlan &t = d.target[d.count - 1];
       t.w[t.terms++] = en.w;
@@ -293,53 +461,54 @@ class Stencil2xRunner {
 
   // The D step of the finished H row ih held in registers (scratch rows are padded to whole vectors).
   template <int V>
-  __attribute__((always_inline)) void DStepVectors(const DPlan &d, int64_t ih, const __m512 (&h)[V]) {
+  __attribute__((always_inline)) void DStepVectors(const DPlan &d, int64_t ih, const Vec (&h)[V]) {
     const int64_t row = ih - h0_;
     for (int k = 0; k < d.count; ++k) {
       const DTargetPlan &t = d.target[k];
       float *acc = t.slot + row * stride_;
-      const __m512 w0 = _mm512_set1_ps(t.w[0]);
-      __m512 v[V];
+      const Vec w0 = L::Set1(t.w[0]);
+      Vec v[V];
       if (t.assign) {
 #pragma GCC unroll 8
-        for (int j = 0; j < V; ++j) v[j] = _mm512_mul_ps(w0, h[j]);
+        for (int j = 0; j < V; ++j) v[j] = L::Mul(w0, h[j]);
       } else {
 #pragma GCC unroll 8
-        for (int j = 0; j < V; ++j) v[j] = _mm512_fmadd_ps(w0, h[j], _mm512_load_ps(acc + 16 * j));
+        for (int j = 0; j < V; ++j) v[j] = L::Fma(w0, h[j], L::Load(acc + kL * j));
       }
       for (int m = 1; m < t.terms; ++m) {
-        const __m512 w = _mm512_set1_ps(t.w[m]);
+        const Vec w = L::Set1(t.w[m]);
 #pragma GCC unroll 8
-        for (int j = 0; j < V; ++j) v[j] = _mm512_fmadd_ps(w, h[j], v[j]);
+        for (int j = 0; j < V; ++j) v[j] = L::Fma(w, h[j], v[j]);
       }
       if (!t.direct) {
 #pragma GCC unroll 8
-        for (int j = 0; j < V; ++j) _mm512_store_ps(acc + 16 * j, v[j]);
+        for (int j = 0; j < V; ++j) L::Store(acc + kL * j, v[j]);
         continue;
       }
       float *out = t.out + row * dst_.strides[3];
       if (alignedRows_) {  // whole lines of gradInput: streamed from the registers
 #pragma GCC unroll 8
-        for (int j = 0; j < V; ++j) _mm512_stream_ps(out + 16 * j, v[j]);
+        for (int j = 0; j < V; ++j) L::Stream(out + kL * j, v[j]);
         continue;
       }
 #pragma GCC unroll 8
-      for (int j = 0; j < V; ++j) _mm512_store_ps(rowW_ + 16 * j, v[j]);
+      for (int j = 0; j < V; ++j) L::Store(rowW_ + kL * j, v[j]);
       out_.Put(rowW_, out, t_.w.inSize);  // direct rows are whole rows (one strip): j0 = 0
     }
   }
 
-  // The W and H steps of one gradOut plane for gradInput columns 16 * j0 .. 16 * (j0 + V), in the
+  // The W and H steps of one gradOut plane for gradInput columns kL * j0 .. kL * (j0 + V), in the
   // order of StencilSteps (stencil2x_steps.h) spelled out as fixed code: entering index k, `cur`
   // holds k's sum from row 2k - 1 and `prev` k - 1's, which row 2k finishes. (The step list itself,
   // walked in this loop, ran at 60 % of this speed with gradOut in memory, as fast in cache.)
   template <int V, RowEnd kRowEnd>
   __attribute__((noinline)) void Strip(const StencilStep &plane, const float *planeBase, int64_t j0) {
     const int64_t h0 = h0_, h1 = h1_, outW = 2 * t_.w.inSize;
-    const float *strips = planeBase + 32 * j0;  // the strip of the plane's row 0
-    const DPlan d = PlanD(plane, j0);
-    const StripEdges edges{j0 == 0 ? 0 : -1, kRowEnd != RowEnd::kNo ? outW - 1 - 32 * j0 : 32 * V, j0 == 0};
-    __m512 cur[V] = {}, prev[V] = {};
+    const float *strips = planeBase + 2 * kL * j0;  // the strip of the plane's row 0
+    const DPlan d = PlanD(plane, j0, directRows_);
+    const StripEdges edges{j0 == 0 ? 0 : -1, kRowEnd != RowEnd::kNo ? outW - 1 - 2 * kL * j0 : 2 * kL * V,
+                           j0 == 0};
+    Vec cur[V] = {}, prev[V] = {};
     OpenFirst<V, kRowEnd>(strips, edges, cur);
     // The first index (k = h0: no open sum below it, or k = 0), then the rows between the chunk's
     // ends as a loop without branches (SteadyRows, for the plane's kind of D step), then the last
@@ -352,8 +521,8 @@ class Stencil2xRunner {
     bool odd = false;
     // The fixed D shapes for full strips only (narrow strips, where the W step is a small part of the
     // work, take the general D step: fewer instantiations).
-    const DKind kind = V == 8 ? KindOf(d) : DKind::kGeneric;
-    if constexpr (V == 8) {
+    const DKind kind = V == L::kMaxStrip ? KindOf(d) : DKind::kGeneric;
+    if constexpr (V == L::kMaxStrip) {
       if (kind == DKind::kAddAssign) {
         k = SteadyRows<V, kRowEnd, DKind::kAddAssign>(d, strips, edges, k, steadyEnd, prev, cur, &odd);
       } else if (kind == DKind::kStreamAdd) {
@@ -377,22 +546,21 @@ class Stencil2xRunner {
 
   // cur = the terms of index h0_ from the rows before 2 h0_ (none for index 0).
   template <int V, RowEnd kRowEnd>
-  __attribute__((always_inline)) void OpenFirst(const float *strips, const StripEdges &edges,
-                                                __m512 (&cur)[V]) {
+  __attribute__((always_inline)) void OpenFirst(const float *strips, const StripEdges &edges, Vec (&cur)[V]) {
     const int64_t h0 = h0_, rowStride = src_.strides[3];
-    const __m512 hFar = _mm512_set1_ps(kHFar), zero = _mm512_setzero_ps();
-    __m512 r[V];
+    const Vec hFar = L::Set1(kHFar), zero = L::Zero();
+    Vec r[V];
     if (h0 == 1) {  // index 1's first terms: the zero-weight tap of row 0, then row 1
       WStep<V, kRowEnd>(strips, edges, r);
 #pragma GCC unroll 8
-      for (int j = 0; j < V; ++j) cur[j] = _mm512_mul_ps(zero, r[j]);
+      for (int j = 0; j < V; ++j) cur[j] = L::Mul(zero, r[j]);
       WStep<V, kRowEnd>(strips + rowStride, edges, r);
 #pragma GCC unroll 8
-      for (int j = 0; j < V; ++j) cur[j] = _mm512_fmadd_ps(hFar, r[j], cur[j]);
+      for (int j = 0; j < V; ++j) cur[j] = L::Fma(hFar, r[j], cur[j]);
     } else if (h0 > 1) {
       WStep<V, kRowEnd>(strips + (2 * h0 - 1) * rowStride, edges, r);
 #pragma GCC unroll 8
-      for (int j = 0; j < V; ++j) cur[j] = _mm512_mul_ps(hFar, r[j]);
+      for (int j = 0; j < V; ++j) cur[j] = L::Mul(hFar, r[j]);
     }
   }
 
@@ -415,32 +583,21 @@ class Stencil2xRunner {
   template <int V>
   bool Quad(const StencilStep *planes) {
     DPlan d[4];
-    for (int p = 0; p < 4; ++p) d[p] = PlanD(planes[p], 0);
+    for (int p = 0; p < 4; ++p) d[p] = PlanD(planes[p], 0, true);
     const bool shape =
         KindOf(d[0]) == DKind::kStreamAdd && KindOf(d[1]) == DKind::kAddAssign &&
         KindOf(d[2]) == DKind::kStreamAdd && KindOf(d[3]) == DKind::kAddAssign &&
         d[1].target[0].slot == d[0].target[1].slot && d[2].target[0].slot == d[1].target[0].slot &&
         d[2].target[1].slot == d[1].target[1].slot && d[3].target[0].slot == d[2].target[1].slot;
     if (!shape) return false;
-    constexpr RowEnd kEnd = RowEnd::kEnd;
     const int64_t h0 = h0_, h1 = h1_;
-    const StripEdges edges{0, 2 * t_.w.inSize - 1, true};
     const float *strips[4];
-    for (int p = 0; p < 4; ++p) {
-      strips[p] = srcBase_ + planes[p].src * src_.strides[2];
-      __m512 cur[V] = {};
-      OpenFirst<V, kEnd>(strips[p], edges, cur);
-      StoreSums<V>(OpenSum(p), cur);
-      StoreSums<V>(FinishingSum(p), cur);  // not read before RowPair sets it
-    }
+    for (int p = 0; p < 4; ++p) strips[p] = srcBase_ + planes[p].src * src_.strides[2];
+    QuadRows<V>(QuadOp::kOpen, planes, strips, h0);
     const int64_t steadyEnd = std::min(h1, t_.h.inSize - 1);
     for (int64_t k = h0;; ++k) {
       if (k >= h1) {  // the chunk ends inside the axis
-        for (int p = 0; p < 4; ++p) {
-          __m512 last[V];
-          LoadSums<V>(FinishingSum(p), last);
-          LastTerm<V, kEnd>(d[p], strips[p], edges, last);
-        }
+        QuadRows<V>(QuadOp::kLastTerm, planes, strips, k);
         return true;
       }
       if (k > h0 && k < steadyEnd) {
@@ -448,79 +605,160 @@ class Stencil2xRunner {
         k = steadyEnd - 1;
         continue;
       }
-      bool done = false;
-      for (int p = 0; p < 4; ++p) {
-        __m512 sum[V], last[V];
-        LoadSums<V>(OpenSum(p), sum);
-        LoadSums<V>(FinishingSum(p), last);
-        done = RowPair<V, kEnd>(d[p], strips[p], edges, k, sum, last);  // the same for every plane
-        StoreSums<V>(FinishingSum(p), sum);
-        StoreSums<V>(OpenSum(p), last);
-      }
-      if (done) return true;
+      if (QuadRows<V>(QuadOp::kRowPair, planes, strips, k)) return true;  // the same for every plane
     }
   }
 
+  // Quad's rows outside QuadSteadyRows, plane by plane, on strips of at most L::kMaxStrip vectors
+  // (AVX-512: the whole row; AVX2: 4 or 2 strips), each through Strip's steps with its sums in
+  // lockState_: kOpen, OpenFirst (into both sums: the finishing one is not read before RowPair sets
+  // it); kRowPair, RowPair of rows 2k and 2k + 1 (returns whether it finished the axis); kLastTerm,
+  // LastTerm.
+  enum class QuadOp { kOpen, kRowPair, kLastTerm };
+
+  template <int V>
+  bool QuadRows(QuadOp op, const StencilStep *planes, const float *const (&strips)[4], int64_t k) {
+    constexpr int kVs = V < L::kMaxStrip ? V : L::kMaxStrip, kStrips = V / kVs;
+    bool done = false;
+    for (int p = 0; p < 4; ++p) {
+      for (int s = 0; s < kStrips; ++s) {
+        done = s + 1 == kStrips ? QuadStrip<kVs, RowEnd::kEnd>(op, planes[p], p, strips[p], s * kVs, k)
+                                : QuadStrip<kVs, RowEnd::kNo>(op, planes[p], p, strips[p], s * kVs, k);
+      }
+    }
+    return done;
+  }
+
+  template <int V, RowEnd kRowEnd>
+  __attribute__((noinline)) bool QuadStrip(QuadOp op, const StencilStep &plane, int p, const float *rows,
+                                           int64_t j0, int64_t k) {
+    const float *strips = rows + 2 * kL * j0;
+    const StripEdges edges{j0 == 0 ? 0 : -1,
+                           kRowEnd != RowEnd::kNo ? 2 * t_.w.inSize - 1 - 2 * kL * j0 : 2 * kL * V, j0 == 0};
+    float *finishing = FinishingSum(p) + kL * j0, *open = OpenSum(p) + kL * j0;
+    Vec sum[V] = {}, last[V] = {};
+    if (op == QuadOp::kOpen) {
+      OpenFirst<V, kRowEnd>(strips, edges, sum);
+      StoreSums<V>(open, sum);
+      StoreSums<V>(finishing, sum);
+      return false;
+    }
+    const DPlan d = PlanD(plane, j0, true);
+    LoadSums<V>(finishing, last);
+    if (op == QuadOp::kLastTerm) {
+      LastTerm<V, kRowEnd>(d, strips, edges, last);
+      return true;
+    }
+    LoadSums<V>(open, sum);
+    const bool done = RowPair<V, kRowEnd>(d, strips, edges, k, sum, last);
+    StoreSums<V>(finishing, sum);
+    StoreSums<V>(open, last);
+    return done;
+  }
+
   // Rows k0 .. k1 - 1 of the four planes: SteadyRow's W and H steps, and DStepFixed's kStreamAdd,
-  // kAddAssign, kStreamAdd, kAddAssign with the sums of m and m + 1 in registers between the planes.
+  // kAddAssign, kStreamAdd, kAddAssign with the sums of m and m + 1 in registers between the planes,
+  // on blocks of kQuadBlock vectors (AVX-512: the whole row; AVX2: 2 of 16 or 8, as 16 ymm hold
+  // the sums of a block and its W and H results, not of a row): block after block, each of the
+  // four planes.
+#if defined(TRILINEAR3D_HAVE_AVX512)
+  template <int V>
+  static constexpr int kQuadBlock = V;
+#endif
+#if defined(TRILINEAR3D_HAVE_AVX2) && !defined(TRILINEAR3D_HAVE_AVX512)
+  template <int V>
+  static constexpr int kQuadBlock = 2;
+#endif
+
   template <int V>
   __attribute__((noinline)) void QuadSteadyRows(const DPlan (&d)[4], const float *const (&strips)[4],
                                                 int64_t k0, int64_t k1) {
-    const __m512 hFar = _mm512_set1_ps(kHFar), hNear = _mm512_set1_ps(kHNear);
-    const int64_t rowStride = src_.strides[3], outStride = dst_.strides[3];
-    const float w[4][2] = {{d[0].target[0].w[0], d[0].target[1].w[0]},
-                           {d[1].target[0].w[0], d[1].target[1].w[0]},
-                           {d[2].target[0].w[0], d[2].target[1].w[0]},
-                           {d[3].target[0].w[0], d[3].target[1].w[0]}};
+    constexpr int S = kQuadBlock<V>, kBlocks = V / S;
+    static_assert(V % S == 0, "whole blocks");
+    const int64_t rowStride = src_.strides[3];
     for (int64_t k = k0; k < k1; ++k) {
+      const float *src[4];
+      for (int p = 0; p < 4; ++p) src[p] = strips[p] + 2 * k * rowStride;
       const int64_t row = k - 1 - h0_;  // the finished H index k - 1, as a row of the chunk
-      __m512 a[V], b[V];                // the sums of m and m + 1
-      for (int p = 0; p < 4; ++p) {
-        const float *src = strips[p] + 2 * k * rowStride;
-        float *finishing = FinishingSum(p), *open = OpenSum(p);
-        const __m512 w0 = _mm512_set1_ps(w[p][0]), w1 = _mm512_set1_ps(w[p][1]);
-        __m512 r0[V], r1[V], h[V];
-        WStepWholeRow<V>(src, r0);
+      if constexpr (kBlocks == 1) {
+        QuadBlock<S, true, true>(d, src, row, 0);
+      } else {
+        QuadBlock<S, true, false>(d, src, row, 0);
+        for (int c = 1; c + 1 < kBlocks; ++c) QuadBlock<S, false, false>(d, src, row, c);
+        QuadBlock<S, false, true>(d, src, row, kBlocks - 1);
+      }
+    }
+  }
+
+  // Block c (vectors S c .. S c + S - 1) of one row step of QuadSteadyRows; src: row 2k of each plane.
+  template <int S, bool kFirst, bool kLast>
+  __attribute__((always_inline)) void QuadBlock(const DPlan (&d)[4], const float *const (&src)[4],
+                                                int64_t row, int c) {
+    const Vec hFar = L::Set1(kHFar), hNear = L::Set1(kHNear);
+    const int64_t rowStride = src_.strides[3], outStride = dst_.strides[3];
+    const int64_t col = kL * S * c;  // the block's first gradInput column
+    Vec a[S], b[S];                  // the sums of m and m + 1
+    for (int p = 0; p < 4; ++p) {
+      const float *at = src[p] + 2 * col;
+      PrefetchAhead<S>(at, rowStride);
+      float *finishing = FinishingSum(p) + col, *open = OpenSum(p) + col;
+      const Vec w0 = L::Set1(d[p].target[0].w[0]), w1 = L::Set1(d[p].target[1].w[0]);
+      Vec r0[S], r1[S], h[S];
+      WBlock<S, kFirst, kLast>(at, r0);
 #pragma GCC unroll 8
-        for (int j = 0; j < V; ++j) h[j] = _mm512_fmadd_ps(hFar, r0[j], _mm512_load_ps(finishing + 16 * j));
-        WStepWholeRow<V>(src + rowStride, r1);
+      for (int j = 0; j < S; ++j) h[j] = L::Fma(hFar, r0[j], L::Load(finishing + kL * j));
+      WBlock<S, kFirst, kLast>(at + rowStride, r1);
 #pragma GCC unroll 8
-        for (int j = 0; j < V; ++j) {
-          const __m512 sum = _mm512_fmadd_ps(hNear, r0[j], _mm512_load_ps(open + 16 * j));
-          _mm512_store_ps(finishing + 16 * j, _mm512_fmadd_ps(hNear, r1[j], sum));  // k, finished next
-          _mm512_store_ps(open + 16 * j, _mm512_mul_ps(hFar, r1[j]));               // k + 1
+      for (int j = 0; j < S; ++j) {
+        const Vec sum = L::Fma(hNear, r0[j], L::Load(open + kL * j));
+        L::Store(finishing + kL * j, L::Fma(hNear, r1[j], sum));  // k, finished next
+        L::Store(open + kL * j, L::Mul(hFar, r1[j]));             // k + 1
+      }
+      if (p == 0) {  // finishes m - 1 (streamed), adds to m
+        const float *before = d[0].target[0].slot + row * stride_ + col,
+                    *slotM = d[0].target[1].slot + row * stride_ + col;
+        float *out = d[0].target[0].out + row * outStride + col;
+#pragma GCC unroll 8
+        for (int j = 0; j < S; ++j) {
+          L::Stream(out + kL * j, L::Fma(w0, h[j], L::Load(before + kL * j)));
+          a[j] = L::Fma(w1, h[j], L::Load(slotM + kL * j));
         }
-        if (p == 0) {  // finishes m - 1 (streamed), adds to m
-          const float *before = d[0].target[0].slot + row * stride_,
-                      *slotM = d[0].target[1].slot + row * stride_;
-          float *out = d[0].target[0].out + row * outStride;
+      } else if (p == 1) {  // adds to m, starts m + 1
 #pragma GCC unroll 8
-          for (int j = 0; j < V; ++j) {
-            _mm512_stream_ps(out + 16 * j, _mm512_fmadd_ps(w0, h[j], _mm512_load_ps(before + 16 * j)));
-            a[j] = _mm512_fmadd_ps(w1, h[j], _mm512_load_ps(slotM + 16 * j));
-          }
-        } else if (p == 1) {  // adds to m, starts m + 1
+        for (int j = 0; j < S; ++j) {
+          a[j] = L::Fma(w0, h[j], a[j]);
+          b[j] = L::Mul(w1, h[j]);
+        }
+      } else if (p == 2) {  // finishes m (streamed), adds to m + 1
+        float *out = d[2].target[0].out + row * outStride + col;
 #pragma GCC unroll 8
-          for (int j = 0; j < V; ++j) {
-            a[j] = _mm512_fmadd_ps(w0, h[j], a[j]);
-            b[j] = _mm512_mul_ps(w1, h[j]);
-          }
-        } else if (p == 2) {  // finishes m (streamed), adds to m + 1
-          float *out = d[2].target[0].out + row * outStride;
+        for (int j = 0; j < S; ++j) {
+          L::Stream(out + kL * j, L::Fma(w0, h[j], a[j]));
+          b[j] = L::Fma(w1, h[j], b[j]);
+        }
+      } else {  // adds to m + 1, starts m + 2 (the slots of m - 1 and m)
+        float *next = d[3].target[0].slot + row * stride_ + col,
+              *after = d[3].target[1].slot + row * stride_ + col;
 #pragma GCC unroll 8
-          for (int j = 0; j < V; ++j) {
-            _mm512_stream_ps(out + 16 * j, _mm512_fmadd_ps(w0, h[j], a[j]));
-            b[j] = _mm512_fmadd_ps(w1, h[j], b[j]);
-          }
-        } else {  // adds to m + 1, starts m + 2 (the slots of m - 1 and m)
-          float *next = d[3].target[0].slot + row * stride_, *after = d[3].target[1].slot + row * stride_;
-#pragma GCC unroll 8
-          for (int j = 0; j < V; ++j) {
-            _mm512_store_ps(next + 16 * j, _mm512_fmadd_ps(w0, h[j], b[j]));
-            _mm512_store_ps(after + 16 * j, _mm512_mul_ps(w1, h[j]));
-          }
+        for (int j = 0; j < S; ++j) {
+          L::Store(next + kL * j, L::Fma(w0, h[j], b[j]));
+          L::Store(after + kL * j, L::Mul(w1, h[j]));
         }
       }
+    }
+  }
+
+  // Requests into L1 the gradOut of rows 2k + 8 and 2k + 9 under the S vectors of gradInput columns
+  // at `at` (row 2k) in QuadSteadyRows, which reads rows 2k and 2k + 1 of four planes (with AVX2 a
+  // block at a time): the hardware prefetchers alone left B1 on one core at 80 % of this speed with
+  // AVX-512 and at two thirds with AVX2 (four rows ahead a little slower, sixteen slower still).
+  // Strip's rows gained nothing from it.
+  template <int S>
+  __attribute__((always_inline)) static void PrefetchAhead(const float *at, int64_t rowStride) {
+#pragma GCC unroll 16
+    for (int q = 0; q < 2 * S * kL; q += 16) {
+      _mm_prefetch(reinterpret_cast<const char *>(at + 8 * rowStride + q), _MM_HINT_T0);
+      _mm_prefetch(reinterpret_cast<const char *>(at + 9 * rowStride + q), _MM_HINT_T0);
     }
   }
 
@@ -529,14 +767,14 @@ class Stencil2xRunner {
   float *OpenSum(int p) { return lockState_[p][1]; }
 
   template <int V>
-  __attribute__((always_inline)) static void LoadSums(const float *at, __m512 (&v)[V]) {
+  __attribute__((always_inline)) static void LoadSums(const float *at, Vec (&v)[V]) {
 #pragma GCC unroll 8
-    for (int j = 0; j < V; ++j) v[j] = _mm512_load_ps(at + 16 * j);
+    for (int j = 0; j < V; ++j) v[j] = L::Load(at + kL * j);
   }
   template <int V>
-  __attribute__((always_inline)) static void StoreSums(float *at, const __m512 (&v)[V]) {
+  __attribute__((always_inline)) static void StoreSums(float *at, const Vec (&v)[V]) {
 #pragma GCC unroll 8
-    for (int j = 0; j < V; ++j) _mm512_store_ps(at + 16 * j, v[j]);
+    for (int j = 0; j < V; ++j) L::Store(at + kL * j, v[j]);
   }
 
   // The common shapes of a plane's D step (PlanD) in the row loop: two indices, one term each, the
@@ -553,25 +791,24 @@ class Stencil2xRunner {
   }
 
   template <int V, DKind kKind>
-  __attribute__((always_inline)) void DStepFixed(const DPlan &d, int64_t ih, const __m512 (&h)[V]) {
+  __attribute__((always_inline)) void DStepFixed(const DPlan &d, int64_t ih, const Vec (&h)[V]) {
     if constexpr (kKind == DKind::kGeneric) {
       DStepVectors<V>(d, ih, h);
     } else {
       const int64_t row = ih - h0_;
       float *a = d.target[0].slot + row * stride_, *b = d.target[1].slot + row * stride_;
-      const __m512 wa = _mm512_set1_ps(d.target[0].w[0]), wb = _mm512_set1_ps(d.target[1].w[0]);
+      const Vec wa = L::Set1(d.target[0].w[0]), wb = L::Set1(d.target[1].w[0]);
       float *out = kKind == DKind::kStreamAdd ? d.target[0].out + row * dst_.strides[3] : nullptr;
 #pragma GCC unroll 8
       for (int j = 0; j < V; ++j) {
-        const __m512 va = _mm512_fmadd_ps(wa, h[j], _mm512_load_ps(a + 16 * j));
+        const Vec va = L::Fma(wa, h[j], L::Load(a + kL * j));
         if constexpr (kKind == DKind::kStreamAdd) {
-          _mm512_stream_ps(out + 16 * j, va);
+          L::Stream(out + kL * j, va);
         } else {
-          _mm512_store_ps(a + 16 * j, va);
+          L::Store(a + kL * j, va);
         }
-        const __m512 vb = kKind == DKind::kAddAssign ? _mm512_mul_ps(wb, h[j])
-                                                     : _mm512_fmadd_ps(wb, h[j], _mm512_load_ps(b + 16 * j));
-        _mm512_store_ps(b + 16 * j, vb);
+        const Vec vb = kKind == DKind::kAddAssign ? L::Mul(wb, h[j]) : L::Fma(wb, h[j], L::Load(b + kL * j));
+        L::Store(b + kL * j, vb);
       }
     }
   }
@@ -582,7 +819,7 @@ class Stencil2xRunner {
   template <int V, RowEnd kRowEnd, DKind kKind>
   __attribute__((always_inline)) int64_t SteadyRows(const DPlan &d, const float *strips,
                                                     const StripEdges &edges, int64_t k, int64_t end,
-                                                    __m512 (&sum)[V], __m512 (&last)[V], bool *odd) {
+                                                    Vec (&sum)[V], Vec (&last)[V], bool *odd) {
     for (; k + 2 <= end; k += 2) {
       SteadyRow<V, kRowEnd, kKind>(d, strips, edges, k, sum, last);
       SteadyRow<V, kRowEnd, kKind>(d, strips, edges, k + 1, last, sum);
@@ -597,22 +834,22 @@ class Stencil2xRunner {
 
   template <int V, RowEnd kRowEnd, DKind kKind>
   __attribute__((always_inline)) void SteadyRow(const DPlan &d, const float *strips, const StripEdges &edges,
-                                                int64_t k, __m512 (&sum)[V], __m512 (&last)[V]) {
-    const __m512 hFar = _mm512_set1_ps(kHFar), hNear = _mm512_set1_ps(kHNear);
+                                                int64_t k, Vec (&sum)[V], Vec (&last)[V]) {
+    const Vec hFar = L::Set1(kHFar), hNear = L::Set1(kHNear);
     const int64_t rowStride = src_.strides[3];
     const float *row = strips + 2 * k * rowStride;
-    __m512 r[V];
+    Vec r[V];
     WStep<V, kRowEnd>(row, edges, r);
 #pragma GCC unroll 8
-    for (int j = 0; j < V; ++j) last[j] = _mm512_fmadd_ps(hFar, r[j], last[j]);
+    for (int j = 0; j < V; ++j) last[j] = L::Fma(hFar, r[j], last[j]);
     DStepFixed<V, kKind>(d, k - 1, last);
 #pragma GCC unroll 8
-    for (int j = 0; j < V; ++j) sum[j] = _mm512_fmadd_ps(hNear, r[j], sum[j]);
+    for (int j = 0; j < V; ++j) sum[j] = L::Fma(hNear, r[j], sum[j]);
     WStep<V, kRowEnd>(row + rowStride, edges, r);
 #pragma GCC unroll 8
     for (int j = 0; j < V; ++j) {
-      sum[j] = _mm512_fmadd_ps(hNear, r[j], sum[j]);
-      last[j] = _mm512_mul_ps(hFar, r[j]);
+      sum[j] = L::Fma(hNear, r[j], sum[j]);
+      last[j] = L::Mul(hFar, r[j]);
     }
   }
 
@@ -620,41 +857,41 @@ class Stencil2xRunner {
   // k and starts k + 1 in `last` (or, at the axis end, finishes k: returns true).
   template <int V, RowEnd kRowEnd>
   __attribute__((always_inline)) bool RowPair(const DPlan &d, const float *strips, const StripEdges &edges,
-                                              int64_t k, __m512 (&sum)[V], __m512 (&last)[V]) {
+                                              int64_t k, Vec (&sum)[V], Vec (&last)[V]) {
     const int64_t inH = t_.h.inSize, rowStride = src_.strides[3];
-    const __m512 hFar = _mm512_set1_ps(kHFar), hNear = _mm512_set1_ps(kHNear);
-    const __m512 zero = _mm512_setzero_ps();
+    const Vec hFar = L::Set1(kHFar), hNear = L::Set1(kHNear);
+    const Vec zero = L::Zero();
     const float *row = strips + 2 * k * rowStride;
-    __m512 r[V];
+    Vec r[V];
     WStep<V, kRowEnd>(row, edges, r);  // row 2k
     if (k == 0) {
 #pragma GCC unroll 8
       for (int j = 0; j < V; ++j) {
-        sum[j] = _mm512_fmadd_ps(hNear, r[j], _mm512_mul_ps(hFar, r[j]));  // 2k - 1 clamped
+        sum[j] = L::Fma(hNear, r[j], L::Mul(hFar, r[j]));  // 2k - 1 clamped
         if (inH == 1) {
-          sum[j] = _mm512_fmadd_ps(zero, r[j], sum[j]);  // the zero-weight tap, on index 0 itself
+          sum[j] = L::Fma(zero, r[j], sum[j]);  // the zero-weight tap, on index 0 itself
         } else {
-          last[j] = _mm512_mul_ps(zero, r[j]);  // index 1's zero-weight tap
+          last[j] = L::Mul(zero, r[j]);  // index 1's zero-weight tap
         }
       }
     } else {
       if (k > h0_) {
 #pragma GCC unroll 8
-        for (int j = 0; j < V; ++j) last[j] = _mm512_fmadd_ps(hFar, r[j], last[j]);
+        for (int j = 0; j < V; ++j) last[j] = L::Fma(hFar, r[j], last[j]);
         DStepVectors<V>(d, k - 1, last);
       }
 #pragma GCC unroll 8
-      for (int j = 0; j < V; ++j) sum[j] = _mm512_fmadd_ps(hNear, r[j], sum[j]);
+      for (int j = 0; j < V; ++j) sum[j] = L::Fma(hNear, r[j], sum[j]);
     }
     WStep<V, kRowEnd>(row + rowStride, edges, r);  // row 2k + 1
 #pragma GCC unroll 8
     for (int j = 0; j < V; ++j) {
-      sum[j] = _mm512_fmadd_ps(hNear, r[j], sum[j]);
-      last[j] = k == 0 ? _mm512_fmadd_ps(hFar, r[j], last[j]) : _mm512_mul_ps(hFar, r[j]);  // k + 1
+      sum[j] = L::Fma(hNear, r[j], sum[j]);
+      last[j] = k == 0 ? L::Fma(hFar, r[j], last[j]) : L::Mul(hFar, r[j]);  // k + 1
     }
     if (k + 1 < inH) return false;  // else the axis end: row 2k + 2 is row 2k + 1
 #pragma GCC unroll 8
-    for (int j = 0; j < V; ++j) sum[j] = _mm512_fmadd_ps(hFar, r[j], sum[j]);
+    for (int j = 0; j < V; ++j) sum[j] = L::Fma(hFar, r[j], sum[j]);
     DStepVectors<V>(d, k, sum);
     return true;
   }
@@ -662,12 +899,12 @@ class Stencil2xRunner {
   // The chunk ends inside the axis: index h1 - 1 (`last`) takes its last term, row 2 h1.
   template <int V, RowEnd kRowEnd>
   __attribute__((always_inline)) void LastTerm(const DPlan &d, const float *strips, const StripEdges &edges,
-                                               __m512 (&last)[V]) {
-    __m512 r[V];
+                                               Vec (&last)[V]) {
+    Vec r[V];
     WStep<V, kRowEnd>(strips + 2 * h1_ * src_.strides[3], edges, r);
-    const __m512 hFar = _mm512_set1_ps(kHFar);
+    const Vec hFar = L::Set1(kHFar);
 #pragma GCC unroll 8
-    for (int j = 0; j < V; ++j) last[j] = _mm512_fmadd_ps(hFar, r[j], last[j]);
+    for (int j = 0; j < V; ++j) last[j] = L::Fma(hFar, r[j], last[j]);
     DStepVectors<V>(d, h1_ - 1, last);
   }
 #else
@@ -710,12 +947,19 @@ class Stencil2xRunner {
   const TensorView5d &dst_;
   DstRowWriter<float> out_;
   int64_t stride_ = 0, planeElems_ = 0, h0_ = 0, h1_ = 0;
-  bool directRows_ = false;   // finished rows go straight to gradInput (DStepVectors)
-  bool alignedRows_ = false;  // ... as whole lines, streamed from the registers
+  bool directRows_ = false;                 // finished rows go straight to gradInput (DStepVectors)
+  bool alignedRows_ = false;                // ... as whole lines, streamed from the registers
+#if defined(TRILINEAR3D_HAVE_AVX2)          // AVX-512 builds too
+  alignas(64) float lockState_[4][2][128];  // Quad's open H sums, per plane (rows of up to 128)
+  bool partialEnd_ = false;                 // the row's last vector is partial (masks needed)
+#endif
 #if defined(TRILINEAR3D_HAVE_AVX512)
-  alignas(64) float lockState_[4][2][8 * 16];  // Quad's open H sums, per plane
   __mmask16 lastLo_ = 0, lastHi_ = 0, lastLane_ = 0, zeroTapLane_ = 0;
-  bool partialEnd_ = false;  // the row's last vector is partial (masks and blend needed)
+#endif
+#if defined(TRILINEAR3D_HAVE_AVX2) && !defined(TRILINEAR3D_HAVE_AVX512)
+  __m256i lastLo_, lastHi_;  // the masks of the last vector's halves (WVectorPartial)
+  __m256 zeroTapLane_;       // lane min(1, inW - 1)
+  int64_t lastN_ = 0;        // gradOut elements of the row's last vector
 #endif
   float *slots_[2] = {nullptr, nullptr};
   float *rowW_ = nullptr, *rowH_[2] = {nullptr, nullptr};
