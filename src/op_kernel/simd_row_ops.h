@@ -353,8 +353,8 @@ inline void StoreLanes(A *p, typename Avx2Lanes<A>::Vec v, bool masked, typename
 // partition the row in increasing order and are stored in that order (for each row), so the lanes
 // past a partial block (windowed blocks of the ratio-2 backward hold 7 of 8) land on outputs that the
 // next blocks store later: the whole-vector store leaves the same row as the masked one, without
-// vmaskmovps (about 14 % of B1's time with AVX2 kernels, in cache). Needs destination rows that overlap
-// no source row: every caller's W pass writes rows of its own scratch.
+// vmaskmovps (slow on AMD CPUs: the hottest instruction of the AVX2 W pass). Needs destination rows that
+// overlap no source row: every caller's W pass writes rows of its own scratch.
 template <typename A>
 inline bool SpareLanesInRow(const RowGather<A> &g, int64_t b, int lanes) {
   return g.blockStart[b] + lanes <= g.dstLen;

@@ -5,10 +5,8 @@
 // (increasing), the H chunk's gradOut rows are read in order, each W-reduced (2 -> 1, lane
 // permutes) and added into the two open H sums; a finished H row goes into the two open D sums
 // (two accumulator planes of scratch, chosen by parity), and a finished D index is stored into
-// gradInput. So gradOut is read once, in order, plane after plane (or four planes at a time, below):
-// on B1 (fp32, 64 x 16 x 256 x 256 -> 8 x 128 x 128; medians of 7, processes alternated, 3 rounds)
-// plane by plane took 8.4-8.9 ms on 2 cores against 10.4-11.4 for the width-last kernel, 14.6-15.3
-// against 18.1-18.5 on one (ace1bc3).
+// gradInput. So gradOut is read once, in order, plane after plane (or four planes at a time,
+// below), which is faster than the width-last kernel's passes over whole rows.
 // With AVX-512 and AVX2 the W and H steps run on strips of up to 128 (AVX2: 32) gradInput columns
 // with the H sums in registers, so each gradOut row is loaded once and only finished H rows touch
 // memory, and a D index finished in a plane of one strip per row (AVX2: or of rows of whole 64-byte
@@ -16,14 +14,11 @@
 // (StencilSteps' list) on whole rows of scratch. The two ISAs share that code through Lanes (their
 // vectors) and differ in the W step of a vector (WStep, WBlock) and in Quad's block width. Rows of
 // 128 (B1) or 64 go four planes at a time where their D steps allow, row by row (Quad): the D sums
-// then stay in L1 and in registers instead of L2, and gradOut streams faster (B1 via the C API,
-// medians of 5-7, processes alternated, 3 rounds, 2026-12-01: one core 11.7-12.1 ms against
-// 14.0-14.7 plane by plane; two cores 6.3-6.5 against 7.6-7.8, and 7.9 against 8.4 in a slower
-// minute).
+// then stay in L1 and in registers instead of L2, and gradOut streams faster.
 // Every element sums its terms in StencilSteps' order whatever the item split: the same bits for
-// every core count. The vector code spells that order out as fixed code (see Strip): written as a
-// walk over the list it ran at 60 % of this speed with gradOut in memory (the loop's loads of the
-// list and of spilled pointers delayed the gradOut loads), though as fast in cache.
+// every core count. The vector code spells that order out as fixed code (see Strip): a walk over
+// the list is as fast in cache but slower with gradOut in memory, where the loop's loads of the list
+// and of spilled pointers delay the gradOut loads. docs/performance.md has the measurements.
 #include <algorithm>
 #include <cstdint>
 #include <utility>
@@ -50,8 +45,8 @@ enum class RowEnd { kNo, kEnd };
 #if defined(TRILINEAR3D_HAVE_AVX2)  // AVX-512 builds too
 // The W step leaves out its factor 1/4: 3 (g[2k] + g[2k + 1]) + (g[2k - 1] + g[2k + 2]) is two adds
 // and an FMA, on both of Zen 4's FP pipe pairs (its adds and its FMAs), where 1/4, 3/4, 3/4, 1/4
-// took a multiply and three FMAs on one (a prototype of B1 with gradOut in L2: 22 % less time; in
-// memory no change by itself). The H step puts the 1/4 back: its weights are 1/16 and 3/16 (exact:
+// take a multiply and three FMAs on one (the difference shows with gradOut in L2, not by itself
+// with gradOut in memory). The H step puts the 1/4 back: its weights are 1/16 and 3/16 (exact:
 // powers of two apart from 1/4 and 3/4). A W result is then at most 8 times the largest |gradOut|
 // instead of 2 times: its sums overflow above about 4e37 instead of 1.7e38.
 constexpr float kHFar = 1.0f / 16, kHNear = 3.0f / 16;
@@ -314,8 +309,7 @@ class Stencil2xRunner {
   // A strip's source elements outside its vectors, relative to its first (g[32 j0] of the row):
   // g[32 j0 - 1] (g[0] at the row start) and g[32 (j0 + V)] (g[outW - 1] at the row end). The
   // caller keeps the strip's address as its only pointer: derived per vector from the row and j0,
-  // the offsets ended up on the stack and every gradOut load waited for a stack load (in memory:
-  // 5.3 instead of 3.3 ms).
+  // the offsets end up on the stack and every gradOut load waits for a stack load.
   struct StripEdges {
     int64_t before, after;
     bool first;  // the strip starts the row
@@ -355,8 +349,7 @@ class Stencil2xRunner {
 
   // WStep for a whole row of 16 V gradInput columns (V whole vectors: no masks, edges at the row's
   // ends, the zero-weight tap on lane 1): the same operations, with nothing left to decide at run
-  // time. In Quad's row loop WStep itself (its checks of partialEnd_ and of the edges) made B1 take
-  // 14.2-15.0 ms on one core instead of 11.8-11.9.
+  // time: in Quad's row loop, WStep's checks of partialEnd_ and of the edges cost a fifth of B1's time.
   template <int V>
   __attribute__((always_inline)) static void WStepWholeRow(const float *row, Vec (&r)[V]) {
     Vec even[V], odd[V];
@@ -499,8 +492,8 @@ class Stencil2xRunner {
 
   // The W and H steps of one gradOut plane for gradInput columns kL * j0 .. kL * (j0 + V), in the
   // order of StencilSteps (stencil2x_steps.h) spelled out as fixed code: entering index k, `cur`
-  // holds k's sum from row 2k - 1 and `prev` k - 1's, which row 2k finishes. (The step list itself,
-  // walked in this loop, ran at 60 % of this speed with gradOut in memory, as fast in cache.)
+  // holds k's sum from row 2k - 1 and `prev` k - 1's, which row 2k finishes (the step list itself,
+  // walked in this loop, is slower with gradOut in memory: see the file comment).
   template <int V, RowEnd kRowEnd>
   __attribute__((noinline)) void Strip(const StencilStep &plane, const float *planeBase, int64_t j0) {
     const int64_t h0 = h0_, h1 = h1_, outW = 2 * t_.w.inSize;
@@ -571,15 +564,11 @@ class Stencil2xRunner {
   // of the accumulator planes is read and written once per four planes instead of about three
   // times per plane. Plane by plane (Strip), those rows (two planes of 64 KB on B1) have left L1
   // before the next plane comes back to them, and their L2 loads and stores among gradOut's stream
-  // keep fewer gradOut lines in flight: in a prototype, B1 on one core took 13.7-14.5 ms plane by
-  // plane, 10.8-11.3 ms four planes at a time, 9.8-10.0 ms for a plain sum of gradOut (and 10.2
-  // ms plane by plane with the accumulator rows made to alias within 4 KB, i.e. in L1: wrong
-  // results, the same memory traffic otherwise). Each plane's two open H sums wait in lockState_
-  // (L1) between its rows. The bits are Strip's: every element takes the same terms in the same
-  // order, whatever the grouping. Rows of 64 (gradOut 64 x 16 x 128 x 128, the C API, medians of 9,
-  // processes alternated, 2026-12-01): one core 3.34-3.47 ms against 5.11-5.35 plane by plane, two
-  // cores 1.76-1.85 against 2.56-2.67. Returns false (nothing done) where the four planes' D steps are
-  // not of that shape (at the D axis's ends, at D chunk ends).
+  // keep fewer gradOut lines in flight; four planes at a time come close to a plain read of
+  // gradOut. Each plane's two open H sums wait in lockState_ (L1) between its rows. The bits are
+  // Strip's: every element takes the same terms in the same order, whatever the grouping. Returns
+  // false (nothing done) where the four planes' D steps are not of that shape (at the D axis's ends,
+  // at D chunk ends).
   template <int V>
   bool Quad(const StencilStep *planes) {
     DPlan d[4];
@@ -750,9 +739,8 @@ class Stencil2xRunner {
 
   // Requests into L1 the gradOut of rows 2k + 8 and 2k + 9 under the S vectors of gradInput columns
   // at `at` (row 2k) in QuadSteadyRows, which reads rows 2k and 2k + 1 of four planes (with AVX2 a
-  // block at a time): the hardware prefetchers alone left B1 on one core at 80 % of this speed with
-  // AVX-512 and at two thirds with AVX2 (four rows ahead a little slower, sixteen slower still).
-  // Strip's rows gained nothing from it.
+  // block at a time): the hardware prefetchers alone do not keep enough of these rows in flight
+  // (eight rows ahead is the best distance measured). Strip's rows gain nothing from it.
   template <int S>
   __attribute__((always_inline)) static void PrefetchAhead(const float *at, int64_t rowStride) {
 #pragma GCC unroll 16
