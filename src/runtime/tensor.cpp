@@ -247,16 +247,22 @@ aclnnStatus aclGetViewOffset(const aclTensor *tensor, int64_t *offset) {
   return ACLNN_SUCCESS;
 }
 
-// The values are returned as created, also ones outside the enumerations (see meta_objects.h).
+// A value given at creation is returned as it was when it lies within the enumeration's range (gaps
+// included); one beyond it comes back as the UNDEFINED enumerator, because an enum object holding a
+// value outside its range is undefined behaviour in the caller's C++.
 aclnnStatus aclGetFormat(const aclTensor *tensor, aclFormat *format) {
   if (trilinear3d::runtime::AnyNull("aclGetFormat", tensor, format)) return ACLNN_ERR_PARAM_NULLPTR;
-  *format = static_cast<aclFormat>(tensor->format);
+  const int32_t value = tensor->format;
+  *format = value >= ACL_FORMAT_UNDEFINED && value <= ACL_FORMAT_NCL ? static_cast<aclFormat>(value)
+                                                                     : ACL_FORMAT_UNDEFINED;
   return ACLNN_SUCCESS;
 }
 
 aclnnStatus aclGetDataType(const aclTensor *tensor, aclDataType *dataType) {
   if (trilinear3d::runtime::AnyNull("aclGetDataType", tensor, dataType)) return ACLNN_ERR_PARAM_NULLPTR;
-  *dataType = static_cast<aclDataType>(tensor->dataType);
+  const int32_t value = tensor->dataType;
+  *dataType = value >= ACL_DT_UNDEFINED && value <= ACL_COMPLEX32 ? static_cast<aclDataType>(value)
+                                                                  : ACL_DT_UNDEFINED;
   return ACLNN_SUCCESS;
 }
 

@@ -140,11 +140,21 @@ TEST(TensorGetters, ZeroDimTensorAndValuesOutsideTheEnumerations) {
   ExpectArray(values, count, {});
   aclDataType type = ACL_FLOAT;
   ASSERT_EQ(aclGetDataType(tensor, &type), ACLNN_SUCCESS);
-  EXPECT_EQ(static_cast<int>(type), 99);
+  EXPECT_EQ(type, ACL_DT_UNDEFINED);  // beyond the enumeration's range
   aclFormat format = ACL_FORMAT_ND;
   ASSERT_EQ(aclGetFormat(tensor, &format), ACLNN_SUCCESS);
-  EXPECT_EQ(static_cast<int>(format), 123);
+  EXPECT_EQ(format, ACL_FORMAT_UNDEFINED);
   EXPECT_EQ(aclDestroyTensor(tensor), ACL_SUCCESS);
+
+  // Values within the range come back as given, enumerators or not (5 lies in a gap of aclDataType).
+  aclTensor *gap = aclCreateTensor(nullptr, 0, static_cast<aclDataType>(5), nullptr, 0,
+                                   static_cast<aclFormat>(40), storage, 1, nullptr);
+  ASSERT_NE(gap, nullptr);
+  ASSERT_EQ(aclGetDataType(gap, &type), ACLNN_SUCCESS);
+  EXPECT_EQ(static_cast<int>(type), 5);
+  ASSERT_EQ(aclGetFormat(gap, &format), ACLNN_SUCCESS);
+  EXPECT_EQ(static_cast<int>(format), 40);
+  EXPECT_EQ(aclDestroyTensor(gap), ACL_SUCCESS);
 }
 
 TEST(TensorGetters, NullArguments) {
