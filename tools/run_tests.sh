@@ -44,15 +44,17 @@ step_asan() {
     ctest --test-dir build-asan --output-on-failure -j2 -L "ut|reliability"
 }
 
-# The stream, plan cache and concurrency tests under ThreadSanitizer (the stress test runs 3 s here).
+# The stream, event, context, plan cache and concurrency tests under ThreadSanitizer (the stress test
+# runs 3 s here).
 step_tsan() {
   cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRILINEAR3D_SANITIZE=thread \
     -DTRILINEAR3D_BUILD_EXAMPLES=OFF -DTRILINEAR3D_WERROR=ON
   cmake --build build-tsan -j "${JOBS}" --target trilinear3d_ut_test_streams trilinear3d_reliability_concurrency \
-    trilinear3d_reliability_exit_drain_probe trilinear3d_ut_op_host_test_plan_cache
+    trilinear3d_reliability_exit_drain_probe trilinear3d_ut_op_host_test_plan_cache \
+    trilinear3d_ut_runtime_test_events trilinear3d_ut_runtime_test_async_memory trilinear3d_ut_runtime_test_contexts
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
     ctest --test-dir build-tsan --output-on-failure \
-    -R '^(test_streams[.]|op_host[.]test_plan_cache[.]|reliability[.](concurrency|exit_drain)[.])'
+    -R '^(test_streams[.]|op_host[.]test_plan_cache[.]|reliability[.](concurrency|exit_drain)[.]|runtime[.](test_events|test_async_memory|test_contexts)[.])'
 }
 
 # The libFuzzer target (clang, ASan + UBSan) for FUZZ_SECONDS (default 60) from the seed corpus;
@@ -74,6 +76,7 @@ EMULATED_PROGRAMS=(
   examples/test_aclnn_upsample_trilinear3d_backward
   examples/ndhwc_scales_example
   examples/upsample_trilinear3d_forward_example
+  examples/event_timing_async_copy_example
   tests/ut/op_kernel/trilinear3d_ut_op_kernel_test_kernel_dispatch
   tests/ut/trilinear3d_ut_test_backward_accuracy
   tests/ut/trilinear3d_ut_test_stencil2x
@@ -145,7 +148,7 @@ step_aarch64() {
   cmake -S . -B "${build}" -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64-linux-gnu.cmake -DTRILINEAR3D_WERROR=ON
   cmake --build "${build}" -j "${JOBS}"
   local programs=(examples/test_aclnn_upsample_trilinear3d_backward examples/ndhwc_scales_example
-                  examples/upsample_trilinear3d_forward_example)
+                  examples/upsample_trilinear3d_forward_example examples/event_timing_async_copy_example)
   while IFS= read -r program; do
     programs+=("${program#"${build}/"}")
   done < <(find "${build}/tests/ut" "${build}/tests/reliability" -type f -executable \

@@ -15,10 +15,19 @@
 #define ACL_FUNC_VISIBILITY __attribute__((visibility("default")))
 #endif
 
+#if defined(__GNUC__)
+#define ACL_DEPRECATED_MESSAGE(message) __attribute__((deprecated(message)))
+#else
+#define ACL_DEPRECATED_MESSAGE(message)
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+typedef void *aclrtStream;
+typedef void *aclrtEvent;
+typedef void *aclrtContext;
 typedef int aclError;
 typedef uint16_t aclFloat16;
 
@@ -32,12 +41,20 @@ static const int ACL_ERROR_INVALID_DEVICE_ID = 100004;
 static const int ACL_ERROR_BAD_ALLOC = 200000;
 static const int ACL_ERROR_API_NOT_SUPPORT = 200001;
 static const int ACL_ERROR_INVALID_DEVICE = 200002;
+static const int ACL_ERROR_INVALID_RESOURCE_HANDLE = 200005;
 static const int ACL_ERROR_INTERNAL_ERROR = 500000;
 static const int ACL_ERROR_FAILURE = 500001;
 static const int ACL_ERROR_RT_FAILURE = 500003;
 static const int ACL_ERROR_RT_PARAM_INVALID = 107000;
 static const int ACL_ERROR_RT_INVALID_DEVICEID = 107001;
+static const int ACL_ERROR_RT_CONTEXT_NULL = 107002;
 static const int ACL_ERROR_RT_STREAM_CONTEXT = 107003;
+static const int ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID = 107006;
+static const int ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL = 107007;
+static const int ACL_ERROR_RT_INVALID_HANDLE = 107017;
+static const int ACL_ERROR_RT_EVENT_NOT_COMPLETE = 507006;
+static const int ACL_ERROR_RT_STREAM_SYNC_TIMEOUT = 507046;
+static const int ACL_ERROR_RT_EVENT_SYNC_TIMEOUT = 507047;
 
 typedef enum aclDataType {
   ACL_DT_UNDEFINED = -1,

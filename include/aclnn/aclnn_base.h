@@ -13,8 +13,6 @@
 extern "C" {
 #endif
 
-typedef int32_t aclnnStatus;
-
 static const aclnnStatus ACLNN_SUCCESS = 0;
 static const aclnnStatus ACLNN_ERR_PARAM_NULLPTR = 161001;
 static const aclnnStatus ACLNN_ERR_PARAM_INVALID = 161002;

@@ -53,20 +53,26 @@ aclError aclFinalize(void) {
     return ACL_ERROR_REPEAT_FINALIZE;
   }
   trilinear3d::runtime::DestroyAllStreams();
+  trilinear3d::runtime::DestroyAllContexts();
   trilinear3d::runtime::g_initialized = false;
   return ACL_SUCCESS;
 }
 
-// Setting the only device is always allowed and needs no aclInit (see the top of this file).
+// Setting the only device is always allowed and needs no aclInit (see the top of this file). It makes
+// the default context the calling thread's current one.
 aclError aclrtSetDevice(int32_t deviceId) {
-  return trilinear3d::runtime::CheckDeviceId("aclrtSetDevice", deviceId);
+  const aclError status = trilinear3d::runtime::CheckDeviceId("aclrtSetDevice", deviceId);
+  if (status == ACL_SUCCESS) trilinear3d::runtime::OnSetDevice();
+  return status;
 }
 
 // Waits for all streams' queued work. Streams stay alive (unlike CANN, which tears down the
-// device's context) so that a later aclrtDestroyStream on them still succeeds.
+// device's context) so that a later aclrtDestroyStream on them still succeeds. The calling thread
+// leaves the default context.
 aclError aclrtResetDevice(int32_t deviceId) {
   const aclError status = trilinear3d::runtime::CheckDeviceId("aclrtResetDevice", deviceId);
   if (status != ACL_SUCCESS) return status;
+  trilinear3d::runtime::OnResetDevice();
   return aclrtSynchronizeDevice();
 }
 

@@ -3,6 +3,8 @@
 // Every live allocation is recorded so that freeing an unknown (or already freed) pointer is a
 // reported error instead of heap corruption. aclrtMemcpy / aclrtMemset are synchronous and, as in
 // CANN, do not wait for streams: the caller synchronizes before touching memory a stream still uses.
+// aclrtMemcpyAsync / aclrtMemsetAsync check their arguments at the call and enqueue the same copy or
+// fill on the stream, where it runs in order with the operators.
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -14,6 +16,7 @@
 
 #include "acl/acl_rt.h"
 #include "runtime/error.h"
+#include "runtime/stream.h"
 
 namespace trilinear3d::runtime {
 namespace {
@@ -137,37 +140,80 @@ aclError aclrtFreeHost(void *hostPtr) {
 
 // All four kinds are the same host-to-host copy. memmove, not memcpy: overlapping ranges within one
 // allocation are then well defined.
-aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind) {
+namespace trilinear3d::runtime {
+namespace {
+
+// The checks shared by the synchronous and the stream-ordered copy; ACL_SUCCESS when the copy may run.
+aclError CheckMemcpy(const char *function, const void *dst, size_t destMax, const void *src, size_t count,
+                     aclrtMemcpyKind kind) {
   // Compared as int: a C caller may pass any value, and an enum outside its range is not usable.
   const int kindValue = static_cast<int>(kind);
   if (kindValue < ACL_MEMCPY_HOST_TO_HOST || kindValue > ACL_MEMCPY_DEVICE_TO_DEVICE) {
-    ReportError("aclrtMemcpy: invalid kind %d (expected 0..3)", kindValue);
+    ReportError("%s: invalid kind %d (expected 0..3)", function, kindValue);
     return ACL_ERROR_INVALID_PARAM;
   }
   if (count > destMax) {
-    ReportError("aclrtMemcpy: count %zu exceeds destMax %zu", count, destMax);
+    ReportError("%s: count %zu exceeds destMax %zu", function, count, destMax);
     return ACL_ERROR_INVALID_PARAM;
   }
-  if (count == 0) return ACL_SUCCESS;
-  if (dst == nullptr || src == nullptr) {
-    ReportError("aclrtMemcpy: %s is null (count %zu)", dst == nullptr ? "dst" : "src", count);
+  if (count != 0 && (dst == nullptr || src == nullptr)) {
+    ReportError("%s: %s is null (count %zu)", function, dst == nullptr ? "dst" : "src", count);
     return ACL_ERROR_INVALID_PARAM;
   }
+  return ACL_SUCCESS;
+}
+
+aclError CheckMemset(const char *function, const void *devPtr, size_t maxCount, size_t count) {
+  if (count > maxCount) {
+    ReportError("%s: count %zu exceeds maxCount %zu", function, count, maxCount);
+    return ACL_ERROR_INVALID_PARAM;
+  }
+  if (count != 0 && devPtr == nullptr) {
+    ReportError("%s: devPtr is null (count %zu)", function, count);
+    return ACL_ERROR_INVALID_PARAM;
+  }
+  return ACL_SUCCESS;
+}
+
+// Nothing to enqueue for an empty copy or fill, but the stream must still be a valid one.
+aclError CheckStreamOnly(const char *function, aclrtStream stream) {
+  if (IsValidStream(stream)) return ACL_SUCCESS;
+  ReportError("%s: stream %p is not a live stream (never created, or already destroyed)", function, stream);
+  return ACL_ERROR_INVALID_PARAM;
+}
+
+}  // namespace
+}  // namespace trilinear3d::runtime
+
+aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind) {
+  const aclError status = trilinear3d::runtime::CheckMemcpy("aclrtMemcpy", dst, destMax, src, count, kind);
+  if (status != ACL_SUCCESS || count == 0) return status;
   std::memmove(dst, src, count);
   return ACL_SUCCESS;
 }
 
 // As in CANN, only the low byte of value is used (memset semantics).
 aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count) {
-  if (count > maxCount) {
-    ReportError("aclrtMemset: count %zu exceeds maxCount %zu", count, maxCount);
-    return ACL_ERROR_INVALID_PARAM;
-  }
-  if (count == 0) return ACL_SUCCESS;
-  if (devPtr == nullptr) {
-    ReportError("aclrtMemset: devPtr is null (count %zu)", count);
-    return ACL_ERROR_INVALID_PARAM;
-  }
+  const aclError status = trilinear3d::runtime::CheckMemset("aclrtMemset", devPtr, maxCount, count);
+  if (status != ACL_SUCCESS || count == 0) return status;
   std::memset(devPtr, static_cast<unsigned char>(value), count);
   return ACL_SUCCESS;
+}
+
+aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
+                          aclrtStream stream) {
+  const char *function = "aclrtMemcpyAsync";
+  const aclError status = trilinear3d::runtime::CheckMemcpy(function, dst, destMax, src, count, kind);
+  if (status != ACL_SUCCESS) return status;
+  if (count == 0) return trilinear3d::runtime::CheckStreamOnly(function, stream);
+  return trilinear3d::runtime::Enqueue(stream, [dst, src, count] { std::memmove(dst, src, count); });
+}
+
+aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
+  const char *function = "aclrtMemsetAsync";
+  const aclError status = trilinear3d::runtime::CheckMemset(function, devPtr, maxCount, count);
+  if (status != ACL_SUCCESS) return status;
+  if (count == 0) return trilinear3d::runtime::CheckStreamOnly(function, stream);
+  const auto byte = static_cast<unsigned char>(value);
+  return trilinear3d::runtime::Enqueue(stream, [devPtr, byte, count] { std::memset(devPtr, byte, count); });
 }

@@ -2,6 +2,7 @@
 #ifndef TRILINEAR3D_RUNTIME_META_OBJECTS_H_
 #define TRILINEAR3D_RUNTIME_META_OBJECTS_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -25,6 +26,16 @@ struct aclIntArray {
 
 struct aclFloatArray {
   std::vector<float> values;
+};
+
+struct aclBoolArray {
+  std::vector<bool> values;
+};
+
+struct aclScalar {
+  int32_t dataType = ACL_DT_UNDEFINED;       // a plain integer, as in aclTensor
+  size_t size = 0;                           // bytes of value in use: the dtype's element size
+  alignas(16) unsigned char value[16] = {};  // the largest element is ACL_COMPLEX128's
 };
 
 #endif  // TRILINEAR3D_RUNTIME_META_OBJECTS_H_

@@ -14,6 +14,17 @@ void DestroyAllStreams();
 // count), at least 1. Read once. Threads poll for work only when they have CPUs to spare.
 int AvailableCpus();
 
+// A fresh handle value for an event or a context: never zero and never handed out twice, so that a
+// destroyed handle stays unknown even after new objects are created.
+void *NewHandle();
+
+// Context state changes made by the device calls (context.cpp): aclrtSetDevice makes the default
+// context current on the calling thread, aclrtResetDevice drops it there, aclFinalize destroys every
+// context.
+void OnSetDevice();
+void OnResetDevice();
+void DestroyAllContexts();
+
 }  // namespace trilinear3d::runtime
 
 #endif  // TRILINEAR3D_RUNTIME_RUNTIME_INTERNAL_H_

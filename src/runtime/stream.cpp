@@ -14,6 +14,7 @@
 #include "runtime/stream.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -145,6 +146,15 @@ bool WaitDrained(Stream &stream) {
   return true;
 }
 
+// Waits until every task queued before the call has finished or the deadline passes; true when they
+// have. Leaves the tasks to the worker: a task run here could overrun the deadline without bound.
+bool WaitDrainedUntil(Stream &stream, std::chrono::steady_clock::time_point deadline) {
+  const uint64_t target = stream.submitted.load(std::memory_order_acquire);
+  std::unique_lock<std::mutex> lock(stream.mutex);
+  return stream.progress.wait_until(
+      lock, deadline, [&] { return stream.completed.load(std::memory_order_acquire) >= target; });
+}
+
 // Lets the worker run the remaining queue, then joins it. The stream must already be unreachable
 // from the registry (no new work can arrive) and the caller must not be its worker.
 void StopAndJoin(Stream &stream) {
@@ -253,6 +263,15 @@ bool IsValidStream(aclrtStream stream) {
   return registry.live.count(stream) != 0;
 }
 
+bool IsRunningTaskOf(aclrtStream stream) {
+  const Stream *current = t_currentWorkerStream;
+  if (current == nullptr) return false;
+  if (stream != nullptr) return current == stream;
+  StreamRegistry &registry = Registry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  return current == registry.defaultStream.get();
+}
+
 void DestroyAllStreams() {
   std::vector<std::shared_ptr<Stream>> stopping;
   {
@@ -348,6 +367,37 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
   if (target && !trilinear3d::runtime::WaitDrained(*target)) {
     ReportError("aclrtSynchronizeStream: a task cannot wait for its own stream %p", stream);
     return ACL_ERROR_INVALID_PARAM;
+  }
+  return ACL_SUCCESS;
+}
+
+// CANN's timeout is -1 (no limit) or a positive number of milliseconds.
+aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
+  if (timeout == -1) return aclrtSynchronizeStream(stream);
+  if (timeout <= 0) {
+    ReportError("aclrtSynchronizeStreamWithTimeout: timeout %d is neither -1 nor a positive number of ms",
+                static_cast<int>(timeout));
+    return ACL_ERROR_INVALID_PARAM;
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout);
+  bool known = false;
+  const std::shared_ptr<Stream> target = trilinear3d::runtime::Lookup(stream, &known);
+  if (!known) {
+    ReportError(
+        "aclrtSynchronizeStreamWithTimeout: stream %p is not a live stream (never created, or already "
+        "destroyed)",
+        stream);
+    return ACL_ERROR_INVALID_PARAM;
+  }
+  if (!target) return ACL_SUCCESS;
+  if (trilinear3d::runtime::t_currentWorkerStream == target.get()) {
+    ReportError("aclrtSynchronizeStreamWithTimeout: a task cannot wait for its own stream %p", stream);
+    return ACL_ERROR_INVALID_PARAM;
+  }
+  if (!trilinear3d::runtime::WaitDrainedUntil(*target, deadline)) {
+    ReportError("aclrtSynchronizeStreamWithTimeout: stream %p still has work after %d ms", stream,
+                static_cast<int>(timeout));
+    return ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
   }
   return ACL_SUCCESS;
 }

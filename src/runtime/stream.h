@@ -16,6 +16,10 @@ aclError Enqueue(aclrtStream stream, std::function<void()> task);
 // True when stream is null or a live stream created by aclrtCreateStream.
 bool IsValidStream(aclrtStream stream);
 
+// True when the calling thread is running a task of stream (null: the default stream). Waiting there
+// for work queued later on the same stream would never return.
+bool IsRunningTaskOf(aclrtStream stream);
+
 }  // namespace trilinear3d::runtime
 
 #endif  // TRILINEAR3D_RUNTIME_STREAM_H_

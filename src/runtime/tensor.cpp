@@ -1,13 +1,17 @@
-// aclnn meta objects (tensors, int / float arrays) and the fp16 scalar helpers.
+// aclnn meta objects (tensors, scalars, int / float / bool arrays), their getters and the fp16
+// scalar helpers.
 //
 // Creation only copies and checks what is needed to copy safely (counts and pointers); the values
 // (dtype, format, shape, strides against the storage, data) are validated by the operator that
 // uses the tensor, which can name the offending argument.
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <exception>
 #include <new>
+#include <vector>
 
-#include "aclnn/acl_meta.h"
+#include "aclnn/aclnn_base.h"
 #include "common/half_convert.h"
 #include "runtime/error.h"
 #include "runtime/meta_objects.h"
@@ -60,6 +64,65 @@ aclError DestroyObject(const char *function, const Object *object) {
   return ACL_SUCCESS;
 }
 
+// Bytes of one element of an aclDataType with a fixed element size; 0 for the others (ACL_STRING,
+// the sub-byte ACL_INT4 / ACL_UINT1, undefined or unknown values).
+size_t ScalarSize(int32_t dataType) {
+  switch (dataType) {
+    case ACL_INT8:
+    case ACL_UINT8:
+    case ACL_BOOL:
+      return 1;
+    case ACL_FLOAT16:
+    case ACL_BF16:
+    case ACL_INT16:
+    case ACL_UINT16:
+      return 2;
+    case ACL_FLOAT:
+    case ACL_INT32:
+    case ACL_UINT32:
+    case ACL_COMPLEX32:
+      return 4;
+    case ACL_DOUBLE:
+    case ACL_INT64:
+    case ACL_UINT64:
+    case ACL_COMPLEX64:
+      return 8;
+    case ACL_COMPLEX128:
+      return 16;
+    default:
+      return 0;
+  }
+}
+
+// Copies values into a new[] array for a getter's caller, who frees it with delete[] (CANN's contract).
+aclnnStatus CopyOut(const char *function, const std::vector<int64_t> &values, int64_t **out,
+                    uint64_t *count) {
+  try {
+    auto *copy = new int64_t[values.size()];
+    std::copy(values.begin(), values.end(), copy);
+    *out = copy;
+    *count = values.size();
+    return ACLNN_SUCCESS;
+  } catch (const std::bad_alloc &) {
+    ReportError("%s: out of memory", function);
+    return ACLNN_ERR_INNER;
+  }
+}
+
+// Reports and returns true when any of the getter's arguments is null.
+bool AnyNull(const char *function, const void *object, const void *out, const void *count = "") {
+  if (object != nullptr && out != nullptr && count != nullptr) return false;
+  ReportError("%s: %s is null", function, object == nullptr ? "the object" : "an output pointer");
+  return true;
+}
+
+template <typename Array>
+aclnnStatus GetArraySize(const char *function, const Array *array, uint64_t *size) {
+  if (AnyNull(function, array, size)) return ACLNN_ERR_PARAM_NULLPTR;
+  *size = array->values.size();
+  return ACLNN_SUCCESS;
+}
+
 }  // namespace
 }  // namespace trilinear3d::runtime
 
@@ -108,6 +171,99 @@ aclFloatArray *aclCreateFloatArray(const float *value, uint64_t size) {
 
 aclError aclDestroyFloatArray(const aclFloatArray *array) {
   return trilinear3d::runtime::DestroyObject("aclDestroyFloatArray", array);
+}
+
+aclScalar *aclCreateScalar(void *value, aclDataType dataType) {
+  const auto type = static_cast<int32_t>(dataType);
+  const size_t size = trilinear3d::runtime::ScalarSize(type);
+  if (size == 0) {
+    ReportError("aclCreateScalar: dataType %d has no fixed element size a scalar can hold",
+                static_cast<int>(type));
+    return nullptr;
+  }
+  if (value == nullptr) {
+    ReportError("aclCreateScalar: value is null");
+    return nullptr;
+  }
+  try {
+    auto *scalar = new aclScalar;
+    scalar->dataType = type;
+    scalar->size = size;
+    std::memcpy(scalar->value, value, size);
+    return scalar;
+  } catch (const std::bad_alloc &) {
+    ReportError("aclCreateScalar: out of memory");
+    return nullptr;
+  }
+}
+
+aclnnStatus aclDestroyScalar(const aclScalar *scalar) {
+  return trilinear3d::runtime::DestroyObject("aclDestroyScalar", scalar);
+}
+
+aclBoolArray *aclCreateBoolArray(const bool *value, uint64_t size) {
+  return trilinear3d::runtime::CreateArray<aclBoolArray>("aclCreateBoolArray", value, size);
+}
+
+aclnnStatus aclDestroyBoolArray(const aclBoolArray *array) {
+  return trilinear3d::runtime::DestroyObject("aclDestroyBoolArray", array);
+}
+
+aclnnStatus aclGetIntArraySize(const aclIntArray *array, uint64_t *size) {
+  return trilinear3d::runtime::GetArraySize("aclGetIntArraySize", array, size);
+}
+
+aclnnStatus aclGetFloatArraySize(const aclFloatArray *array, uint64_t *size) {
+  return trilinear3d::runtime::GetArraySize("aclGetFloatArraySize", array, size);
+}
+
+aclnnStatus aclGetBoolArraySize(const aclBoolArray *array, uint64_t *size) {
+  return trilinear3d::runtime::GetArraySize("aclGetBoolArraySize", array, size);
+}
+
+aclnnStatus aclGetViewShape(const aclTensor *tensor, int64_t **viewDims, uint64_t *viewDimsNum) {
+  const char *function = "aclGetViewShape";
+  if (trilinear3d::runtime::AnyNull(function, tensor, viewDims, viewDimsNum)) return ACLNN_ERR_PARAM_NULLPTR;
+  return trilinear3d::runtime::CopyOut(function, tensor->viewDims, viewDims, viewDimsNum);
+}
+
+aclnnStatus aclGetStorageShape(const aclTensor *tensor, int64_t **storageDims, uint64_t *storageDimsNum) {
+  const char *function = "aclGetStorageShape";
+  if (trilinear3d::runtime::AnyNull(function, tensor, storageDims, storageDimsNum))
+    return ACLNN_ERR_PARAM_NULLPTR;
+  return trilinear3d::runtime::CopyOut(function, tensor->storageDims, storageDims, storageDimsNum);
+}
+
+aclnnStatus aclGetViewStrides(const aclTensor *tensor, int64_t **stridesValue, uint64_t *stridesNum) {
+  const char *function = "aclGetViewStrides";
+  if (trilinear3d::runtime::AnyNull(function, tensor, stridesValue, stridesNum))
+    return ACLNN_ERR_PARAM_NULLPTR;
+  return trilinear3d::runtime::CopyOut(function, tensor->strides, stridesValue, stridesNum);
+}
+
+aclnnStatus aclGetViewOffset(const aclTensor *tensor, int64_t *offset) {
+  if (trilinear3d::runtime::AnyNull("aclGetViewOffset", tensor, offset)) return ACLNN_ERR_PARAM_NULLPTR;
+  *offset = tensor->offset;
+  return ACLNN_SUCCESS;
+}
+
+// A value given at creation is returned as it was when it lies within the enumeration's range (gaps
+// included); one beyond it comes back as the UNDEFINED enumerator, because an enum object holding a
+// value outside its range is undefined behaviour in the caller's C++.
+aclnnStatus aclGetFormat(const aclTensor *tensor, aclFormat *format) {
+  if (trilinear3d::runtime::AnyNull("aclGetFormat", tensor, format)) return ACLNN_ERR_PARAM_NULLPTR;
+  const int32_t value = tensor->format;
+  *format = value >= ACL_FORMAT_UNDEFINED && value <= ACL_FORMAT_NCL ? static_cast<aclFormat>(value)
+                                                                     : ACL_FORMAT_UNDEFINED;
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclGetDataType(const aclTensor *tensor, aclDataType *dataType) {
+  if (trilinear3d::runtime::AnyNull("aclGetDataType", tensor, dataType)) return ACLNN_ERR_PARAM_NULLPTR;
+  const int32_t value = tensor->dataType;
+  *dataType = value >= ACL_DT_UNDEFINED && value <= ACL_COMPLEX32 ? static_cast<aclDataType>(value)
+                                                                  : ACL_DT_UNDEFINED;
+  return ACLNN_SUCCESS;
 }
 
 aclFloat16 aclFloatToFloat16(float value) { return trilinear3d::FloatToHalf(value); }

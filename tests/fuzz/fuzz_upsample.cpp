@@ -589,7 +589,25 @@ void RunAndSync(const Call &c, aclOpExecutor *executor, uint64_t size, aclrtStre
   const aclnnStatus status = Run(c, workspace.data, size, executor, stream);
   Require(status == ACLNN_SUCCESS, "the run of a planned executor failed", status);
   ++g_stats.ran;
-  Require(aclrtSynchronizeStream(stream) == ACL_SUCCESS, "aclrtSynchronizeStream failed");
+  if (c.misuse) {
+    // Waited for through an event, as host code timing a call does: the event's record follows the
+    // run on the stream. Then the stale event and an over-long async copy are rejected.
+    aclrtEvent done = nullptr;
+    Require(aclrtCreateEventWithFlag(&done, ACL_EVENT_TIME_LINE) == ACL_SUCCESS, "aclrtCreateEventWithFlag");
+    Require(aclrtRecordEvent(done, stream) == ACL_SUCCESS, "aclrtRecordEvent");
+    Require(aclrtSynchronizeEvent(done) == ACL_SUCCESS, "aclrtSynchronizeEvent");
+    float ms = -1;
+    Require(aclrtEventElapsedTime(&ms, done, done) == ACL_SUCCESS && ms == 0.0f, "aclrtEventElapsedTime");
+    Require(aclrtDestroyEvent(done) == ACL_SUCCESS, "aclrtDestroyEvent");
+    Require(aclrtSynchronizeEvent(done) == ACL_ERROR_INVALID_PARAM, "destroyed event not rejected");
+    uint8_t byte = 0;
+    Require(
+        aclrtMemcpyAsync(&byte, 0, &byte, 1, ACL_MEMCPY_DEVICE_TO_HOST, stream) == ACL_ERROR_INVALID_PARAM,
+        "aclrtMemcpyAsync above destMax not rejected");
+    (void)aclGetRecentErrMsg();
+  } else {
+    Require(aclrtSynchronizeStream(stream) == ACL_SUCCESS, "aclrtSynchronizeStream failed");
+  }
   Require(Run(c, workspace.data, size, executor, stream) == ACLNN_ERR_PARAM_INVALID,
           "consumed executor not 161002");
   (void)aclGetRecentErrMsg();

@@ -120,6 +120,9 @@ class GuardedTensor {
   GuardedTensor &operator=(const GuardedTensor &) = delete;
 
   aclTensor *get() const { return tensor_; }
+  // The whole allocation, guard bands included (what Bytes() copies).
+  const void *base() const { return base_; }
+  size_t allocBytes() const { return allocBytes_; }
   const Shape5 &logical() const { return logical_; }
 
   // What a user may do right after GetWorkspaceSize: the executor copied what it needs.

@@ -75,8 +75,48 @@ bool Finish(const PreparedCase &p, Outcome *outcome, FailureLog *log) {
   return true;
 }
 
+// Joins a thread's streams the way host code does with events: streams[0] waits for an event recorded
+// on each other stream, then the host waits for an event recorded on streams[0] after those waits.
+// False (logged) on any failure.
+bool JoinStreamsWithEvents(aclrtStream (&streams)[kStreamsPerThread], FailureLog *log) {
+  std::vector<aclrtEvent> events;
+  bool ok = true;
+  auto fail = [&](const char *what) {
+    log->Add(std::string(what) + " failed: " + aclGetRecentErrMsg());
+    ok = false;
+  };
+  for (int i = 1; i < kStreamsPerThread && ok; ++i) {
+    aclrtEvent event = nullptr;
+    if (aclrtCreateEventWithFlag(&event, ACL_EVENT_SYNC) != ACL_SUCCESS) {
+      fail("aclrtCreateEventWithFlag");
+      break;
+    }
+    events.push_back(event);
+    if (aclrtRecordEvent(event, streams[i]) != ACL_SUCCESS) {
+      fail("aclrtRecordEvent");
+    } else if (aclrtStreamWaitEvent(streams[0], event) != ACL_SUCCESS) {
+      fail("aclrtStreamWaitEvent");
+    }
+  }
+  aclrtEvent all = nullptr;
+  if (ok && aclrtCreateEvent(&all) != ACL_SUCCESS) fail("aclrtCreateEvent");
+  if (ok) {
+    events.push_back(all);
+    if (aclrtRecordEvent(all, streams[0]) != ACL_SUCCESS) {
+      fail("aclrtRecordEvent");
+    } else if (aclrtSynchronizeEvent(all) != ACL_SUCCESS) {
+      fail("aclrtSynchronizeEvent");
+    }
+  }
+  for (aclrtEvent event : events) {
+    if (aclrtDestroyEvent(event) != ACL_SUCCESS) fail("aclrtDestroyEvent");
+  }
+  return ok;
+}
+
 // One host thread: batches of random ops spread over its streams, a synchronize of each stream
-// (sometimes one stream mid-batch), then the results are recorded.
+// (sometimes one stream mid-batch) or a join of the streams through events, then the results are
+// recorded.
 void StressThread(uint64_t seed, std::chrono::steady_clock::time_point deadline,
                   std::vector<Outcome> *outcomes, FailureLog *log) {
   std::mt19937_64 rng(seed);
@@ -104,10 +144,14 @@ void StressThread(uint64_t seed, std::chrono::steady_clock::time_point deadline,
         log->Add(std::string("aclrtSynchronizeStream failed: ") + aclGetRecentErrMsg());
       }
     }
-    for (aclrtStream s : streams) {
-      if (aclrtSynchronizeStream(s) != ACL_SUCCESS) {
-        log->Add(std::string("aclrtSynchronizeStream failed: ") + aclGetRecentErrMsg());
-        return;
+    if (rng() % 2 == 0) {
+      if (!JoinStreamsWithEvents(streams, log)) return;
+    } else {
+      for (aclrtStream s : streams) {
+        if (aclrtSynchronizeStream(s) != ACL_SUCCESS) {
+          log->Add(std::string("aclrtSynchronizeStream failed: ") + aclGetRecentErrMsg());
+          return;
+        }
       }
     }
     for (const auto &p : batch) {
@@ -232,6 +276,48 @@ TEST_F(Lifetime, DestroyStreamWithQueuedWorkRunsItFirst) {
   ASSERT_TRUE(Enqueue(&retry, nullptr));
   ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
   EXPECT_EQ(HashBytes(retry.dst->Bytes()), serial_[0]);
+}
+
+// Ops on one stream, each result copied out on a second stream that waits for an event recorded after
+// the op (the event destroyed right away: queued work keeps it alive); only the second stream and the
+// end event are synchronized. The copies hold the serial results, and the time between the events
+// around all the ops is non-negative.
+TEST_F(Lifetime, EventsOrderReadBackOnAnotherStream) {
+  MakeCases(4);
+  aclrtStream compute = nullptr, readBack = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&compute), ACL_SUCCESS);
+  ASSERT_EQ(aclrtCreateStream(&readBack), ACL_SUCCESS);
+  aclrtEvent start = nullptr, end = nullptr;
+  ASSERT_EQ(aclrtCreateEventWithFlag(&start, ACL_EVENT_TIME_LINE), ACL_SUCCESS);
+  ASSERT_EQ(aclrtCreateEventWithFlag(&end, ACL_EVENT_TIME_LINE), ACL_SUCCESS);
+  ASSERT_EQ(aclrtRecordEvent(start, compute), ACL_SUCCESS);
+  std::vector<std::vector<uint8_t>> copies;
+  for (size_t i = 0; i < cases_.size(); ++i) {
+    auto p = std::make_unique<PreparedCase>();
+    ASSERT_TRUE(Prepare(cases_[i], p.get()));
+    ASSERT_TRUE(Enqueue(p.get(), compute));
+    aclrtEvent done = nullptr;
+    ASSERT_EQ(aclrtCreateEvent(&done), ACL_SUCCESS);
+    ASSERT_EQ(aclrtRecordEvent(done, compute), ACL_SUCCESS);
+    ASSERT_EQ(aclrtStreamWaitEvent(readBack, done), ACL_SUCCESS);
+    ASSERT_EQ(aclrtDestroyEvent(done), ACL_SUCCESS);
+    copies.emplace_back(p->dst->allocBytes());
+    ASSERT_EQ(aclrtMemcpyAsync(copies.back().data(), copies.back().size(), p->dst->base(),
+                               p->dst->allocBytes(), ACL_MEMCPY_DEVICE_TO_HOST, readBack),
+              ACL_SUCCESS);
+    prepared_.push_back(std::move(p));
+  }
+  ASSERT_EQ(aclrtRecordEvent(end, compute), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(readBack), ACL_SUCCESS);
+  for (size_t i = 0; i < copies.size(); ++i) EXPECT_EQ(HashBytes(copies[i]), serial_[i]) << "op " << i;
+  ASSERT_EQ(aclrtSynchronizeEvent(end), ACL_SUCCESS);
+  float ms = -1;
+  ASSERT_EQ(aclrtEventElapsedTime(&ms, start, end), ACL_SUCCESS);
+  EXPECT_GE(ms, 0.0f);
+  EXPECT_EQ(aclrtDestroyEvent(start), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyEvent(end), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyStream(compute), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyStream(readBack), ACL_SUCCESS);
 }
 
 // A thread that synchronizes a stream while another destroys it: both return once the work ran.
