@@ -80,7 +80,13 @@ endif()
 run_step("build the sample with pkg-config" ${CXX_COMPILER} -std=c++17 ${sanitize_flags} ${SAMPLE_SOURCE}
          ${pc_flags} -o ${sample})
 # The .pc file gives no run path (as usual): the loader finds the library through LD_LIBRARY_PATH.
-execute_process(COMMAND ${CMAKE_COMMAND} -E env LD_LIBRARY_PATH=${prefix}/${INSTALL_LIBDIR} ${sample}
+# The seed's sample, kept as CANN ships it, never destroys its two int arrays: LeakSanitizer would
+# report those, not a leak of the library's.
+set(run_env LD_LIBRARY_PATH=${prefix}/${INSTALL_LIBDIR})
+if(SANITIZE)
+  list(APPEND run_env ASAN_OPTIONS=detect_leaks=0)
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -E env ${run_env} ${sample}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0 OR NOT out MATCHES
    "result\\[0\\] is: 36\\.000000\nresult\\[1\\] is: 100\\.000000\nresult\\[2\\] is: 164\\.000000\nresult\\[3\\] is: 228\\.000000")
