@@ -11,6 +11,7 @@ PACKAGES=(
   clang-format                          # tools/format.sh, tools/check_format.sh
   python3 python3-dev python3-pytest python3-numpy python3-matplotlib  # ST runner, Python extension, charts
   python3-setuptools ninja-build         # torch.utils.cpp_extension (the Python extension)
+  python3-venv python3-pip              # tools/python_env.sh: the venv with PyPI's torch, pip install ./python
   pybind11-dev                          # torch's extension headers include pybind11 (no package depends on it)
   python3-torch libtorch-dev            # golden results, PyTorch comparison, the extension
   nlohmann-json3-dev                    # tests/st/cases.json
