@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds and runs the benchmark (bench/): SPEC section 6's cases B1-B8 and the forward cases F1, F3, F5,
-# ours against PyTorch's CPU kernel (Debian's libtorch-dev) and memcpy, 2 threads each, in one process.
+# ours against PyTorch's CPU kernel (the libtorch of tools/python_env.sh's venv, else Debian's libtorch-dev)
+# and memcpy, 2 threads each, in one process.
 # Writes bench/results/bench.md (the table), bench/results/bench.json and bench/results/bench.png.
 #
 # Usage: tools/run_bench.sh [trilinear3d_bench options...]   e.g. --cases B1,B3 --reps 9 --threads 1
