@@ -7,7 +7,7 @@
 #     (about 5 GB installed), so the venv lives outside the repository and is shared by clones and worktrees;
 #     pip's cache (~/.cache/pip) makes re-creating it mostly unpacking.
 #   TRILINEAR3D_TORCH=debian: Debian's python3-torch (1.13) through a --system-site-packages venv in
-#     TRILINEAR3D_VENV (default ~/.cache/trilinear3d/venv-debian); nothing is downloaded.
+#     TRILINEAR3D_DEBIAN_VENV (default ~/.cache/trilinear3d/venv-debian); nothing is downloaded.
 #
 # Usage: PY="$(bash tools/python_env.sh | tail -n 1)"
 # Environment: BASE_PYTHON (default /usr/bin/python3).
@@ -24,7 +24,7 @@ case "${KIND}" in
     want="torch==${TORCH_VERSION} monai==${MONAI_VERSION} pytest numpy ninja"
     ;;
   debian)
-    VENV="${TRILINEAR3D_VENV:-${HOME}/.cache/trilinear3d/venv-debian}"
+    VENV="${TRILINEAR3D_DEBIAN_VENV:-${HOME}/.cache/trilinear3d/venv-debian}"
     want="debian"
     ;;
   *) echo "python_env: TRILINEAR3D_TORCH must be pypi or debian, not '${KIND}'" >&2; exit 2 ;;
