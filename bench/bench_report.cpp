@@ -144,8 +144,9 @@ std::string MachineLine(const MachineInfo &m) {
        << " usable); " << m.threads << " threads for each side (ours: TRILINEAR3D_CORES=" << m.threads
        << ", PyTorch: at::set_num_threads(" << m.threads << ")); library ISA: " << m.isa
        << " (CPU flags: " << m.cpuFlags << "); " << m.date << "; PyTorch " << m.torchVersion
-       << " (Debian libtorch); " << m.compiler << " -O2 bench, Release library; medians of " << m.reps
-       << " alternating runs after " << m.warmup << " warm-up.";
+       << " (" TRILINEAR3D_BENCH_TORCH_ORIGIN "); " << m.compiler
+       << " -O2 bench, Release library; medians of " << m.reps << " alternating runs after " << m.warmup
+       << " warm-up.";
   return line.str();
 }
 
@@ -227,7 +228,7 @@ void WriteMarkdown(std::ostream &out, const MachineInfo &machine, const std::vec
          "(GetWorkspaceSize's plan comes from the library's plan cache after the warm-up call, as in a "
          "training loop; workspace from a caching allocator). PyTorch ms: median of "
          "at::upsample_trilinear3d_backward / at::upsample_trilinear3d on the same memory, dtype and layout "
-         "(output allocation included); n/a where PyTorch 1.13 has no CPU kernel for the dtype. "
+         "(output allocation included); n/a where PyTorch has no CPU kernel for the dtype (1.13: fp16). "
          "GB/s: (gradOut + gradInput bytes, or x + y) / time. memcpy GB/s: the case's two buffers "
          "(gradOut and gradInput, or x and y) copied with memcpy into a scratch buffer of the same total "
          "size by "

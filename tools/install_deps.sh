@@ -29,7 +29,8 @@ PYTHON_PACKAGES=(
   python3 python3-dev python3-pytest python3-numpy  # the extension's build and its pytest suite
   python3-setuptools ninja-build        # torch.utils.cpp_extension (the Python extension)
   pybind11-dev                          # torch's extension headers include pybind11 (no package depends on it)
-  python3-torch                         # the torch the extension builds against
+  python3-venv python3-pip              # tools/python_env.sh: the venv with PyPI's torch, pip install ./python
+  python3-torch                         # Debian's torch 1.13, the second torch the extension is tested with
 )
 BENCH_PACKAGES=(
   libtorch-dev                          # bench/: PyTorch's CPU kernel in the same process

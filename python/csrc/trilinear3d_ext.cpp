@@ -13,16 +13,26 @@
 // The Autograd kernels are torch::autograd::Functions: the forward's backward is the
 // aclnnUpsampleTrilinear3dBackward op, and the backward's backward is the forward op (both ops are
 // linear), so double backward works too.
+//
+// Enable() also registers CPU kernels for torch's own aten::upsample_trilinear3d and
+// aten::upsample_trilinear3d_backward (a torch::Library of kind IMPL, newest registration wins), so
+// F.interpolate(mode='trilinear'), nn.Upsample and torch's autograd formulas run the library;
+// Disable() destroys that Library, which deregisters the kernels and leaves torch's own active again.
+// Whatever the library does not cover goes to torch's CPU kernel through at::cpu::, which calls it
+// directly (no dispatcher, so no recursion into the override).
+#include <ATen/CPUFunctions.h>
 #include <Python.h>
 #include <c10/core/CPUAllocator.h>
 #include <torch/extension.h>
 #include <torch/library.h>
+#include <torch/version.h>
 
 #ifdef __linux__
 #include <sys/mman.h>
 #endif
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <list>
@@ -202,6 +212,32 @@ class OutputCache {
     for (void *q : toFree) std::free(q);
   }
 
+  // Frees every idle buffer (buffers whose tensors are alive stay theirs); returns the bytes freed.
+  size_t Trim() {
+    std::list<std::pair<void *, size_t>> idle;
+    size_t freed = 0;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      idle.swap(idle_);
+      freed = idleBytes_;
+      idleBytes_ = 0;
+    }
+    for (auto &entry : idle) std::free(entry.first);
+    return freed;
+  }
+
+  size_t IdleBytes() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return idleBytes_;
+  }
+
+  size_t IdleBuffers() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return idle_.size();
+  }
+
+  size_t Capacity() const { return capacity_; }
+
  private:
   static constexpr size_t kHugePage = size_t(2) << 20;
 
@@ -266,6 +302,9 @@ at::Tensor NewOutput(at::IntArrayRef sizes, const at::TensorOptions &options, at
   return t;
 }
 
+// Library runs and fallbacks to torch's kernel, for trilinear3d.stats().
+std::atomic<int64_t> gForwardCalls{0}, gBackwardCalls{0}, gForwardFallbacks{0}, gBackwardFallbacks{0};
+
 // Runs one planned op: workspace from torch, the default stream, then a synchronize. The GIL is
 // released while the library works (Python threads keep running).
 template <typename Plan, typename Run>
@@ -316,6 +355,7 @@ at::Tensor UpsampleCpu(const at::Tensor &self, at::IntArrayRef outputSize, bool 
                                                         scales[0], scales[1], scales[2], outT.get(), ws, ex);
       },
       aclnnUpsampleTrilinear3d);
+  gForwardCalls.fetch_add(1, std::memory_order_relaxed);
   return out;
 }
 
@@ -350,6 +390,7 @@ at::Tensor UpsampleBackwardCpu(const at::Tensor &gradOutput, at::IntArrayRef out
                                                                 scales[1], scales[2], gradInT.get(), ws, ex);
       },
       aclnnUpsampleTrilinear3dBackward);
+  gBackwardCalls.fetch_add(1, std::memory_order_relaxed);
   return gradInput;
 }
 
@@ -442,6 +483,117 @@ at::Tensor UpsampleBackwardAutograd(const at::Tensor &gradOutput, at::IntArrayRe
   return UpsampleBackwardFunction::apply(gradOutput, outputSize, inputSize, alignCorners, d, h, w);
 }
 
+// --- The aten override -------------------------------------------------------------------------------
+
+bool SupportedDtype(const at::Tensor &t) {
+  const auto type = t.scalar_type();
+  return type == at::kFloat || type == at::kDouble || type == at::kHalf || type == at::kBFloat16;
+}
+
+bool NonNegativeStrides(const at::Tensor &t) {
+  for (int64_t s : t.strides()) {
+    if (s < 0) return false;
+  }
+  return true;
+}
+
+// torch uses each given scale on its own axis and ignores scales <= 0; the library takes all three or none
+// (see ScalesToDoubles), so only those two cases are the library's.
+bool LibraryScales(const Scale &d, const Scale &h, const Scale &w) {
+  const int given = int(d.has_value()) + int(h.has_value()) + int(w.has_value());
+  if (given == 0) return true;
+  return given == 3 && *d > 0.0 && *h > 0.0 && *w > 0.0;
+}
+
+// The cases the library takes; anything else, malformed arguments included, keeps torch's kernel and so
+// torch's results and error messages.
+bool LibraryTakesForward(const at::Tensor &self, at::IntArrayRef outputSize, const Scale &d, const Scale &h,
+                         const Scale &w) {
+  return self.dim() == 5 && SupportedDtype(self) && NonNegativeStrides(self) && outputSize.size() == 3 &&
+         self.numel() > 0 && outputSize[0] > 0 && outputSize[1] > 0 && outputSize[2] > 0 &&
+         LibraryScales(d, h, w);
+}
+
+bool LibraryTakesBackward(const at::Tensor &gradOutput, at::IntArrayRef outputSize, at::IntArrayRef inputSize,
+                          const Scale &d, const Scale &h, const Scale &w) {
+  if (gradOutput.dim() != 5 || !SupportedDtype(gradOutput) || !NonNegativeStrides(gradOutput) ||
+      outputSize.size() != 3 || inputSize.size() != 5 || gradOutput.numel() == 0 || !LibraryScales(d, h, w))
+    return false;
+  const int64_t expected[5] = {inputSize[0], inputSize[1], outputSize[0], outputSize[1], outputSize[2]};
+  for (int i = 0; i < 5; ++i) {
+    if (gradOutput.size(i) != expected[i] || expected[i] <= 0 || inputSize[i] <= 0) return false;
+  }
+  return true;
+}
+
+at::Tensor AtenUpsampleCpu(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale d,
+                           Scale h, Scale w) {
+  if (LibraryTakesForward(self, outputSize, d, h, w)) {
+    try {
+      return UpsampleCpu(self, outputSize, alignCorners, d, h, w);
+    } catch (const c10::ValueError &) {
+      // The library's own validation refused the case: torch's kernel decides it.
+    }
+  }
+  gForwardFallbacks.fetch_add(1, std::memory_order_relaxed);
+  return at::cpu::upsample_trilinear3d(self, outputSize, alignCorners, d, h, w);
+}
+
+at::Tensor AtenUpsampleBackwardCpu(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                                   at::IntArrayRef inputSize, bool alignCorners, Scale d, Scale h, Scale w) {
+  if (LibraryTakesBackward(gradOutput, outputSize, inputSize, d, h, w)) {
+    try {
+      return UpsampleBackwardCpu(gradOutput, outputSize, inputSize, alignCorners, d, h, w);
+    } catch (const c10::ValueError &) {
+      // As in AtenUpsampleCpu.
+    }
+  }
+  gBackwardFallbacks.fetch_add(1, std::memory_order_relaxed);
+  return at::cpu::upsample_trilinear3d_backward(gradOutput, outputSize, inputSize, alignCorners, d, h, w);
+}
+
+// torch warns that a kernel for aten's CPU key is overridden; that is the point here, so the warning
+// is dropped while the override registers.
+class QuietWarnings : public c10::WarningHandler {
+ public:
+#if TORCH_VERSION_MAJOR >= 2
+  void process(const c10::Warning &) override {}
+#else
+  void process(const c10::SourceLocation &, const std::string &, const bool) override {}
+#endif
+};
+
+#if TORCH_VERSION_MAJOR >= 2
+using WarningHandlerGuard = c10::WarningUtils::WarningHandlerGuard;
+#else
+using WarningHandlerGuard = c10::Warning::WarningHandlerGuard;
+#endif
+
+std::mutex gOverrideMutex;
+std::unique_ptr<torch::Library> gOverride;  // alive while enabled
+
+void Enable() {
+  std::lock_guard<std::mutex> lock(gOverrideMutex);
+  if (gOverride) return;
+  QuietWarnings quiet;
+  WarningHandlerGuard guard(&quiet);
+  auto library = std::make_unique<torch::Library>(torch::Library::IMPL, "aten", c10::DispatchKey::CPU,
+                                                  __FILE__, __LINE__);
+  library->impl("upsample_trilinear3d", &AtenUpsampleCpu);
+  library->impl("upsample_trilinear3d_backward", &AtenUpsampleBackwardCpu);
+  gOverride = std::move(library);
+}
+
+void Disable() {
+  std::lock_guard<std::mutex> lock(gOverrideMutex);
+  gOverride.reset();
+}
+
+bool IsEnabled() {
+  std::lock_guard<std::mutex> lock(gOverrideMutex);
+  return gOverride != nullptr;
+}
+
 }  // namespace
 }  // namespace trilinear3d_ext
 
@@ -465,8 +617,28 @@ TORCH_LIBRARY_IMPL(trilinear3d, Autograd, m) {
 }
 
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
+  namespace ext = trilinear3d_ext;
   m.doc() =
       "trilinear3d's compiled part: registers torch.ops.trilinear3d.upsample_trilinear3d and "
       "torch.ops.trilinear3d.upsample_trilinear3d_backward (CPU and Autograd kernels) backed by "
-      "libtrilinear3d.";
+      "libtrilinear3d, and the switchable override of aten's CPU kernels.";
+  m.def("_enable", &ext::Enable,
+        "Registers the library's kernels for aten's upsample_trilinear3d(_backward) on CPU.");
+  m.def("_disable", &ext::Disable, "Deregisters them: torch's own kernels are active again.");
+  m.def("_is_enabled", &ext::IsEnabled);
+  m.def("_stats", [] {
+    return std::vector<int64_t>{ext::gForwardCalls.load(), ext::gBackwardCalls.load(),
+                                ext::gForwardFallbacks.load(), ext::gBackwardFallbacks.load()};
+  });
+  m.def("_reset_stats", [] {
+    ext::gForwardCalls = 0;
+    ext::gBackwardCalls = 0;
+    ext::gForwardFallbacks = 0;
+    ext::gBackwardFallbacks = 0;
+  });
+  m.def("_empty_cache", [] { return ext::OutputCache::Get().Trim(); });
+  m.def("_cache_info", [] {
+    ext::OutputCache &cache = ext::OutputCache::Get();
+    return std::vector<size_t>{cache.IdleBytes(), cache.IdleBuffers(), cache.Capacity()};
+  });
 }

@@ -12,9 +12,29 @@ The operators are also registered with torch (CPU and Autograd kernels, usable f
     torch.ops.trilinear3d.upsample_trilinear3d_backward(grad_output, output_size, input_size, align_corners,
                                                         scales_d=None, scales_h=None, scales_w=None)
 
+``trilinear3d.enable()`` goes further: while enabled, torch's own ``aten::upsample_trilinear3d`` and
+``aten::upsample_trilinear3d_backward`` on CPU tensors run this library, so ``F.interpolate(mode='trilinear')``,
+``nn.Upsample`` and any model built on them use it unmodified, autograd included::
+
+    import trilinear3d
+    trilinear3d.enable()            # or: with trilinear3d.enabled(): ...
+    model(x).sum().backward()       # its trilinear upsampling runs libtrilinear3d
+    trilinear3d.stats()             # {'forward': ..., 'backward': ..., 'fallback_forward': ..., ...}
+    trilinear3d.disable()           # torch's own kernels again
+
+Cases the library does not take (other dtypes, negative strides, a partial set of scales, empty
+tensors, anything its validation refuses) run torch's own CPU kernel; other devices never reach it.
+
 The library's worker-core count is ``TRILINEAR3D_CORES`` (environment, read once at first use;
 default: the machine's hardware threads). Set it before the first call.
+
+Memory: outputs of 4 MiB and more come from a cache of buffers that are kept, once their tensors are
+freed, for the next output of the same size (a training loop asks for the same shapes every step).
+Up to ``TRILINEAR3D_PY_CACHE_MB`` megabytes of idle buffers are kept (environment, read at first use;
+default 1024, 0 disables the cache). ``trilinear3d.empty_cache()`` frees the idle ones now;
+``trilinear3d.cache_info()`` reports them.
 """
+import contextlib
 import math
 import numbers
 import operator
@@ -26,15 +46,79 @@ os.environ.setdefault("TRILINEAR3D_QUIET", "1")
 import torch  # noqa: E402  (loads libtorch before the extension)
 
 try:
+    from ._build_info import TORCH_VERSION as _BUILT_FOR_TORCH  # noqa: E402  (written by setup.py)
+except ImportError:
+    _BUILT_FOR_TORCH = None
+
+try:
     from . import _C  # noqa: E402,F401  (registers torch.ops.trilinear3d.*)
 except ImportError as error:  # e.g. the source folder python/trilinear3d imported instead of the installed one
     raise ImportError(
         f"trilinear3d: the compiled extension (trilinear3d._C) cannot be loaded from {os.path.dirname(__file__)}: "
-        f"{error}. Build and install the module with `bash tools/install_python.sh`, and import it from outside "
-        "the repository's python/ folder.") from error
+        f"{error}. Build and install the module with `python3 -m pip install --no-build-isolation ./python` "
+        f"(it was built for torch {_BUILT_FOR_TORCH}, this is torch {torch.__version__}), and import it from "
+        "outside the repository's python/ folder."
+    ) from error
 
-__all__ = ["interpolate", "upsample_trilinear3d", "upsample_trilinear3d_backward"]
+__all__ = ["interpolate", "upsample_trilinear3d", "upsample_trilinear3d_backward", "enable", "disable",
+           "is_enabled", "enabled", "stats", "reset_stats", "empty_cache", "cache_info"]
 __version__ = "0.1.0"
+
+
+def enable():
+    """Makes torch's ``aten::upsample_trilinear3d`` and ``aten::upsample_trilinear3d_backward`` on CPU tensors
+    run this library (a CPU kernel registered over torch's), until :func:`disable`. Idempotent."""
+    _C._enable()
+
+
+def disable():
+    """Removes the kernels :func:`enable` registered: torch's own are active again. Idempotent."""
+    _C._disable()
+
+
+def is_enabled():
+    """Whether :func:`enable` is in effect."""
+    return bool(_C._is_enabled())
+
+
+@contextlib.contextmanager
+def enabled(on=True):
+    """Context manager: the override is on (``enabled()``) or off (``enabled(False)``) inside the block,
+    and as before after it."""
+    before = is_enabled()
+    (enable if on else disable)()
+    try:
+        yield
+    finally:
+        (enable if before else disable)()
+
+
+def stats():
+    """Counts since import (or :func:`reset_stats`): ``forward`` and ``backward`` are the library's runs (through
+    the override or ``torch.ops.trilinear3d``), ``fallback_forward`` and ``fallback_backward`` the calls the
+    override handed to torch's own kernel."""
+    forward, backward, fallback_forward, fallback_backward = _C._stats()
+    return {"forward": forward, "backward": backward, "fallback_forward": fallback_forward,
+            "fallback_backward": fallback_backward}
+
+
+def reset_stats():
+    """Sets the counts of :func:`stats` to zero."""
+    _C._reset_stats()
+
+
+def empty_cache():
+    """Frees the idle buffers of the output cache (see ``TRILINEAR3D_PY_CACHE_MB`` in the module docstring) and
+    returns how many bytes that gave back. Buffers of live tensors stay theirs and return to the cache when
+    those tensors are freed."""
+    return int(_C._empty_cache())
+
+
+def cache_info():
+    """The output cache: ``idle_bytes`` and ``idle_buffers`` kept for reuse, ``capacity_bytes`` (the most idle
+    bytes it keeps: ``TRILINEAR3D_PY_CACHE_MB`` MiB)."""
+    idle_bytes, idle_buffers, capacity = _C._cache_info()
+    return {"idle_bytes": int(idle_bytes), "idle_buffers": int(idle_buffers), "capacity_bytes": int(capacity)}
 
 upsample_trilinear3d = torch.ops.trilinear3d.upsample_trilinear3d
 upsample_trilinear3d_backward = torch.ops.trilinear3d.upsample_trilinear3d_backward
@@ -124,12 +208,10 @@ def interpolate(input, size=None, scale_factor=None, align_corners=False, recomp
         raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
 
     if input.dim() != 5:
-        if input.dim() in (3, 4):
-            raise NotImplementedError(f"Got {input.dim()}D input, but trilinear mode needs 5D input")
-        raise NotImplementedError(
-            "Input Error: Only 3D, 4D and 5D input Tensors supported"
-            f" (got {input.dim()}D) for the modes: nearest | linear | bilinear | bicubic | trilinear | area |"
-            " nearest-exact (got trilinear)")
+        # torch's own message for the rank (it lists the modes of the torch at hand).
+        torch.nn.functional.interpolate(input, size=size, scale_factor=scale_factor, mode="trilinear",
+                                        align_corners=align_corners, recompute_scale_factor=recompute_scale_factor)
+        raise NotImplementedError(f"Got {input.dim()}D input, but trilinear mode needs 5D input")
 
     if output_size is not None:
         output_size = [_int_element(v, i + 1) for i, v in enumerate(output_size)]
