@@ -27,30 +27,30 @@
 
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
 
-#if defined(TRILINEAR3D_HAVE_AVX2)  // AVX-512 builds too
 // The 64-byte line at dst (64-byte aligned) copied from src (any alignment, bits unchanged) with
 // non-temporal stores: one 64-byte store, or two 32-byte ones back to back, which fill the same
 // write-combining buffer (16-byte ones did not, on this project's bench machine: far slower).
-inline void StreamLine(void *dst, const void *src) {
+// StreamLineScaled: the same for w * src (each element w * src[i], rounded once).
 #if defined(TRILINEAR3D_HAVE_AVX512)
+inline void StreamLine(void *dst, const void *src) {
   _mm512_stream_si512(static_cast<__m512i *>(dst), _mm512_loadu_si512(src));
-#else
+}
+
+inline void StreamLineScaled(float *dst, const float *src, float w) {
+  _mm512_stream_ps(dst, _mm512_mul_ps(_mm512_set1_ps(w), _mm512_loadu_ps(src)));
+}
+#elif defined(TRILINEAR3D_HAVE_AVX2)
+inline void StreamLine(void *dst, const void *src) {
   __m256i *d = static_cast<__m256i *>(dst);
   const __m256i *s = static_cast<const __m256i *>(src);
   _mm256_stream_si256(d, _mm256_loadu_si256(s));
   _mm256_stream_si256(d + 1, _mm256_loadu_si256(s + 1));
-#endif
 }
 
-// StreamLine of w * src (each element w * src[i], rounded once).
 inline void StreamLineScaled(float *dst, const float *src, float w) {
-#if defined(TRILINEAR3D_HAVE_AVX512)
-  _mm512_stream_ps(dst, _mm512_mul_ps(_mm512_set1_ps(w), _mm512_loadu_ps(src)));
-#else
   const __m256 wv = _mm256_set1_ps(w);
   _mm256_stream_ps(dst, _mm256_mul_ps(wv, _mm256_loadu_ps(src)));
   _mm256_stream_ps(dst + 8, _mm256_mul_ps(wv, _mm256_loadu_ps(src + 8)));
-#endif
 }
 #endif
 
@@ -90,7 +90,7 @@ inline void StoreRowStreamingScaled(const float *__restrict src, float w, float 
 }
 
 inline void StreamFence() {
-#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_AVX512)
+#if defined(TRILINEAR3D_HAVE_AVX2)  // AVX-512 builds too
   _mm_sfence();
 #endif
 }

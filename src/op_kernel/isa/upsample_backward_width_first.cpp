@@ -33,11 +33,11 @@ using tiling::TilingData;
 constexpr int64_t kPrefetchBatches = 2;
 
 template <typename T>
-class BackwardItemRunner {
+class BackwardWidthFirstRunner {
  public:
   using A = Acc<T>;
 
-  BackwardItemRunner(const KernelArgs &args, A *scratch)
+  BackwardWidthFirstRunner(const KernelArgs &args, A *scratch)
       : t_(*args.tiling),
         p_(*static_cast<const PlanTables<A> *>(args.tables)),
         src_(args.src),
@@ -230,7 +230,7 @@ class BackwardItemRunner {
 }  // namespace
 
 void RunBackwardWidthFirst(const KernelArgs &args, int blockIdx) {
-  RunItemsForDataType<BackwardItemRunner>(args, blockIdx);
+  RunItemsForDataType<BackwardWidthFirstRunner>(args, blockIdx);
 }
 
 }  // namespace trilinear3d::kernel::TRILINEAR3D_ISA
