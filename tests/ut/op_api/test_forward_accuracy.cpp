@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "acl_test_environment.h"
-#include "forward/forward_op_runner.h"
-#include "forward/forward_reference.h"
+#include "forward_op_runner.h"
+#include "reference/forward_reference.h"
 #include "test_tensor.h"
 
 namespace trilinear3d::test {

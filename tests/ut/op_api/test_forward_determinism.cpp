@@ -2,7 +2,7 @@
 // every core count. TRILINEAR3D_CORES is read once per process, so other core counts run in child
 // processes: this binary re-executes itself (fork + execve of /proc/self/exe) with a gtest filter
 // selecting the child test, which writes its raw results to a file for the parent to compare
-// (the pattern of tests/ut/test_determinism.cpp).
+// (the pattern of test_determinism.cpp).
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,8 +20,8 @@
 
 #include "acl_test_environment.h"
 #include "child_process.h"
-#include "forward/forward_op_runner.h"
-#include "forward/forward_reference.h"
+#include "forward_op_runner.h"
+#include "reference/forward_reference.h"
 
 extern char **environ;
 

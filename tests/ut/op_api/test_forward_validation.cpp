@@ -17,8 +17,8 @@
 #include "acl_test_environment.h"
 #include "aclnnop/aclnn_upsample_trilinear_3d.h"
 #include "allocation_probe.h"
-#include "forward/forward_op_runner.h"
-#include "forward/forward_reference.h"
+#include "forward_op_runner.h"
+#include "reference/forward_reference.h"
 #include "validation_helpers.h"
 
 namespace trilinear3d::test {

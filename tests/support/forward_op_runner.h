@@ -7,8 +7,8 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_upsample_trilinear_3d.h"
-#include "forward/forward_reference.h"
 #include "op_runner.h"
+#include "reference/forward_reference.h"
 #include "test_tensor.h"
 
 namespace trilinear3d::test {

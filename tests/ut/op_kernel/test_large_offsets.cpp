@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "acl_test_environment.h"
-#include "forward/forward_op_runner.h"
+#include "forward_op_runner.h"
 #include "op_runner.h"
 
 namespace trilinear3d::test {
