@@ -1,7 +1,8 @@
-// Calls aclnnUpsampleTrilinear3dBackward the two-phase CANN way, and checks a result against the
-// float64 reference. Shared by the accuracy, view, stream and determinism tests.
-#ifndef TRILINEAR3D_TESTS_UT_OP_RUNNER_H_
-#define TRILINEAR3D_TESTS_UT_OP_RUNNER_H_
+// Calls both operators, aclnnUpsampleTrilinear3dBackward and aclnnUpsampleTrilinear3d, the two-phase
+// CANN way, and checks a backward result against the float64 reference. Shared by the unit and
+// reliability tests.
+#ifndef TRILINEAR3D_TESTS_SUPPORT_OP_RUNNER_H_
+#define TRILINEAR3D_TESTS_SUPPORT_OP_RUNNER_H_
 
 #include <gtest/gtest.h>
 
@@ -12,7 +13,9 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "aclnnop/aclnn_upsample_trilinear_3d.h"
 #include "aclnnop/aclnn_upsample_trilinear_3d_backward.h"
+#include "reference/forward_reference.h"
 #include "reference/upsample_reference.h"
 #include "test_tensor.h"
 
@@ -66,6 +69,7 @@ constexpr PassOrder kPassOrders[] = {PassOrder::kWidthFirst, PassOrder::kWidthLa
 
 // Phase 1 done: an executor and its workspace, waiting to be enqueued.
 struct PreparedOp {
+  bool backward = true;  // which operator planned it
   aclOpExecutor *executor = nullptr;
   uint64_t workspaceSize = 0;
   void *workspace = nullptr;
@@ -101,6 +105,16 @@ inline ::testing::AssertionResult SynchronizeStream(aclrtStream stream) {
   return ::testing::AssertionSuccess();
 }
 
+// The status of a GetWorkspaceSize call: on success the workspace is allocated.
+inline ::testing::AssertionResult Planned(aclnnStatus status, const char *call, const std::string &problem,
+                                          PreparedOp *op) {
+  if (status != ACLNN_SUCCESS) {
+    return ::testing::AssertionFailure()
+           << call << " returned " << status << ": " << aclGetRecentErrMsg() << " for " << problem;
+  }
+  return AllocateWorkspace(op);
+}
+
 // GetWorkspaceSize with the problem's sizes and attributes; the int arrays are destroyed before
 // returning (the executor must have copied them). Allocates the workspace on success.
 inline ::testing::AssertionResult PrepareBackward(const aclTensor *gradOut, const BackwardProblem &p,
@@ -112,33 +126,61 @@ inline ::testing::AssertionResult PrepareBackward(const aclTensor *gradOut, cons
       &op->workspaceSize, &op->executor);
   aclDestroyIntArray(outputSize);
   aclDestroyIntArray(inputSize);
-  if (status != ACLNN_SUCCESS) {
-    return ::testing::AssertionFailure() << "GetWorkspaceSize returned " << status << ": "
-                                         << aclGetRecentErrMsg() << " for " << p.Describe();
-  }
-  return AllocateWorkspace(op);
+  op->backward = true;
+  return Planned(status, "GetWorkspaceSize", p.Describe(), op);
 }
 
-inline ::testing::AssertionResult EnqueueBackward(PreparedOp *op, aclrtStream stream) {
+inline ::testing::AssertionResult PrepareForward(const aclTensor *self, const ForwardProblem &p,
+                                                 aclTensor *out, PreparedOp *op) {
+  aclIntArray *outputSize = aclCreateIntArray(p.outputSize.data(), 3);
   const aclnnStatus status =
-      aclnnUpsampleTrilinear3dBackward(op->workspace, op->workspaceSize, op->executor, stream);
-  op->executor = nullptr;  // consumed
+      aclnnUpsampleTrilinear3dGetWorkspaceSize(self, outputSize, p.alignCorners, p.scales[0], p.scales[1],
+                                               p.scales[2], out, &op->workspaceSize, &op->executor);
+  aclDestroyIntArray(outputSize);
+  op->backward = false;
+  return Planned(status, "aclnnUpsampleTrilinear3dGetWorkspaceSize", p.Describe(), op);
+}
+
+// The run phase of the operator op was planned for; the executor is left as it is (a run rejected
+// before it starts, e.g. on a destroyed stream, keeps it usable).
+inline aclnnStatus RunPhase(const PreparedOp &op, aclrtStream stream) {
+  return op.backward ? aclnnUpsampleTrilinear3dBackward(op.workspace, op.workspaceSize, op.executor, stream)
+                     : aclnnUpsampleTrilinear3d(op.workspace, op.workspaceSize, op.executor, stream);
+}
+
+// The run phase; the executor counts as consumed either way.
+inline ::testing::AssertionResult Enqueue(PreparedOp *op, aclrtStream stream) {
+  const aclnnStatus status = RunPhase(*op, stream);
+  op->executor = nullptr;
   if (status != ACLNN_SUCCESS) {
     return ::testing::AssertionFailure()
-           << "aclnnUpsampleTrilinear3dBackward returned " << status << ": " << aclGetRecentErrMsg();
+           << (op->backward ? "aclnnUpsampleTrilinear3dBackward" : "aclnnUpsampleTrilinear3d") << " returned "
+           << status << ": " << aclGetRecentErrMsg();
   }
   return ::testing::AssertionSuccess();
+}
+
+// The run phase after a phase one (which may have failed), and a synchronize.
+inline ::testing::AssertionResult EnqueueAndSynchronize(::testing::AssertionResult prepared, PreparedOp *op,
+                                                        aclrtStream stream) {
+  if (!prepared) return prepared;
+  ::testing::AssertionResult enqueued = Enqueue(op, stream);
+  if (!enqueued) return enqueued;
+  return SynchronizeStream(stream);
 }
 
 // Both phases and a synchronize: gradInput holds the result on success.
 inline ::testing::AssertionResult RunBackward(const DeviceTensor &gradOut, const BackwardProblem &p,
                                               DeviceTensor &gradInput, aclrtStream stream = nullptr) {
   PreparedOp op;
-  ::testing::AssertionResult prepared = PrepareBackward(gradOut.get(), p, gradInput.get(), &op);
-  if (!prepared) return prepared;
-  ::testing::AssertionResult enqueued = EnqueueBackward(&op, stream);
-  if (!enqueued) return enqueued;
-  return SynchronizeStream(stream);
+  return EnqueueAndSynchronize(PrepareBackward(gradOut.get(), p, gradInput.get(), &op), &op, stream);
+}
+
+// Both phases and a synchronize: out holds the result on success.
+inline ::testing::AssertionResult RunForward(const DeviceTensor &self, const ForwardProblem &p,
+                                             DeviceTensor &out, aclrtStream stream = nullptr) {
+  PreparedOp op;
+  return EnqueueAndSynchronize(PrepareForward(self.get(), p, out.get(), &op), &op, stream);
 }
 
 // gradOutValues: what the library read (already rounded to the dtype), logical NCDHW.
@@ -177,4 +219,4 @@ inline void ExpectAccurateOnFreshData(const BackwardProblem &p, aclDataType dtyp
 
 }  // namespace trilinear3d::test
 
-#endif  // TRILINEAR3D_TESTS_UT_OP_RUNNER_H_
+#endif  // TRILINEAR3D_TESTS_SUPPORT_OP_RUNNER_H_

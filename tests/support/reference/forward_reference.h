@@ -2,8 +2,8 @@
 // forward way. Computed directly: every output element is the sum of its 8 corner terms, zero
 // weights included (0 * inf must give NaN), so it shares nothing with the library's fused
 // D -> H -> W kernel except the per-axis index / weight math of trilinear_math.h.
-#ifndef TRILINEAR3D_TESTS_UT_FORWARD_FORWARD_REFERENCE_H_
-#define TRILINEAR3D_TESTS_UT_FORWARD_FORWARD_REFERENCE_H_
+#ifndef TRILINEAR3D_TESTS_SUPPORT_REFERENCE_FORWARD_REFERENCE_H_
+#define TRILINEAR3D_TESTS_SUPPORT_REFERENCE_FORWARD_REFERENCE_H_
 
 #include <gtest/gtest.h>
 
@@ -48,6 +48,16 @@ struct ForwardProblem {
     return os.str();
   }
 };
+
+// The forward problem with a backward problem's axes: self is its gradInput, out its gradOut.
+inline ForwardProblem ForwardOf(const BackwardProblem &p) {
+  ForwardProblem f;
+  f.selfSize = p.inputSize;
+  f.outputSize = p.outputSize;
+  f.alignCorners = p.alignCorners;
+  f.scales = p.scales;
+  return f;
+}
 
 // self in logical NCDHW order (p.selfSize); the result in logical NCDHW of p.OutShape().
 //   golden  = sum over the 8 corners of l_d*l_h*l_w * x            (every corner, zero weights too)
@@ -141,4 +151,4 @@ inline ::testing::AssertionResult ForwardMatchesReference(const std::vector<doub
 
 }  // namespace trilinear3d::test
 
-#endif  // TRILINEAR3D_TESTS_UT_FORWARD_FORWARD_REFERENCE_H_
+#endif  // TRILINEAR3D_TESTS_SUPPORT_REFERENCE_FORWARD_REFERENCE_H_

@@ -2,8 +2,8 @@
 // Computed the direct way (scatter of every gradOut element to its 8 corners, zero weights
 // included) so that it shares nothing with the library's separable gather kernel except the
 // per-axis index / weight math of trilinear_math.h.
-#ifndef TRILINEAR3D_TESTS_UT_REFERENCE_UPSAMPLE_REFERENCE_H_
-#define TRILINEAR3D_TESTS_UT_REFERENCE_UPSAMPLE_REFERENCE_H_
+#ifndef TRILINEAR3D_TESTS_SUPPORT_REFERENCE_UPSAMPLE_REFERENCE_H_
+#define TRILINEAR3D_TESTS_SUPPORT_REFERENCE_UPSAMPLE_REFERENCE_H_
 
 #include <gtest/gtest.h>
 
@@ -268,4 +268,4 @@ inline ::testing::AssertionResult MatchesReference(const std::vector<double> &go
 
 }  // namespace trilinear3d::test
 
-#endif  // TRILINEAR3D_TESTS_UT_REFERENCE_UPSAMPLE_REFERENCE_H_
+#endif  // TRILINEAR3D_TESTS_SUPPORT_REFERENCE_UPSAMPLE_REFERENCE_H_

@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "acl_test_environment.h"
-#include "forward_op_runner.h"
 #include "op_runner.h"
 #include "reference/forward_reference.h"
 #include "test_tensor.h"

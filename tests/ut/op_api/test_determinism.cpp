@@ -82,30 +82,16 @@ std::vector<uint8_t> ComputeAllCases(uint64_t seed, bool checkAccuracy) {
 [[maybe_unused]] const bool kChildRegistered = RegisterChildWriter(
     "DeterminismChild", kOutputEnv, kSeedEnv, [](uint64_t seed) { return ComputeAllCases(seed, false); });
 
-// Re-executes this binary with TRILINEAR3D_CORES=cores and returns what the child wrote.
-::testing::AssertionResult RunChild(int cores, uint64_t seed, std::vector<uint8_t> *bytes) {
-  return RunChildWithCores(cores, seed, kOutputEnv, kSeedEnv, "DeterminismChild.WriteResults", bytes);
-}
-
 TEST(Determinism, SameBitsForOneTwoAndThreeCores) {
   const uint64_t seed = FreshSeed();
   SCOPED_TRACE(SeedTrace(seed));
-  // In process (the default core count), checked against the reference so that the comparison
-  // below is between correct results.
-  const std::vector<uint8_t> inProcess = ComputeAllCases(seed, true);
-  for (int cores : {1, 2, 3}) {
-    SCOPED_TRACE(std::string(kCoresEnv) + "=" + std::to_string(cores));
-    std::vector<uint8_t> child;
-    ASSERT_TRUE(RunChild(cores, seed, &child));
-    EXPECT_TRUE(child == inProcess) << "result bits differ from the in-process run";
-  }
+  ExpectSameBitsForCoreCounts(seed, ComputeAllCases, kOutputEnv, kSeedEnv, "DeterminismChild.WriteResults");
 }
 
 TEST(Determinism, RepeatedRunsInOneProcessAreIdentical) {
   const uint64_t seed = FreshSeed();
   SCOPED_TRACE(SeedTrace(seed));
-  const std::vector<uint8_t> first = ComputeAllCases(seed, false);
-  for (int run = 0; run < 3; ++run) EXPECT_TRUE(ComputeAllCases(seed, false) == first) << "run " << run;
+  ExpectRepeatedRunsIdentical(seed, ComputeAllCases);
 }
 
 }  // namespace

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "acl_test_environment.h"
-#include "forward_op_runner.h"
+#include "op_runner.h"
 #include "reference/forward_reference.h"
 #include "test_tensor.h"
 
@@ -203,7 +203,7 @@ TEST_P(ForwardEmpty, EmptyBatchIsANoOpAndNoChannelsIsRejected) {
     } else {
       ASSERT_TRUE(PrepareForward(self.get(), problem, out.get(), &op));
       EXPECT_EQ(op.workspaceSize, 0u);
-      ASSERT_TRUE(EnqueueForward(&op, nullptr));
+      ASSERT_TRUE(Enqueue(&op, nullptr));
       ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
     }
     EXPECT_EQ(out.StorageBytes(), before) << "an empty out's storage was written";

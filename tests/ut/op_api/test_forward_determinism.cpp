@@ -20,7 +20,7 @@
 
 #include "acl_test_environment.h"
 #include "child_process.h"
-#include "forward_op_runner.h"
+#include "op_runner.h"
 #include "reference/forward_reference.h"
 
 extern char **environ;
@@ -98,38 +98,17 @@ std::vector<uint8_t> ComputeAllCases(uint64_t seed, bool checkAccuracy) {
     RegisterChildWriter("ForwardDeterminismChild", kOutputEnv, kSeedEnv,
                         [](uint64_t seed) { return ComputeAllCases(seed, false); });
 
-// Re-executes this binary with TRILINEAR3D_CORES=cores and returns what the child wrote.
-::testing::AssertionResult RunChild(int cores, uint64_t seed, std::vector<uint8_t> *bytes) {
-  return RunChildWithCores(cores, seed, kOutputEnv, kSeedEnv, "ForwardDeterminismChild.WriteResults", bytes);
-}
-
 TEST(ForwardDeterminism, SameBitsForOneTwoAndThreeCores) {
   const uint64_t seed = FreshSeed();
   SCOPED_TRACE(SeedTrace(seed));
-  // In process (the default core count), checked against the reference so that the comparison
-  // below is between correct results.
-  const std::vector<uint8_t> inProcess = ComputeAllCases(seed, true);
-  for (int cores : {1, 2, 3}) {
-    SCOPED_TRACE(std::string(kCoresEnv) + "=" + std::to_string(cores));
-    std::vector<uint8_t> child;
-    ASSERT_TRUE(RunChild(cores, seed, &child));
-    ASSERT_EQ(child.size(), inProcess.size());
-    size_t differing = 0, first = child.size();
-    for (size_t i = 0; i < child.size(); ++i) {
-      if (child[i] != inProcess[i]) {
-        ++differing;
-        first = std::min(first, i);
-      }
-    }
-    EXPECT_EQ(differing, 0u) << "result bits differ from the in-process run; first differing byte " << first;
-  }
+  ExpectSameBitsForCoreCounts(seed, ComputeAllCases, kOutputEnv, kSeedEnv,
+                              "ForwardDeterminismChild.WriteResults");
 }
 
 TEST(ForwardDeterminism, RepeatedRunsInOneProcessAreIdentical) {
   const uint64_t seed = FreshSeed();
   SCOPED_TRACE(SeedTrace(seed));
-  const std::vector<uint8_t> first = ComputeAllCases(seed, false);
-  for (int run = 0; run < 3; ++run) EXPECT_TRUE(ComputeAllCases(seed, false) == first) << "run " << run;
+  ExpectRepeatedRunsIdentical(seed, ComputeAllCases);
 }
 
 }  // namespace

@@ -17,7 +17,7 @@
 #include "acl_test_environment.h"
 #include "aclnnop/aclnn_upsample_trilinear_3d.h"
 #include "allocation_probe.h"
-#include "forward_op_runner.h"
+#include "op_runner.h"
 #include "reference/forward_reference.h"
 #include "validation_helpers.h"
 
@@ -26,52 +26,16 @@ namespace {
 
 constexpr int64_t kDimLimit = int64_t{1} << 20;  // CANN's per-dim limit
 
-bool IsWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
-
-// Whether `word` occurs in `text` (case-insensitive) with no identifier character either side.
-bool ContainsWord(const std::string &text, const std::string &word) {
-  const std::string t = Lower(text), w = Lower(word);
-  for (size_t at = t.find(w); at != std::string::npos; at = t.find(w, at + 1)) {
-    const bool before = at == 0 || !IsWordChar(t[at - 1]);
-    const bool after = at + w.size() == t.size() || !IsWordChar(t[at + w.size()]);
-    if (before && after) return true;
-  }
-  return false;
-}
-
-// Like validation_helpers.h's Rejected, but each name must appear as a whole word.
-::testing::AssertionResult RejectedNaming(aclnnStatus status, aclnnStatus expected,
-                                          std::initializer_list<const char *> names) {
-  const std::string message = aclGetRecentErrMsg();
-  const std::string again = aclGetRecentErrMsg();
-  if (status != expected) {
-    return ::testing::AssertionFailure()
-           << "status " << status << ", expected " << expected << " (message: \"" << message << "\")";
-  }
-  if (message.empty()) return ::testing::AssertionFailure() << "aclGetRecentErrMsg() is empty";
-  bool named = false;
-  std::string wanted;
-  for (const char *name : names) {
-    named = named || ContainsWord(message, name);
-    wanted += std::string(wanted.empty() ? "" : " or ") + name;
-  }
-  if (!named)
-    return ::testing::AssertionFailure() << "message \"" << message << "\" does not name " << wanted;
-  if (!again.empty())
-    return ::testing::AssertionFailure() << "second read gave \"" << again << "\", expected \"\"";
-  return ::testing::AssertionSuccess();
-}
-
 // Valid baseline: self (1,2,2,3,4) -> out (1,2,3,4,5), float, NCDHW; each test breaks one thing.
 class ForwardValidation : public ::testing::Test {
  protected:
   void SetUp() override { (void)aclGetRecentErrMsg(); }
 
   RawTensor Self(aclDataType dtype = ACL_FLOAT, aclFormat format = ACL_FORMAT_NCDHW) {
-    return RawTensor(kSelfDims, dtype, format, selfBuf_.get());
+    return RawTensor(kSelfDims, dtype, format, selfBuf_.data());
   }
   RawTensor Out(aclDataType dtype = ACL_FLOAT, aclFormat format = ACL_FORMAT_NCDHW) {
-    return RawTensor(kOutDims, dtype, format, outBuf_.get());
+    return RawTensor(kOutDims, dtype, format, outBuf_.data());
   }
 
   aclnnStatus Call(const aclTensor *self, const aclIntArray *outputSize, aclTensor *out,
@@ -84,7 +48,7 @@ class ForwardValidation : public ::testing::Test {
   void RunExecutor() {
     ASSERT_NE(executor_, nullptr);
     DeviceBuffer workspace(std::max<uint64_t>(workspaceSize_, 1));
-    ASSERT_EQ(aclnnUpsampleTrilinear3d(workspaceSize_ > 0 ? workspace.get() : nullptr, workspaceSize_,
+    ASSERT_EQ(aclnnUpsampleTrilinear3d(workspaceSize_ > 0 ? workspace.data() : nullptr, workspaceSize_,
                                        executor_, nullptr),
               ACLNN_SUCCESS)
         << aclGetRecentErrMsg();
@@ -180,7 +144,7 @@ TEST_F(ForwardValidation, SelfNotFiveDims) {
   for (const std::vector<int64_t> &dims :
        {std::vector<int64_t>{2, 2, 3, 4}, std::vector<int64_t>{1, 1, 2, 2, 3, 4}, std::vector<int64_t>{48}}) {
     SCOPED_TRACE(std::to_string(dims.size()) + "-D self");
-    RawTensor self(dims, ACL_FLOAT, ACL_FORMAT_ND, selfBuf_.get());
+    RawTensor self(dims, ACL_FLOAT, ACL_FORMAT_ND, selfBuf_.data());
     RawTensor out = Out();
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"self"}));
@@ -192,7 +156,7 @@ TEST_F(ForwardValidation, OutNotFiveDims) {
        {std::vector<int64_t>{2, 3, 4, 5}, std::vector<int64_t>{1, 1, 2, 3, 4, 5}}) {
     SCOPED_TRACE(std::to_string(dims.size()) + "-D out");
     RawTensor self = Self();
-    RawTensor out(dims, ACL_FLOAT, ACL_FORMAT_ND, outBuf_.get());
+    RawTensor out(dims, ACL_FLOAT, ACL_FORMAT_ND, outBuf_.data());
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
   }
@@ -239,7 +203,7 @@ TEST_F(ForwardValidation, OutputSizeNotPositive) {
       std::vector<int64_t> values{3, 4, 5};
       values[static_cast<size_t>(axis)] = bad;
       std::vector<int64_t> outDims{1, 2, values[0], values[1], values[2]};
-      RawTensor out(outDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), {20, 10, 5, 5, 1}, 0, {120});
+      RawTensor out(outDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {20, 10, 5, 5, 1}, 0, {120});
       IntArray outputSize(values);
       EXPECT_TRUE(RejectedNaming(Call(self.get(), outputSize.get(), out.get()), ACLNN_ERR_PARAM_INVALID,
                                  {"outputSize"}));
@@ -254,7 +218,7 @@ TEST_F(ForwardValidation, SelfSpatialNotPositive) {
       SCOPED_TRACE("self dim " + std::to_string(axis) + " = " + std::to_string(bad));
       std::vector<int64_t> dims = kSelfDims;
       dims[static_cast<size_t>(axis)] = bad;
-      RawTensor self(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.get(), {24, 12, 12, 4, 1}, 0, {48});
+      RawTensor self(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data(), {24, 12, 12, 4, 1}, 0, {48});
       EXPECT_TRUE(
           RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"self"}));
     }
@@ -268,7 +232,7 @@ TEST_F(ForwardValidation, OutSpatialShapeNotOutputSize) {
         std::vector<int64_t>{1, 2, 2, 4, 5}}) {
     SCOPED_TRACE("out " + std::to_string(dims[2]) + "x" + std::to_string(dims[3]) + "x" +
                  std::to_string(dims[4]));
-    RawTensor out(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get());
+    RawTensor out(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data());
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
   }
@@ -280,7 +244,7 @@ TEST_F(ForwardValidation, OutBatchOrChannelsNotSelf) {
        {std::vector<int64_t>{2, 2, 3, 4, 5}, std::vector<int64_t>{1, 3, 3, 4, 5},
         std::vector<int64_t>{1, 1, 3, 4, 5}}) {
     SCOPED_TRACE("out N " + std::to_string(dims[0]) + ", C " + std::to_string(dims[1]));
-    RawTensor out(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get());
+    RawTensor out(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data());
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
   }
@@ -289,14 +253,14 @@ TEST_F(ForwardValidation, OutBatchOrChannelsNotSelf) {
 TEST_F(ForwardValidation, OutNdhwcShapeReadInNcdhwOrder) {
   // (N, C, D, H, W) dims under NDHWC mean C = 5 and W = 2: not (N, C, outputSize).
   RawTensor self = Self();
-  RawTensor out(kOutDims, ACL_FLOAT, ACL_FORMAT_NDHWC, outBuf_.get());
+  RawTensor out(kOutDims, ACL_FLOAT, ACL_FORMAT_NDHWC, outBuf_.data());
   EXPECT_TRUE(
       RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
 }
 
 TEST_F(ForwardValidation, SelfNdhwcShapeReadInNcdhwOrder) {
   // self dims (1,2,2,3,4) under NDHWC are N=1, C=4: out (1,2,...) no longer has self's channels.
-  RawTensor self(kSelfDims, ACL_FLOAT, ACL_FORMAT_NDHWC, selfBuf_.get());
+  RawTensor self(kSelfDims, ACL_FLOAT, ACL_FORMAT_NDHWC, selfBuf_.data());
   RawTensor out = Out();
   EXPECT_TRUE(RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID,
                              {"out", "self"}));
@@ -304,8 +268,8 @@ TEST_F(ForwardValidation, SelfNdhwcShapeReadInNcdhwOrder) {
 
 TEST_F(ForwardValidation, MatchingNdhwcShapesAreAccepted) {
   // The same problem with both tensors NDHWC: view dims (N, D, H, W, C).
-  RawTensor self({1, 2, 3, 4, 2}, ACL_FLOAT, ACL_FORMAT_NDHWC, selfBuf_.get());
-  RawTensor out({1, 3, 4, 5, 2}, ACL_FLOAT, ACL_FORMAT_NDHWC, outBuf_.get());
+  RawTensor self({1, 2, 3, 4, 2}, ACL_FLOAT, ACL_FORMAT_NDHWC, selfBuf_.data());
+  RawTensor out({1, 3, 4, 5, 2}, ACL_FLOAT, ACL_FORMAT_NDHWC, outBuf_.data());
   ASSERT_EQ(Call(self.get(), outputSize_.get(), out.get()), ACLNN_SUCCESS) << aclGetRecentErrMsg();
   RunExecutor();
 }
@@ -313,8 +277,8 @@ TEST_F(ForwardValidation, MatchingNdhwcShapesAreAccepted) {
 // Row 5: limits, overflow, the scales rule.
 TEST_F(ForwardValidation, SelfDimAboveLimit) {
   DeviceBuffer big(4 * static_cast<size_t>(kDimLimit + 1));
-  RawTensor self({1, 1, 1, 1, kDimLimit + 1}, ACL_FLOAT, ACL_FORMAT_NCDHW, big.get());
-  RawTensor out({1, 1, 1, 1, 2}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get());
+  RawTensor self({1, 1, 1, 1, kDimLimit + 1}, ACL_FLOAT, ACL_FORMAT_NCDHW, big.data());
+  RawTensor out({1, 1, 1, 1, 2}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data());
   IntArray outputSize{1, 1, 2};
   EXPECT_TRUE(
       RejectedNaming(Call(self.get(), outputSize.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"self"}));
@@ -323,8 +287,8 @@ TEST_F(ForwardValidation, SelfDimAboveLimit) {
 
 TEST_F(ForwardValidation, OutDimAboveLimit) {
   DeviceBuffer big(4 * static_cast<size_t>(kDimLimit + 1));
-  RawTensor self({1, 1, 1, 2, 1}, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.get());
-  RawTensor out({1, 1, 1, kDimLimit + 1, 1}, ACL_FLOAT, ACL_FORMAT_NCDHW, big.get());
+  RawTensor self({1, 1, 1, 2, 1}, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data());
+  RawTensor out({1, 1, 1, kDimLimit + 1, 1}, ACL_FLOAT, ACL_FORMAT_NCDHW, big.data());
   IntArray outputSize{1, kDimLimit + 1, 1};
   EXPECT_TRUE(RejectedNaming(Call(self.get(), outputSize.get(), out.get()), ACLNN_ERR_PARAM_INVALID,
                              {"out", "outputSize"}));
@@ -351,8 +315,8 @@ TEST_F(ForwardValidation, SizeProductOverflowsInt64) {
   IntArray outputSize{256, 256, 256};
   {
     SCOPED_TRACE("self and out");
-    RawTensor self(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.get(), strides, 0, dims);
-    RawTensor out(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), strides, 0, dims);
+    RawTensor self(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data(), strides, 0, dims);
+    RawTensor out(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), strides, 0, dims);
     ResetLargestAllocation();
     const aclnnStatus status = Call(self.get(), outputSize.get(), out.get());
     const size_t largest = LargestAllocation();
@@ -363,9 +327,9 @@ TEST_F(ForwardValidation, SizeProductOverflowsInt64) {
     // A small self; only out's element count overflows (the forward's output side).
     SCOPED_TRACE("out only");
     const std::vector<int64_t> selfDims{kDimLimit, kDimLimit, 1, 1, 1};
-    RawTensor self(selfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.get(), {kDimLimit, 1, 1, 1, 1}, 0,
+    RawTensor self(selfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data(), {kDimLimit, 1, 1, 1, 1}, 0,
                    selfDims);
-    RawTensor out(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), strides, 0, dims);
+    RawTensor out(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), strides, 0, dims);
     ResetLargestAllocation();
     const aclnnStatus status = Call(self.get(), outputSize.get(), out.get());
     const size_t largest = LargestAllocation();
@@ -378,8 +342,8 @@ TEST_F(ForwardValidation, ViewExtentOverflowsInt64) {
   // Few elements, but (dim - 1) * stride overflows: rejected, never wrapped into range.
   const std::vector<int64_t> dims{1, 1, 1, 3, 2};
   const std::vector<int64_t> strides{6, 6, 6, int64_t{1} << 62, 1};
-  RawTensor self(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.get(), strides, 0, {48});
-  RawTensor out({1, 1, 2, 3, 2}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get());
+  RawTensor self(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data(), strides, 0, {48});
+  RawTensor out({1, 1, 2, 3, 2}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data());
   IntArray outputSize{2, 3, 2};
   EXPECT_TRUE(
       RejectedNaming(Call(self.get(), outputSize.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"self"}));
@@ -462,8 +426,8 @@ TEST_F(ForwardValidation, EmptyBatchIsANoOp) {
   std::vector<int64_t> selfDims = kSelfDims, outDims = kOutDims;
   selfDims[0] = 0;
   outDims[0] = 0;
-  RawTensor self(selfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.get(), {}, 0, {48});
-  RawTensor out(outDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), {}, 0, {120});
+  RawTensor self(selfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data(), {}, 0, {48});
+  RawTensor out(outDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {}, 0, {120});
   workspaceSize_ = 12345;
   ASSERT_EQ(Call(self.get(), outputSize_.get(), out.get()), ACLNN_SUCCESS) << aclGetRecentErrMsg();
   EXPECT_EQ(workspaceSize_, 0u);
@@ -488,8 +452,8 @@ TEST_F(ForwardValidation, EmptyChannelsAreRejected) {
   };
   for (const Case &c : cases) {
     SCOPED_TRACE(c.name);
-    RawTensor self(c.selfDims, ACL_FLOAT, c.format, selfBuf_.get(), {}, 0, {48});
-    RawTensor out(c.outDims, ACL_FLOAT, c.format, outBuf_.get(), {}, 0, {120});
+    RawTensor self(c.selfDims, ACL_FLOAT, c.format, selfBuf_.data(), {}, 0, {48});
+    RawTensor out(c.outDims, ACL_FLOAT, c.format, outBuf_.data(), {}, 0, {120});
     const aclnnStatus status = Call(self.get(), outputSize_.get(), out.get());
     const std::string message = aclGetRecentErrMsg();
     EXPECT_EQ(status, ACLNN_ERR_PARAM_INVALID) << message;
@@ -502,7 +466,7 @@ TEST_F(ForwardValidation, EmptyChannelsAreRejected) {
     std::vector<int64_t> outDims = kOutDims;
     outDims[1] = 0;
     RawTensor self = Self();
-    RawTensor out(outDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), {}, 0, {120});
+    RawTensor out(outDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {}, 0, {120});
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
   }
@@ -515,8 +479,8 @@ TEST_F(ForwardValidation, NegativeBatchOrChannels) {
     std::vector<int64_t> selfDims = kSelfDims, outDims = kOutDims;
     selfDims[static_cast<size_t>(axis)] = -1;
     outDims[static_cast<size_t>(axis)] = -1;
-    RawTensor self(selfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.get(), {24, 12, 12, 4, 1}, 0, {48});
-    RawTensor out(outDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), {60, 60, 20, 5, 1}, 0, {120});
+    RawTensor self(selfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data(), {24, 12, 12, 4, 1}, 0, {48});
+    RawTensor out(outDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {60, 60, 20, 5, 1}, 0, {120});
     EXPECT_TRUE(RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID,
                                {"self", "out"}));
   }
@@ -526,14 +490,14 @@ TEST_F(ForwardValidation, NegativeBatchOrChannels) {
 TEST_F(ForwardValidation, ViewExtentBeyondStorage) {
   {
     SCOPED_TRACE("self storage one element short");
-    RawTensor self(kSelfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.get(), {}, 0, {47});
+    RawTensor self(kSelfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data(), {}, 0, {47});
     RawTensor out = Out();
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"self"}));
   }
   {
     SCOPED_TRACE("offset pushes self past the end");
-    RawTensor self(kSelfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.get(), {}, 1, {48});
+    RawTensor self(kSelfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data(), {}, 1, {48});
     RawTensor out = Out();
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"self"}));
@@ -541,14 +505,14 @@ TEST_F(ForwardValidation, ViewExtentBeyondStorage) {
   {
     SCOPED_TRACE("out storage too small");
     RawTensor self = Self();
-    RawTensor out(kOutDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), {}, 0, {7, 17});
+    RawTensor out(kOutDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {}, 0, {7, 17});
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
   }
   {
     SCOPED_TRACE("out strides reach past the storage");
     RawTensor self = Self();
-    RawTensor out(kOutDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), {120, 60, 20, 5, 2}, 0, {120});
+    RawTensor out(kOutDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {120, 60, 20, 5, 2}, 0, {120});
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
   }
@@ -559,7 +523,7 @@ TEST_F(ForwardValidation, NegativeStride) {
   {
     // W walks backwards from offset 3: every element lies inside the storage, the stride is still invalid.
     SCOPED_TRACE("self");
-    RawTensor self(kSelfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.get(), {24, 12, 4, 1, -1}, 3, {48});
+    RawTensor self(kSelfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data(), {24, 12, 4, 1, -1}, 3, {48});
     RawTensor out = Out();
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"self"}));
@@ -567,7 +531,7 @@ TEST_F(ForwardValidation, NegativeStride) {
   {
     SCOPED_TRACE("out");
     RawTensor self = Self();
-    RawTensor out(kOutDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), {60, 20, 5, 1, -1}, 4, {120});
+    RawTensor out(kOutDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {60, 20, 5, 1, -1}, 4, {120});
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
   }
@@ -585,7 +549,7 @@ TEST_F(ForwardValidation, RowsAreCheckedInCannOrder) {
   }
   {
     SCOPED_TRACE("out's dtype before self's rank");
-    RawTensor self({2, 3, 4, 2}, ACL_FLOAT, ACL_FORMAT_ND, selfBuf_.get());
+    RawTensor self({2, 3, 4, 2}, ACL_FLOAT, ACL_FORMAT_ND, selfBuf_.data());
     RawTensor out = Out(ACL_FLOAT16);
     const aclnnStatus status = Call(self.get(), outputSize_.get(), out.get());
     const std::string message = aclGetRecentErrMsg();
@@ -594,7 +558,7 @@ TEST_F(ForwardValidation, RowsAreCheckedInCannOrder) {
   }
   {
     SCOPED_TRACE("self's rank before outputSize's values");
-    RawTensor self({2, 3, 4, 2}, ACL_FLOAT, ACL_FORMAT_ND, selfBuf_.get());
+    RawTensor self({2, 3, 4, 2}, ACL_FLOAT, ACL_FORMAT_ND, selfBuf_.data());
     RawTensor out = Out();
     IntArray outputSize{0, 4, 5};
     EXPECT_TRUE(
@@ -619,7 +583,7 @@ TEST_F(ForwardValidation, ArgumentsMayBeDestroyedAfterPlanning) {
   ASSERT_TRUE(PrepareForward(self.get(), problem, out.get(), &op));  // destroys its int array
   self.DestroyAclTensor();
   out.DestroyAclTensor();
-  ASSERT_TRUE(EnqueueForward(&op, nullptr));
+  ASSERT_TRUE(Enqueue(&op, nullptr));
   ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
   EXPECT_TRUE(ForwardMatchesReference(values, problem, ACL_FLOAT, out.Download()));
 }
@@ -649,7 +613,7 @@ class ForwardRunValidation : public ::testing::Test {
 
   // The corrected retry: the same executor, the right workspace, the right result.
   void RunCorrectlyAndCheck() {
-    ASSERT_TRUE(EnqueueForward(&op_, nullptr));
+    ASSERT_TRUE(Enqueue(&op_, nullptr));
     ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
     EXPECT_TRUE(ForwardMatchesReference(values_, problem_, ACL_FLOAT, out_->Download()));
   }

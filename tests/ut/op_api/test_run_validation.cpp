@@ -43,7 +43,7 @@ class RunValidation : public ::testing::Test {
 
   // The corrected retry: the same executor, the right workspace, the right result.
   void RunCorrectlyAndCheck() {
-    ASSERT_TRUE(EnqueueBackward(&op_, nullptr));
+    ASSERT_TRUE(Enqueue(&op_, nullptr));
     ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
     EXPECT_TRUE(ResultMatchesReference(values_, problem_, ACL_FLOAT, gradInput_->Download()));
   }

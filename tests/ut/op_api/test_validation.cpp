@@ -23,10 +23,10 @@ class Validation : public ::testing::Test {
   void SetUp() override { (void)aclGetRecentErrMsg(); }
 
   RawTensor GradOut(aclDataType dtype = ACL_FLOAT, aclFormat format = ACL_FORMAT_NCDHW) {
-    return RawTensor(kOutDims, dtype, format, outBuf_.get());
+    return RawTensor(kOutDims, dtype, format, outBuf_.data());
   }
   RawTensor GradInput(aclDataType dtype = ACL_FLOAT, aclFormat format = ACL_FORMAT_NCDHW) {
-    return RawTensor(kInDims, dtype, format, inBuf_.get());
+    return RawTensor(kInDims, dtype, format, inBuf_.data());
   }
 
   aclnnStatus Call(const aclTensor *gradOut, const aclIntArray *outputSize, const aclIntArray *inputSize,
@@ -41,8 +41,8 @@ class Validation : public ::testing::Test {
   void RunExecutor() {
     ASSERT_NE(executor_, nullptr);
     DeviceBuffer workspace(std::max<uint64_t>(workspaceSize_, 1));
-    ASSERT_EQ(aclnnUpsampleTrilinear3dBackward(workspaceSize_ > 0 ? workspace.get() : nullptr, workspaceSize_,
-                                               executor_, nullptr),
+    ASSERT_EQ(aclnnUpsampleTrilinear3dBackward(workspaceSize_ > 0 ? workspace.data() : nullptr,
+                                               workspaceSize_, executor_, nullptr),
               ACLNN_SUCCESS)
         << aclGetRecentErrMsg();
     ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
@@ -129,14 +129,14 @@ TEST_F(Validation, MismatchedDtypes) {
 
 // Row 3: ranks, array sizes, formats.
 TEST_F(Validation, GradOutFourDims) {
-  RawTensor gradOut({2, 3, 4, 5}, ACL_FLOAT, ACL_FORMAT_ND, outBuf_.get());
+  RawTensor gradOut({2, 3, 4, 5}, ACL_FLOAT, ACL_FORMAT_ND, outBuf_.data());
   RawTensor gradInput = GradInput();
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_INVALID, {"gradOut"}));
 }
 
 TEST_F(Validation, GradOutSixDims) {
-  RawTensor gradOut({1, 1, 2, 3, 4, 5}, ACL_FLOAT, ACL_FORMAT_ND, outBuf_.get());
+  RawTensor gradOut({1, 1, 2, 3, 4, 5}, ACL_FLOAT, ACL_FORMAT_ND, outBuf_.data());
   RawTensor gradInput = GradInput();
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_INVALID, {"gradOut"}));
@@ -197,7 +197,7 @@ TEST_F(Validation, GradInputFormatNchw) {
 
 // Row 4: sizes and shapes.
 TEST_F(Validation, OutputSizeZero) {
-  RawTensor gradOut({1, 2, 0, 4, 5}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get());
+  RawTensor gradOut({1, 2, 0, 4, 5}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data());
   RawTensor gradInput = GradInput();
   IntArray outputSize{0, 4, 5};
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize.get(), inputSize_.get(), gradInput.get()),
@@ -219,7 +219,7 @@ TEST_F(Validation, InputSizeSpatialNotPositive) {
       SCOPED_TRACE("inputSize[" + std::to_string(axis) + "] = " + std::to_string(bad));
       std::vector<int64_t> dims = kInDims;
       dims[static_cast<size_t>(axis)] = bad;
-      RawTensor gradInput(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.get(), {}, 0, {48});
+      RawTensor gradInput(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.data(), {}, 0, {48});
       IntArray inputSize(dims);
       EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize.get(), gradInput.get()),
                            ACLNN_ERR_PARAM_INVALID, {"inputSize"}));
@@ -228,14 +228,14 @@ TEST_F(Validation, InputSizeSpatialNotPositive) {
 }
 
 TEST_F(Validation, GradOutShapeNotOutputSize) {
-  RawTensor gradOut({1, 2, 3, 4, 6}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get());
+  RawTensor gradOut({1, 2, 3, 4, 6}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data());
   RawTensor gradInput = GradInput();
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_INVALID, {"gradOut"}));
 }
 
 TEST_F(Validation, GradOutChannelsNotInputSize) {
-  RawTensor gradOut({1, 3, 3, 4, 5}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get());
+  RawTensor gradOut({1, 3, 3, 4, 5}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data());
   RawTensor gradInput = GradInput();
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_INVALID, {"gradOut"}));
@@ -243,7 +243,7 @@ TEST_F(Validation, GradOutChannelsNotInputSize) {
 
 TEST_F(Validation, GradOutNdhwcShapeReadInNcdhwOrder) {
   // (N, C, D, H, W) dims under NDHWC mean C = 5 and W = 2: not (N, C, outputSize).
-  RawTensor gradOut(kOutDims, ACL_FLOAT, ACL_FORMAT_NDHWC, outBuf_.get());
+  RawTensor gradOut(kOutDims, ACL_FLOAT, ACL_FORMAT_NDHWC, outBuf_.data());
   RawTensor gradInput = GradInput();
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_INVALID, {"gradOut"}));
@@ -251,14 +251,14 @@ TEST_F(Validation, GradOutNdhwcShapeReadInNcdhwOrder) {
 
 TEST_F(Validation, GradInputShapeNotInputSize) {
   RawTensor gradOut = GradOut();
-  RawTensor gradInput({1, 2, 2, 3, 5}, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.get());
+  RawTensor gradInput({1, 2, 2, 3, 5}, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.data());
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_INVALID, {"gradInput"}));
 }
 
 TEST_F(Validation, GradInputNdhwcShapeReadInNcdhwOrder) {
   RawTensor gradOut = GradOut();
-  RawTensor gradInput(kInDims, ACL_FLOAT, ACL_FORMAT_NDHWC, inBuf_.get());
+  RawTensor gradInput(kInDims, ACL_FLOAT, ACL_FORMAT_NDHWC, inBuf_.data());
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_INVALID, {"gradInput"}));
 }
@@ -266,8 +266,8 @@ TEST_F(Validation, GradInputNdhwcShapeReadInNcdhwOrder) {
 // Row 5: limits.
 TEST_F(Validation, GradOutDimAboveLimit) {
   DeviceBuffer big(4 * static_cast<size_t>(kDimLimit + 1));
-  RawTensor gradOut({1, 1, 1, 1, kDimLimit + 1}, ACL_FLOAT, ACL_FORMAT_NCDHW, big.get());
-  RawTensor gradInput({1, 1, 1, 1, 2}, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.get());
+  RawTensor gradOut({1, 1, 1, 1, kDimLimit + 1}, ACL_FLOAT, ACL_FORMAT_NCDHW, big.data());
+  RawTensor gradInput({1, 1, 1, 1, 2}, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.data());
   IntArray outputSize{1, 1, kDimLimit + 1};
   IntArray inputSize{1, 1, 1, 1, 2};
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize.get(), inputSize.get(), gradInput.get()),
@@ -276,8 +276,8 @@ TEST_F(Validation, GradOutDimAboveLimit) {
 
 TEST_F(Validation, GradInputDimAboveLimit) {
   DeviceBuffer big(4 * static_cast<size_t>(kDimLimit + 1));
-  RawTensor gradOut({1, 1, 1, 1, 2}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get());
-  RawTensor gradInput({1, 1, 1, kDimLimit + 1, 1}, ACL_FLOAT, ACL_FORMAT_NCDHW, big.get());
+  RawTensor gradOut({1, 1, 1, 1, 2}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data());
+  RawTensor gradInput({1, 1, 1, kDimLimit + 1, 1}, ACL_FLOAT, ACL_FORMAT_NCDHW, big.data());
   IntArray outputSize{1, 1, 2};
   IntArray inputSize{1, 1, 1, kDimLimit + 1, 1};
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize.get(), inputSize.get(), gradInput.get()),
@@ -302,8 +302,8 @@ TEST_F(Validation, SizeProductOverflowsInt64) {
   // Every dim within 2^20, but N*C*D*H*W = 2^64: must be rejected without being allocated.
   const std::vector<int64_t> dims{kDimLimit, kDimLimit, 256, 256, 256};
   const std::vector<int64_t> strides{int64_t{1} << 44, int64_t{1} << 24, 1 << 16, 1 << 8, 1};
-  RawTensor gradOut(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), strides, 0, dims);
-  RawTensor gradInput(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.get(), strides, 0, dims);
+  RawTensor gradOut(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), strides, 0, dims);
+  RawTensor gradInput(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.data(), strides, 0, dims);
   IntArray outputSize{256, 256, 256};
   IntArray inputSize(dims);
   ResetLargestAllocation();
@@ -353,8 +353,8 @@ TEST_F(Validation, EmptyBatchOrChannelsIsANoOp) {
     std::vector<int64_t> outDims = kOutDims, inDims = kInDims;
     outDims[static_cast<size_t>(emptyAxis)] = 0;
     inDims[static_cast<size_t>(emptyAxis)] = 0;
-    RawTensor gradOut(outDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), {}, 0, {120});
-    RawTensor gradInput(inDims, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.get(), {}, 0, {48});
+    RawTensor gradOut(outDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {}, 0, {120});
+    RawTensor gradInput(inDims, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.data(), {}, 0, {48});
     IntArray inputSize(inDims);
     const std::vector<uint8_t> before = inBuf_.Bytes();
     workspaceSize_ = 12345;
@@ -367,9 +367,9 @@ TEST_F(Validation, EmptyBatchOrChannelsIsANoOp) {
 }
 
 TEST_F(Validation, NegativeBatch) {
-  RawTensor gradOut({-1, 2, 3, 4, 5}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), {120, 60, 20, 5, 1}, 0,
+  RawTensor gradOut({-1, 2, 3, 4, 5}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {120, 60, 20, 5, 1}, 0,
                     {120});
-  RawTensor gradInput({-1, 2, 2, 3, 4}, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.get(), {48, 24, 12, 4, 1}, 0,
+  RawTensor gradInput({-1, 2, 2, 3, 4}, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.data(), {48, 24, 12, 4, 1}, 0,
                       {48});
   IntArray inputSize{-1, 2, 2, 3, 4};
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize.get(), gradInput.get()),
@@ -380,20 +380,20 @@ TEST_F(Validation, ViewExtentBeyondStorage) {
   RawTensor gradInput = GradInput();
   {
     SCOPED_TRACE("storage one element short");
-    RawTensor gradOut(kOutDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), {}, 0, {119});
+    RawTensor gradOut(kOutDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {}, 0, {119});
     EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                          ACLNN_ERR_PARAM_INVALID, {"gradOut"}));
   }
   {
     SCOPED_TRACE("offset pushes the view past the end");
-    RawTensor gradOut(kOutDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), {}, 1, {120});
+    RawTensor gradOut(kOutDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {}, 1, {120});
     EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                          ACLNN_ERR_PARAM_INVALID, {"gradOut"}));
   }
   {
     SCOPED_TRACE("gradInput storage too small");
     RawTensor gradOut = GradOut();
-    RawTensor shortInput(kInDims, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.get(), {}, 0, {2, 23});
+    RawTensor shortInput(kInDims, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.data(), {}, 0, {2, 23});
     EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), shortInput.get()),
                          ACLNN_ERR_PARAM_INVALID, {"gradInput"}));
   }
@@ -401,7 +401,7 @@ TEST_F(Validation, ViewExtentBeyondStorage) {
 
 TEST_F(Validation, NegativeStride) {
   // W walks backwards from offset 4: every element lies inside the storage, the stride is still invalid.
-  RawTensor gradOut(kOutDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), {120, 60, 20, 5, -1}, 4, {120});
+  RawTensor gradOut(kOutDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {120, 60, 20, 5, -1}, 4, {120});
   RawTensor gradInput = GradInput();
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_INVALID, {"gradOut"}));

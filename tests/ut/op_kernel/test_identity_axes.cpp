@@ -21,7 +21,6 @@
 #include <vector>
 
 #include "acl_test_environment.h"
-#include "forward_op_runner.h"
 #include "op_host/upsample_trilinear3d_tiling.h"
 #include "op_runner.h"
 #include "test_tensor.h"

@@ -18,7 +18,6 @@
 #include <vector>
 
 #include "acl_test_environment.h"
-#include "forward_op_runner.h"
 #include "op_runner.h"
 
 namespace trilinear3d::test {
@@ -142,7 +141,7 @@ const FarCase kFarCases[] = {
                                          aclTensor *gradInput) {
   PreparedOp op;
   ::testing::AssertionResult done = PrepareBackward(gradOut, p, gradInput, &op);
-  if (done) done = EnqueueBackward(&op, nullptr);
+  if (done) done = Enqueue(&op, nullptr);
   if (done) done = SynchronizeStream(nullptr);
   return done;
 }
@@ -150,7 +149,7 @@ const FarCase kFarCases[] = {
 ::testing::AssertionResult RunForwardOn(const aclTensor *self, const ForwardProblem &p, aclTensor *out) {
   PreparedOp op;
   ::testing::AssertionResult done = PrepareForward(self, p, out, &op);
-  if (done) done = EnqueueForward(&op, nullptr);
+  if (done) done = Enqueue(&op, nullptr);
   if (done) done = SynchronizeStream(nullptr);
   return done;
 }

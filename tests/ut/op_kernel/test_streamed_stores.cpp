@@ -11,7 +11,6 @@
 #include <tuple>
 
 #include "acl_test_environment.h"
-#include "forward_op_runner.h"
 #include "op_host/upsample_trilinear3d_tiling.h"
 #include "op_runner.h"
 
