@@ -30,12 +30,7 @@ constexpr int kViewKindCount = sizeof(kViewKinds) / sizeof(kViewKinds[0]);
 
 BackwardProblem Problem(Shape5 inputSize, std::array<int64_t, 3> outputSize, bool alignCorners,
                         std::array<double, 3> scales = {0.0, 0.0, 0.0}) {
-  BackwardProblem p;
-  p.inputSize = inputSize;
-  p.outputSize = outputSize;
-  p.alignCorners = alignCorners;
-  p.scales = scales;
-  return p;
+  return BackwardProblem{inputSize, outputSize, alignCorners, scales};
 }
 
 // Odd sizes and tails; an identity axis; downsampling with user scales; C >= 8 (the channels-inner

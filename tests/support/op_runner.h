@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -169,20 +170,6 @@ inline ::testing::AssertionResult EnqueueAndSynchronize(::testing::AssertionResu
   return SynchronizeStream(stream);
 }
 
-// Both phases and a synchronize: gradInput holds the result on success.
-inline ::testing::AssertionResult RunBackward(const DeviceTensor &gradOut, const BackwardProblem &p,
-                                              DeviceTensor &gradInput, aclrtStream stream = nullptr) {
-  PreparedOp op;
-  return EnqueueAndSynchronize(PrepareBackward(gradOut.get(), p, gradInput.get(), &op), &op, stream);
-}
-
-// Both phases and a synchronize: out holds the result on success.
-inline ::testing::AssertionResult RunForward(const DeviceTensor &self, const ForwardProblem &p,
-                                             DeviceTensor &out, aclrtStream stream = nullptr) {
-  PreparedOp op;
-  return EnqueueAndSynchronize(PrepareForward(self.get(), p, out.get(), &op), &op, stream);
-}
-
 // gradOutValues: what the library read (already rounded to the dtype), logical NCDHW.
 inline ::testing::AssertionResult ResultMatchesReference(const std::vector<double> &gradOutValues,
                                                          const BackwardProblem &p, aclDataType dtype,
@@ -191,31 +178,173 @@ inline ::testing::AssertionResult ResultMatchesReference(const std::vector<doubl
   return MatchesReference(got, ref, ToleranceFor(dtype, p), p.inputSize);
 }
 
-// One run on fresh random gradOut values of `dist` (tensors of dtype in format), checked against the
+// selfValues: what the library read (already rounded to the dtype), logical NCDHW.
+inline ::testing::AssertionResult ResultMatchesReference(const std::vector<double> &selfValues,
+                                                         const ForwardProblem &p, aclDataType dtype,
+                                                         const std::vector<double> &got) {
+  return ForwardMatchesReference(selfValues, p, dtype, got);
+}
+
+// Either operator by the type of its problem: the shapes of the tensor it reads (gradOut / self) and
+// of the one it writes (gradInput / out), and its two phases.
+inline Shape5 ReadShape(const BackwardProblem &p) { return p.GradOutShape(); }
+inline Shape5 ReadShape(const ForwardProblem &p) { return p.selfSize; }
+inline Shape5 WrittenShape(const BackwardProblem &p) { return p.inputSize; }
+inline Shape5 WrittenShape(const ForwardProblem &p) { return p.OutShape(); }
+inline ::testing::AssertionResult Prepare(const aclTensor *read, const BackwardProblem &p, aclTensor *written,
+                                          PreparedOp *op) {
+  return PrepareBackward(read, p, written, op);
+}
+inline ::testing::AssertionResult Prepare(const aclTensor *read, const ForwardProblem &p, aclTensor *written,
+                                          PreparedOp *op) {
+  return PrepareForward(read, p, written, op);
+}
+template <typename Problem>
+::testing::AssertionResult Run(const DeviceTensor &read, const Problem &p, DeviceTensor &written,
+                               aclrtStream stream = nullptr) {
+  PreparedOp op;
+  return EnqueueAndSynchronize(Prepare(read.get(), p, written.get(), &op), &op, stream);
+}
+
+// Runs an executor that a GetWorkspaceSize call returned, on a workspace of the size it asked for,
+// and synchronizes; *executor is consumed (set to null) either way.
+inline ::testing::AssertionResult RunPlannedExecutor(bool backward, aclOpExecutor **executor,
+                                                     uint64_t workspaceSize) {
+  PreparedOp op;
+  op.backward = backward;
+  op.executor = *executor;
+  op.workspaceSize = workspaceSize;
+  *executor = nullptr;
+  if (op.executor == nullptr) return ::testing::AssertionFailure() << "no executor to run";
+  return EnqueueAndSynchronize(AllocateWorkspace(&op), &op, nullptr);
+}
+
+// Both phases and a synchronize: gradInput holds the result on success.
+inline ::testing::AssertionResult RunBackward(const DeviceTensor &gradOut, const BackwardProblem &p,
+                                              DeviceTensor &gradInput, aclrtStream stream = nullptr) {
+  return Run(gradOut, p, gradInput, stream);
+}
+
+// Both phases and a synchronize: out holds the result on success.
+inline ::testing::AssertionResult RunForward(const DeviceTensor &self, const ForwardProblem &p,
+                                             DeviceTensor &out, aclrtStream stream = nullptr) {
+  return Run(self, p, out, stream);
+}
+
+// One run on fresh random values of `dist` (tensors of dtype in format), checked against the
 // float64 reference: the body of the accuracy sweeps.
-inline ::testing::AssertionResult RandomRunMatchesReference(const BackwardProblem &p, aclDataType dtype,
-                                                            aclFormat format, Distribution dist,
-                                                            std::mt19937_64 &rng) {
-  DeviceTensor gradOut(p.GradOutShape(), dtype, format);
-  DeviceTensor gradInput(p.inputSize, dtype, format);
-  const std::vector<double> values = gradOut.Upload(RandomValues(rng, ElementCount(p.GradOutShape()), dist));
-  const ::testing::AssertionResult ran = RunBackward(gradOut, p, gradInput);
+template <typename Problem>
+::testing::AssertionResult RandomRunMatchesReference(const Problem &p, aclDataType dtype, aclFormat format,
+                                                     Distribution dist, std::mt19937_64 &rng) {
+  DeviceTensor read(ReadShape(p), dtype, format);
+  DeviceTensor written(WrittenShape(p), dtype, format);
+  const std::vector<double> values = read.UploadRandom(rng, dist);
+  const ::testing::AssertionResult ran = Run(read, p, written);
   if (!ran) return ran;
-  return ResultMatchesReference(values, p, dtype, gradInput.Download());
+  return ResultMatchesReference(values, p, dtype, written.Download());
 }
 
 // The accuracy sweeps' check: a fresh seed (reported, replayable), then one run per distribution,
 // each against the float64 reference.
-inline void ExpectAccurateOnFreshData(const BackwardProblem &p, aclDataType dtype, aclFormat format) {
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
+template <typename Problem>
+void ExpectAccurateOnFreshData(const Problem &p, aclDataType dtype, aclFormat format) {
+  TracedRng rng;
   SCOPED_TRACE(p.Describe());
-  std::mt19937_64 rng(seed);
   for (Distribution dist : {Distribution::kUnitNormal, Distribution::kLargeOffset}) {
     SCOPED_TRACE(DistributionName(dist));
     EXPECT_TRUE(RandomRunMatchesReference(p, dtype, format, dist, rng));
   }
 }
+
+// ±inf and NaN among fresh N(0, 1) values (tensors of dtype in format): each output's class must be
+// the float64 golden's (docs/spec.md §6), and some non-finite outputs must survive.
+template <typename Problem>
+void ExpectNonFiniteClassesMatchGolden(const Problem &p, aclDataType dtype, aclFormat format) {
+  TracedRng rng;
+  DeviceTensor read(ReadShape(p), dtype, format);
+  DeviceTensor written(WrittenShape(p), dtype, format);
+  std::vector<double> values = RandomValues(rng, ElementCount(ReadShape(p)), Distribution::kUnitNormal);
+  SprinkleNonFinite(rng, values);
+  values = read.Upload(values);
+  ASSERT_TRUE(Run(read, p, written));
+  const std::vector<double> got = written.Download();
+  EXPECT_TRUE(ResultMatchesReference(values, p, dtype, got));
+  EXPECT_GT(CountNonFinite(got), 0u) << "the non-finite input values vanished";
+}
+
+// One run on fresh N(0, 1) data from rng, each tensor in the format and layout `view` gives it: the
+// result matches the float64 reference, no byte of the written tensor's storage outside its view
+// changes, and the read tensor's storage is not written.
+template <typename Problem>
+void ExpectViewsMatchReference(const Problem &p, aclDataType dtype, const ViewCase &view,
+                               std::mt19937_64 &rng) {
+  DeviceTensor read(ReadShape(p), dtype, view.readFormat, view.readLayout);
+  DeviceTensor written(WrittenShape(p), dtype, view.writtenFormat, view.writtenLayout);
+  const std::vector<uint8_t> canary = written.StorageBytes();
+  const std::vector<double> values = read.UploadRandom(rng);
+  const std::vector<uint8_t> readBytes = read.StorageBytes();
+  ASSERT_TRUE(Run(read, p, written));
+  EXPECT_TRUE(ResultMatchesReference(values, p, dtype, written.Download()));
+  EXPECT_TRUE(written.OutsideViewUnchanged(canary));
+  EXPECT_TRUE(read.StorageBytes() == readBytes) << "the operator wrote into the storage it reads";
+}
+
+// One run of a determinism test's case on N(0, 1) values from rng, checked against the reference when
+// checkAccuracy; appends the written tensor's whole storage to bytes.
+template <typename Problem>
+void AppendResultBytes(const Problem &p, aclDataType dtype, aclFormat format, std::mt19937_64 &rng,
+                       bool checkAccuracy, std::vector<uint8_t> *bytes) {
+  DeviceTensor read(ReadShape(p), dtype, format);
+  DeviceTensor written(WrittenShape(p), dtype, format);
+  const std::vector<double> values = read.UploadRandom(rng);
+  EXPECT_TRUE(Run(read, p, written));
+  if (checkAccuracy) {
+    EXPECT_TRUE(ResultMatchesReference(values, p, dtype, written.Download()));
+  }
+  const std::vector<uint8_t> result = written.StorageBytes();
+  bytes->insert(bytes->end(), result.begin(), result.end());
+}
+
+// A planned op on float NCDHW tensors, the one it writes pre-filled with N(+-100, 25) values: the
+// subject of the run-phase validation tests. A rejected run must leave the written tensor as it was;
+// a corrected retry with the same executor must give the right result.
+template <typename Problem>
+class PlannedRunTest : public ::testing::Test {
+ protected:
+  void Plan(const Problem &p) {
+    (void)aclGetRecentErrMsg();
+    problem_ = p;
+    read_ = std::make_unique<DeviceTensor>(ReadShape(p), ACL_FLOAT, ACL_FORMAT_NCDHW);
+    written_ = std::make_unique<DeviceTensor>(WrittenShape(p), ACL_FLOAT, ACL_FORMAT_NCDHW);
+    values_ = read_->UploadRandom(rng_);
+    written_->UploadRandom(rng_, Distribution::kLargeOffset);
+    before_ = written_->StorageBytes();
+    ASSERT_TRUE(Prepare(read_->get(), problem_, written_->get(), &op_));
+  }
+
+  // After draining the default stream, the written tensor still holds its pre-filled bytes.
+  ::testing::AssertionResult WrittenUntouched() {
+    if (aclrtSynchronizeStream(nullptr) != ACL_SUCCESS) return ::testing::AssertionFailure() << "sync failed";
+    if (written_->StorageBytes() != before_)
+      return ::testing::AssertionFailure() << "a rejected run wrote its output tensor";
+    return ::testing::AssertionSuccess();
+  }
+
+  // The corrected retry: the same executor, the right workspace, the right result.
+  void RunCorrectlyAndCheck() {
+    ASSERT_TRUE(Enqueue(&op_, nullptr));
+    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+    EXPECT_TRUE(ResultMatchesReference(values_, problem_, ACL_FLOAT, written_->Download()));
+  }
+
+  TracedRng rng_;
+  Problem problem_;
+  std::unique_ptr<DeviceTensor> read_;
+  std::unique_ptr<DeviceTensor> written_;
+  std::vector<double> values_;  // the read tensor's, as stored
+  std::vector<uint8_t> before_;
+  PreparedOp op_;
+};
 
 }  // namespace trilinear3d::test
 

@@ -15,6 +15,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "acl/acl.h"
@@ -31,32 +32,25 @@ enum class MemLayout {
   kSliced,      // row-major with gaps (every other element along the innermost dim) and an offset
 };
 
-inline const char *DtypeName(aclDataType dtype) {
-  switch (dtype) {
-    case ACL_FLOAT:
-      return "Float";
-    case ACL_FLOAT16:
-      return "Float16";
-    case ACL_BF16:
-      return "Bf16";
-    case ACL_DOUBLE:
-      return "Double";
-    default:
-      return "Other";
+// The name of value in a table of (value, name) pairs; otherwise when it is not there.
+template <typename T, size_t N>
+const char *NameIn(const std::pair<T, const char *> (&names)[N], T value, const char *otherwise) {
+  for (const auto &[v, name] : names) {
+    if (v == value) return name;
   }
+  return otherwise;
+}
+
+inline const char *DtypeName(aclDataType dtype) {
+  static constexpr std::pair<aclDataType, const char *> kNames[] = {
+      {ACL_FLOAT, "Float"}, {ACL_FLOAT16, "Float16"}, {ACL_BF16, "Bf16"}, {ACL_DOUBLE, "Double"}};
+  return NameIn(kNames, dtype, "Other");
 }
 
 inline const char *FormatName(aclFormat format) {
-  switch (format) {
-    case ACL_FORMAT_ND:
-      return "ND";
-    case ACL_FORMAT_NCDHW:
-      return "NCDHW";
-    case ACL_FORMAT_NDHWC:
-      return "NDHWC";
-    default:
-      return "Other";
-  }
+  static constexpr std::pair<aclFormat, const char *> kNames[] = {
+      {ACL_FORMAT_ND, "ND"}, {ACL_FORMAT_NCDHW, "NCDHW"}, {ACL_FORMAT_NDHWC, "NDHWC"}};
+  return NameIn(kNames, format, "Other");
 }
 
 inline size_t DtypeSize(aclDataType dtype) {
@@ -225,14 +219,9 @@ enum class Guard {
 constexpr size_t kGuardBytes = 192;
 
 inline const char *LayoutName(MemLayout layout) {
-  switch (layout) {
-    case MemLayout::kContiguous:
-      return "Contiguous";
-    case MemLayout::kPermuted:
-      return "Permuted";
-    default:
-      return "Sliced";
-  }
+  static constexpr std::pair<MemLayout, const char *> kNames[] = {{MemLayout::kContiguous, "Contiguous"},
+                                                                  {MemLayout::kPermuted, "Permuted"}};
+  return NameIn(kNames, layout, "Sliced");
 }
 
 // Strides, offset and storage dims of a view (in its format's dim order) laid out as `layout` says.
@@ -278,6 +267,16 @@ inline ViewLayout MakeViewLayout(const Shape5 &view, aclFormat format, MemLayout
   }
   return l;
 }
+
+// The formats and layouts of an operator's two tensors: the one it reads (gradOut / self) and the one
+// it writes (gradInput / out).
+struct ViewCase {
+  const char *name;
+  aclFormat readFormat;
+  MemLayout readLayout;
+  aclFormat writtenFormat;
+  MemLayout writtenLayout;
+};
 
 class DeviceTensor {
  public:

@@ -30,14 +30,7 @@ struct ForwardProblem {
   Shape5 OutShape() const { return {selfSize[0], selfSize[1], outputSize[0], outputSize[1], outputSize[2]}; }
 
   // The backward problem with the same axes: its gradInput is self, its gradOut is out.
-  BackwardProblem Transposed() const {
-    BackwardProblem p;
-    p.inputSize = selfSize;
-    p.outputSize = outputSize;
-    p.alignCorners = alignCorners;
-    p.scales = scales;
-    return p;
-  }
+  BackwardProblem Transposed() const { return BackwardProblem{selfSize, outputSize, alignCorners, scales}; }
 
   std::string Describe() const {
     std::ostringstream os;
@@ -51,12 +44,7 @@ struct ForwardProblem {
 
 // The forward problem with a backward problem's axes: self is its gradInput, out its gradOut.
 inline ForwardProblem ForwardOf(const BackwardProblem &p) {
-  ForwardProblem f;
-  f.selfSize = p.inputSize;
-  f.outputSize = p.outputSize;
-  f.alignCorners = p.alignCorners;
-  f.scales = p.scales;
-  return f;
+  return ForwardProblem{p.inputSize, p.outputSize, p.alignCorners, p.scales};
 }
 
 // self in logical NCDHW order (p.selfSize); the result in logical NCDHW of p.OutShape().
@@ -67,13 +55,9 @@ inline ForwardProblem ForwardOf(const BackwardProblem &p) {
 //   exempt  = outputs with a near-integer source index on some axis whose candidates include a
 //             non-finite x (either neighbouring tap choice is acceptable there)
 inline ReferenceResult ForwardReference(const ForwardProblem &p, const std::vector<double> &self) {
-  const std::array<math::AxisSpec, 3> axes = MakeAxes(p.Transposed());
-  const std::vector<math::Tap> tapD = math::ForwardTaps(axes[0]);
-  const std::vector<math::Tap> tapH = math::ForwardTaps(axes[1]);
-  const std::vector<math::Tap> tapW = math::ForwardTaps(axes[2]);
-  const AxisCandidates candD = MakeCandidates(axes[0]);
-  const AxisCandidates candH = MakeCandidates(axes[1]);
-  const AxisCandidates candW = MakeCandidates(axes[2]);
+  const AxisTables axes = MakeAxisTables(p.Transposed());
+  const std::vector<math::Tap> &tapD = axes.taps[0], &tapH = axes.taps[1], &tapW = axes.taps[2];
+  const AxisCandidates &candD = axes.candidates[0], &candH = axes.candidates[1], &candW = axes.candidates[2];
   const int64_t planes = p.selfSize[0] * p.selfSize[1];
   const int64_t iD = p.selfSize[2], iH = p.selfSize[3], iW = p.selfSize[4];
   const int64_t oD = p.outputSize[0], oH = p.outputSize[1], oW = p.outputSize[2];

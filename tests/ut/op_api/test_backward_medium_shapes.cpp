@@ -62,8 +62,7 @@ TEST_P(BackwardMediumShapes, MatchesFloat64Reference) {
   DeviceTensor gradInput(problem.inputSize, dtype, memory.format, memory.layout);
   const Distribution dist = rng() % 2 == 0 ? Distribution::kUnitNormal : Distribution::kLargeOffset;
   SCOPED_TRACE(DistributionName(dist));
-  const std::vector<double> values =
-      gradOut.Upload(RandomValues(rng, ElementCount(problem.GradOutShape()), dist));
+  const std::vector<double> values = gradOut.UploadRandom(rng, dist);
   ASSERT_TRUE(RunBackward(gradOut, problem, gradInput));
   EXPECT_TRUE(ResultMatchesReference(values, problem, dtype, gradInput.Download()));
 }

@@ -62,17 +62,7 @@ std::vector<uint8_t> ComputeAllCases(uint64_t seed, bool checkAccuracy) {
     for (PassOrder order : kPassOrders) {
       const ScopedPassOrder passOrder(order);
       SCOPED_TRACE(std::string(DtypeName(c.dtype)) + " " + FormatName(c.format) + " " + PassOrderName(order));
-      const BackwardProblem problem = ProblemOf(c);
-      DeviceTensor gradOut(problem.GradOutShape(), c.dtype, c.format);
-      DeviceTensor gradInput(problem.inputSize, c.dtype, c.format);
-      const std::vector<double> values =
-          gradOut.Upload(RandomValues(rng, ElementCount(problem.GradOutShape()), Distribution::kUnitNormal));
-      EXPECT_TRUE(RunBackward(gradOut, problem, gradInput));
-      if (checkAccuracy) {
-        EXPECT_TRUE(ResultMatchesReference(values, problem, c.dtype, gradInput.Download()));
-      }
-      const std::vector<uint8_t> result = gradInput.StorageBytes();
-      bytes.insert(bytes.end(), result.begin(), result.end());
+      AppendResultBytes(ProblemOf(c), c.dtype, c.format, rng, checkAccuracy, &bytes);
     }
   }
   return bytes;

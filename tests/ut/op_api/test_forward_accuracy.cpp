@@ -43,15 +43,6 @@ const ShapeCase kShapes[] = {
 
 enum class ScaleMode { kSizes, kScales };
 
-// A user scale per axis with floor(in * s) == out but 1/s != in/out, so that using it matters.
-std::array<double, 3> ScalesFor(const ShapeCase &shape) {
-  std::array<double, 3> scales{};
-  for (int a = 0; a < 3; ++a) {
-    scales[a] = (static_cast<double>(shape.outputSize[a]) + 0.3) / static_cast<double>(shape.selfSize[2 + a]);
-  }
-  return scales;
-}
-
 using AccuracyParam = std::tuple<aclDataType, aclFormat, bool, ScaleMode, ShapeCase>;
 
 class ForwardAccuracy : public ::testing::TestWithParam<AccuracyParam> {};
@@ -63,26 +54,10 @@ TEST_P(ForwardAccuracy, MatchesFloat64Reference) {
   problem.outputSize = shape.outputSize;
   problem.alignCorners = alignCorners;
   if (scaleMode == ScaleMode::kScales) {
-    problem.scales = ScalesFor(shape);
-    for (int a = 0; a < 3; ++a) {
-      ASSERT_EQ(
-          static_cast<int64_t>(std::floor(static_cast<double>(shape.selfSize[2 + a]) * problem.scales[a])),
-          shape.outputSize[a])
-          << "test setup: scales must be consistent with the sizes";
-    }
+    problem.scales =
+        ScalesSelecting({shape.selfSize[2], shape.selfSize[3], shape.selfSize[4]}, shape.outputSize);
   }
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
-  SCOPED_TRACE(problem.Describe());
-  std::mt19937_64 rng(seed);
-  for (Distribution dist : {Distribution::kUnitNormal, Distribution::kLargeOffset}) {
-    SCOPED_TRACE(DistributionName(dist));
-    DeviceTensor self(problem.selfSize, dtype, format);
-    DeviceTensor out(problem.OutShape(), dtype, format);
-    const std::vector<double> values = self.Upload(RandomValues(rng, ElementCount(problem.selfSize), dist));
-    ASSERT_TRUE(RunForward(self, problem, out));
-    EXPECT_TRUE(ForwardMatchesReference(values, problem, dtype, out.Download()));
-  }
+  ExpectAccurateOnFreshData(problem, dtype, format);
 }
 
 std::string AccuracyName(const ::testing::TestParamInfo<AccuracyParam> &info) {
@@ -101,14 +76,6 @@ INSTANTIATE_TEST_SUITE_P(
 
 // Non-contiguous self and out: read and written through their strides, each by its own format;
 // no byte of out's storage outside its view changes, and self's storage is never written.
-struct ViewCase {
-  const char *name;
-  aclFormat selfFormat;
-  MemLayout selfLayout;
-  aclFormat outFormat;
-  MemLayout outLayout;
-};
-
 const ViewCase kViewCases[] = {
     // NCDHW views over channels-last memory (what torch's channels_last_3d gives).
     {"PermutedBoth", ACL_FORMAT_NCDHW, MemLayout::kPermuted, ACL_FORMAT_NCDHW, MemLayout::kPermuted},
@@ -133,9 +100,7 @@ class ForwardViews : public ::testing::TestWithParam<ViewParam> {};
 
 TEST_P(ForwardViews, StridedViewsMatchReferenceAndGapsKeepCanary) {
   const auto &[dtype, view] = GetParam();
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
-  std::mt19937_64 rng(seed);
+  TracedRng rng;
   // An upsampling and a downsampling problem (the forward's D-pass window differs between them),
   // and one with C >= 8 (out with unit channel stride takes the channels-inner row layout).
   struct ViewProblem {
@@ -151,16 +116,7 @@ TEST_P(ForwardViews, StridedViewsMatchReferenceAndGapsKeepCanary) {
       problem.outputSize = viewProblem.outputSize;
       problem.alignCorners = alignCorners;
       SCOPED_TRACE(problem.Describe());
-      DeviceTensor self(problem.selfSize, dtype, view.selfFormat, view.selfLayout);
-      DeviceTensor out(problem.OutShape(), dtype, view.outFormat, view.outLayout);
-      const std::vector<uint8_t> canary = out.StorageBytes();
-      const std::vector<double> values =
-          self.Upload(RandomValues(rng, ElementCount(problem.selfSize), Distribution::kUnitNormal));
-      const std::vector<uint8_t> selfBytes = self.StorageBytes();
-      ASSERT_TRUE(RunForward(self, problem, out));
-      EXPECT_TRUE(ForwardMatchesReference(values, problem, dtype, out.Download()));
-      EXPECT_TRUE(out.OutsideViewUnchanged(canary));
-      EXPECT_TRUE(self.StorageBytes() == selfBytes) << "the forward wrote into self's storage";
+      ExpectViewsMatchReference(problem, dtype, view, rng);
     }
   }
 }
@@ -226,24 +182,8 @@ class ForwardSpecialValues : public ::testing::TestWithParam<SpecialParam> {};
 
 TEST_P(ForwardSpecialValues, NonFiniteClassesMatchGolden) {
   const auto &[dtype, format, alignCorners] = GetParam();
-  ForwardProblem problem;
-  problem.selfSize = {1, 2, 3, 5, 7};
-  problem.outputSize = {6, 5, 11};  // H is an identity axis: its zero-weight tap must still spread NaN
-  problem.alignCorners = alignCorners;
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
-  std::mt19937_64 rng(seed);
-  DeviceTensor self(problem.selfSize, dtype, format);
-  DeviceTensor out(problem.OutShape(), dtype, format);
-  std::vector<double> values = RandomValues(rng, ElementCount(problem.selfSize), Distribution::kUnitNormal);
-  std::uniform_int_distribution<size_t> pick(0, values.size() - 1);
-  const double specials[] = {INFINITY, -INFINITY, NAN};
-  for (int i = 0; i < 6; ++i) values[pick(rng)] = specials[i % 3];
-  values = self.Upload(values);
-  ASSERT_TRUE(RunForward(self, problem, out));
-  const std::vector<double> got = out.Download();
-  EXPECT_TRUE(ForwardMatchesReference(values, problem, dtype, got));
-  EXPECT_GT(CountNonFinite(got), 0u) << "the non-finite self values vanished";
+  // H is an identity axis: its zero-weight tap must still spread NaN.
+  ExpectNonFiniteClassesMatchGolden(ForwardProblem{{1, 2, 3, 5, 7}, {6, 5, 11}, alignCorners}, dtype, format);
 }
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, ForwardSpecialValues,
@@ -267,9 +207,7 @@ TEST_P(ForwardIdentity, ZeroWeightTapTimesInfIsNaNAndFiniteValuesCopyExactly) {
   ForwardProblem problem;
   problem.selfSize = {1, 2, 3, 3, 3};
   problem.outputSize = {3, 3, 3};
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
-  std::mt19937_64 rng(seed);
+  TracedRng rng;
   for (aclFormat format : {ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC}) {
     SCOPED_TRACE(FormatName(format));
     DeviceTensor self(problem.selfSize, dtype, format);
@@ -313,9 +251,7 @@ TEST(ForwardFp16Range, LargeValuesFollowTheOverflowRule) {
   ForwardProblem problem;
   problem.selfSize = {1, 2, 2, 3, 4};
   problem.outputSize = {3, 5, 7};
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
-  std::mt19937_64 rng(seed);
+  TracedRng rng;
   DeviceTensor self(problem.selfSize, ACL_FLOAT16, ACL_FORMAT_NCDHW);
   DeviceTensor out(problem.OutShape(), ACL_FLOAT16, ACL_FORMAT_NCDHW);
   std::vector<double> values(static_cast<size_t>(ElementCount(problem.selfSize)));

@@ -78,17 +78,7 @@ std::vector<uint8_t> ComputeAllCases(uint64_t seed, bool checkAccuracy) {
   std::mt19937_64 rng(seed);
   for (const DeterminismCase &c : kCases) {
     SCOPED_TRACE(c.name);
-    const ForwardProblem problem = ProblemOf(c);
-    DeviceTensor self(problem.selfSize, c.dtype, c.format);
-    DeviceTensor out(problem.OutShape(), c.dtype, c.format);
-    const std::vector<double> values =
-        self.Upload(RandomValues(rng, ElementCount(problem.selfSize), Distribution::kUnitNormal));
-    EXPECT_TRUE(RunForward(self, problem, out));
-    if (checkAccuracy) {
-      EXPECT_TRUE(ForwardMatchesReference(values, problem, c.dtype, out.Download()));
-    }
-    const std::vector<uint8_t> result = out.StorageBytes();
-    bytes.insert(bytes.end(), result.begin(), result.end());
+    AppendResultBytes(ProblemOf(c), c.dtype, c.format, rng, checkAccuracy, &bytes);
   }
   return bytes;
 }

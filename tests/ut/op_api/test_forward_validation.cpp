@@ -45,19 +45,10 @@ class ForwardValidation : public ::testing::Test {
   }
 
   // Runs an executor a successful call returned (a run is what frees it).
-  void RunExecutor() {
-    ASSERT_NE(executor_, nullptr);
-    DeviceBuffer workspace(std::max<uint64_t>(workspaceSize_, 1));
-    ASSERT_EQ(aclnnUpsampleTrilinear3d(workspaceSize_ > 0 ? workspace.data() : nullptr, workspaceSize_,
-                                       executor_, nullptr),
-              ACLNN_SUCCESS)
-        << aclGetRecentErrMsg();
-    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
-    executor_ = nullptr;
-  }
+  void RunExecutor() { ASSERT_TRUE(RunPlannedExecutor(false, &executor_, workspaceSize_)); }
 
   // A rejected call wrote nothing into out's buffer (it still holds the canary).
-  ::testing::AssertionResult OutUntouched() {
+  ::testing::AssertionResult WrittenUntouched() {
     const std::vector<uint8_t> bytes = outBuf_.Bytes();
     if (std::all_of(bytes.begin(), bytes.end(), [](uint8_t b) { return b == 0xA5; })) {
       return ::testing::AssertionSuccess();
@@ -282,7 +273,7 @@ TEST_F(ForwardValidation, SelfDimAboveLimit) {
   IntArray outputSize{1, 1, 2};
   EXPECT_TRUE(
       RejectedNaming(Call(self.get(), outputSize.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"self"}));
-  EXPECT_TRUE(OutUntouched());
+  EXPECT_TRUE(WrittenUntouched());
 }
 
 TEST_F(ForwardValidation, OutDimAboveLimit) {
@@ -300,9 +291,7 @@ TEST_F(ForwardValidation, DimAtLimitIsAccepted) {
   problem.outputSize = {1, 1, kDimLimit};
   DeviceTensor self(problem.selfSize, ACL_FLOAT, ACL_FORMAT_NCDHW);
   DeviceTensor out(problem.OutShape(), ACL_FLOAT, ACL_FORMAT_NCDHW);
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
-  std::mt19937_64 rng(seed);
+  TracedRng rng;
   const std::vector<double> values = self.Upload(RandomValues(rng, 3, Distribution::kUnitNormal));
   ASSERT_TRUE(RunForward(self, problem, out));
   EXPECT_TRUE(ForwardMatchesReference(values, problem, ACL_FLOAT, out.Download()));
@@ -432,7 +421,7 @@ TEST_F(ForwardValidation, EmptyBatchIsANoOp) {
   ASSERT_EQ(Call(self.get(), outputSize_.get(), out.get()), ACLNN_SUCCESS) << aclGetRecentErrMsg();
   EXPECT_EQ(workspaceSize_, 0u);
   RunExecutor();
-  EXPECT_TRUE(OutUntouched()) << "an empty out's storage was written";
+  EXPECT_TRUE(WrittenUntouched()) << "an empty out's storage was written";
 }
 
 // No channels (C = 0): CANN's forward rejects it with 161002 (its UT case_shape_2_0_3_4_5_abnormal;
@@ -470,7 +459,7 @@ TEST_F(ForwardValidation, EmptyChannelsAreRejected) {
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
   }
-  EXPECT_TRUE(OutUntouched());
+  EXPECT_TRUE(WrittenUntouched());
 }
 
 TEST_F(ForwardValidation, NegativeBatchOrChannels) {
@@ -516,7 +505,7 @@ TEST_F(ForwardValidation, ViewExtentBeyondStorage) {
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
   }
-  EXPECT_TRUE(OutUntouched());
+  EXPECT_TRUE(WrittenUntouched());
 }
 
 TEST_F(ForwardValidation, NegativeStride) {
@@ -535,7 +524,7 @@ TEST_F(ForwardValidation, NegativeStride) {
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
   }
-  EXPECT_TRUE(OutUntouched());
+  EXPECT_TRUE(WrittenUntouched());
 }
 
 // Order: a null argument (row 1) before an unsupported dtype (row 2); a dtype mismatch (row 2)
@@ -572,13 +561,10 @@ TEST_F(ForwardValidation, ArgumentsMayBeDestroyedAfterPlanning) {
   ForwardProblem problem;
   problem.selfSize = {2, 3, 4, 5, 6};
   problem.outputSize = {7, 3, 9};
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
-  std::mt19937_64 rng(seed);
+  TracedRng rng;
   DeviceTensor self(problem.selfSize, ACL_FLOAT, ACL_FORMAT_NDHWC);
   DeviceTensor out(problem.OutShape(), ACL_FLOAT, ACL_FORMAT_NCDHW, MemLayout::kSliced);
-  const std::vector<double> values =
-      self.Upload(RandomValues(rng, ElementCount(problem.selfSize), Distribution::kUnitNormal));
+  const std::vector<double> values = self.UploadRandom(rng);
   PreparedOp op;
   ASSERT_TRUE(PrepareForward(self.get(), problem, out.get(), &op));  // destroys its int array
   self.DestroyAclTensor();
@@ -590,48 +576,15 @@ TEST_F(ForwardValidation, ArgumentsMayBeDestroyedAfterPlanning) {
 
 // Run phase: a rejected aclnnUpsampleTrilinear3d writes nothing, never crashes on a bad executor,
 // and leaves a good executor usable for a corrected retry.
-class ForwardRunValidation : public ::testing::Test {
+class ForwardRunValidation : public PlannedRunTest<ForwardProblem> {
  protected:
-  void SetUp() override {
-    (void)aclGetRecentErrMsg();
-    problem_.selfSize = {2, 5, 9, 17, 23};
-    problem_.outputSize = {13, 31, 40};
-    std::mt19937_64 rng(seed_);
-    self_ = std::make_unique<DeviceTensor>(problem_.selfSize, ACL_FLOAT, ACL_FORMAT_NCDHW);
-    out_ = std::make_unique<DeviceTensor>(problem_.OutShape(), ACL_FLOAT, ACL_FORMAT_NCDHW);
-    values_ = self_->Upload(RandomValues(rng, ElementCount(problem_.selfSize), Distribution::kUnitNormal));
-    out_->Upload(RandomValues(rng, ElementCount(problem_.OutShape()), Distribution::kLargeOffset));
-    before_ = out_->StorageBytes();
-    ASSERT_TRUE(PrepareForward(self_->get(), problem_, out_->get(), &op_));
-  }
-
-  ::testing::AssertionResult OutUntouched() {
-    if (aclrtSynchronizeStream(nullptr) != ACL_SUCCESS) return ::testing::AssertionFailure() << "sync failed";
-    if (out_->StorageBytes() != before_) return ::testing::AssertionFailure() << "a rejected run wrote out";
-    return ::testing::AssertionSuccess();
-  }
-
-  // The corrected retry: the same executor, the right workspace, the right result.
-  void RunCorrectlyAndCheck() {
-    ASSERT_TRUE(Enqueue(&op_, nullptr));
-    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
-    EXPECT_TRUE(ForwardMatchesReference(values_, problem_, ACL_FLOAT, out_->Download()));
-  }
-
-  const uint64_t seed_ = FreshSeed();
-  const ::testing::ScopedTrace trace_{__FILE__, __LINE__, SeedTrace(seed_)};
-  ForwardProblem problem_;
-  std::unique_ptr<DeviceTensor> self_;
-  std::unique_ptr<DeviceTensor> out_;
-  std::vector<double> values_;
-  std::vector<uint8_t> before_;
-  PreparedOp op_;
+  void SetUp() override { Plan(ForwardProblem{{2, 5, 9, 17, 23}, {13, 31, 40}}); }
 };
 
 TEST_F(ForwardRunValidation, NullExecutor) {
   EXPECT_TRUE(RejectedNaming(aclnnUpsampleTrilinear3d(op_.workspace, op_.workspaceSize, nullptr, nullptr),
                              ACLNN_ERR_PARAM_NULLPTR, {"executor"}));
-  EXPECT_TRUE(OutUntouched());
+  EXPECT_TRUE(WrittenUntouched());
   RunCorrectlyAndCheck();
 }
 
@@ -642,7 +595,7 @@ TEST_F(ForwardRunValidation, NullWorkspaceWithNonZeroSize) {
   }
   EXPECT_TRUE(RejectedNaming(aclnnUpsampleTrilinear3d(nullptr, op_.workspaceSize, op_.executor, nullptr),
                              ACLNN_ERR_PARAM_NULLPTR, {"workspace", "workspaceSize"}));
-  EXPECT_TRUE(OutUntouched());
+  EXPECT_TRUE(WrittenUntouched());
   RunCorrectlyAndCheck();
 }
 
@@ -654,18 +607,18 @@ TEST_F(ForwardRunValidation, WorkspaceSmallerThanAsked) {
   EXPECT_TRUE(
       RejectedNaming(aclnnUpsampleTrilinear3d(op_.workspace, op_.workspaceSize - 1, op_.executor, nullptr),
                      ACLNN_ERR_PARAM_INVALID, {"workspace", "workspaceSize"}));
-  EXPECT_TRUE(OutUntouched());
+  EXPECT_TRUE(WrittenUntouched());
   RunCorrectlyAndCheck();
 }
 
 TEST_F(ForwardRunValidation, ConsumedExecutor) {
   aclOpExecutor *const executor = op_.executor;
   RunCorrectlyAndCheck();
-  const std::vector<uint8_t> result = out_->StorageBytes();
+  const std::vector<uint8_t> result = written_->StorageBytes();
   EXPECT_TRUE(RejectedNaming(aclnnUpsampleTrilinear3d(op_.workspace, op_.workspaceSize, executor, nullptr),
                              ACLNN_ERR_PARAM_INVALID, {"executor"}));
   ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
-  EXPECT_EQ(out_->StorageBytes(), result);
+  EXPECT_EQ(written_->StorageBytes(), result);
 }
 
 TEST_F(ForwardRunValidation, GarbageExecutor) {
@@ -674,7 +627,7 @@ TEST_F(ForwardRunValidation, GarbageExecutor) {
       RejectedNaming(aclnnUpsampleTrilinear3d(op_.workspace, op_.workspaceSize,
                                               reinterpret_cast<aclOpExecutor *>(notAnExecutor), nullptr),
                      ACLNN_ERR_PARAM_INVALID, {"executor"}));
-  EXPECT_TRUE(OutUntouched());
+  EXPECT_TRUE(WrittenUntouched());
   RunCorrectlyAndCheck();
 }
 

@@ -31,8 +31,7 @@ std::unique_ptr<QueuedOp> MakeOp(std::mt19937_64 &rng, const BackwardProblem &pr
   q->dtype = dtype;
   q->gradOut = std::make_unique<DeviceTensor>(problem.GradOutShape(), dtype, format);
   q->gradInput = std::make_unique<DeviceTensor>(problem.inputSize, dtype, format);
-  q->values =
-      q->gradOut->Upload(RandomValues(rng, ElementCount(problem.GradOutShape()), Distribution::kUnitNormal));
+  q->values = q->gradOut->UploadRandom(rng);
   return q;
 }
 

@@ -38,16 +38,7 @@ class Validation : public ::testing::Test {
   }
 
   // Runs an executor a successful call returned (a run is what frees it).
-  void RunExecutor() {
-    ASSERT_NE(executor_, nullptr);
-    DeviceBuffer workspace(std::max<uint64_t>(workspaceSize_, 1));
-    ASSERT_EQ(aclnnUpsampleTrilinear3dBackward(workspaceSize_ > 0 ? workspace.data() : nullptr,
-                                               workspaceSize_, executor_, nullptr),
-              ACLNN_SUCCESS)
-        << aclGetRecentErrMsg();
-    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
-    executor_ = nullptr;
-  }
+  void RunExecutor() { ASSERT_TRUE(RunPlannedExecutor(true, &executor_, workspaceSize_)); }
 
   const std::vector<int64_t> kOutDims{1, 2, 3, 4, 5};
   const std::vector<int64_t> kInDims{1, 2, 2, 3, 4};
@@ -290,9 +281,7 @@ TEST_F(Validation, DimAtLimitIsAccepted) {
   problem.outputSize = {1, 1, kDimLimit};
   DeviceTensor gradOut(problem.GradOutShape(), ACL_FLOAT, ACL_FORMAT_NCDHW);
   DeviceTensor gradInput(problem.inputSize, ACL_FLOAT, ACL_FORMAT_NCDHW);
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
-  std::mt19937_64 rng(seed);
+  TracedRng rng;
   const std::vector<double> values = gradOut.Upload(RandomValues(rng, kDimLimit, Distribution::kUnitNormal));
   ASSERT_TRUE(RunBackward(gradOut, problem, gradInput));
   EXPECT_TRUE(ResultMatchesReference(values, problem, ACL_FLOAT, gradInput.Download()));

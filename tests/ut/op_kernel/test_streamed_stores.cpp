@@ -85,8 +85,7 @@ TEST_P(StreamedBackward, MatchesFloat64Reference) {
   std::mt19937_64 rng(seed);
   DeviceTensor gradOut(problem.GradOutShape(), c.dtype, c.format, c.layout);
   DeviceTensor gradInput(problem.inputSize, c.dtype, c.format, c.layout);
-  const std::vector<double> values =
-      gradOut.Upload(RandomValues(rng, ElementCount(problem.GradOutShape()), Distribution::kUnitNormal));
+  const std::vector<double> values = gradOut.UploadRandom(rng);
   const std::vector<uint8_t> before = gradInput.StorageBytes();
   ASSERT_TRUE(RunBackward(gradOut, problem, gradInput));
   EXPECT_TRUE(ResultMatchesReference(values, problem, c.dtype, gradInput.Download()));
@@ -110,13 +109,10 @@ TEST_P(StreamedForward, MatchesFloat64Reference) {
   problem.outputSize = c.large;
   problem.alignCorners = c.alignCorners;
   ASSERT_TRUE(Streamed(problem.OutShape(), c.dtype));
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
-  std::mt19937_64 rng(seed);
+  TracedRng rng;
   DeviceTensor self(problem.selfSize, c.dtype, c.format, c.layout);
   DeviceTensor out(problem.OutShape(), c.dtype, c.format, c.layout);
-  const std::vector<double> values =
-      self.Upload(RandomValues(rng, ElementCount(problem.selfSize), Distribution::kUnitNormal));
+  const std::vector<double> values = self.UploadRandom(rng);
   const std::vector<uint8_t> before = out.StorageBytes();
   ASSERT_TRUE(RunForward(self, problem, out));
   EXPECT_TRUE(ForwardMatchesReference(values, problem, c.dtype, out.Download()));
