@@ -28,10 +28,9 @@ constexpr double kRelativeTolerance = 1e-12;
 ForwardProblem RandomProblem(std::mt19937_64 &rng, bool alignCorners, bool withScales) {
   std::uniform_int_distribution<int64_t> batch(1, 2), channels(1, 3), spatial(1, 20);
   std::uniform_real_distribution<double> fraction(0.05, 0.95);
-  ForwardProblem p;
-  p.selfSize = {batch(rng), channels(rng), spatial(rng), spatial(rng), spatial(rng)};
-  p.outputSize = {spatial(rng), spatial(rng), spatial(rng)};
-  p.alignCorners = alignCorners;
+  ForwardProblem p{{batch(rng), channels(rng), spatial(rng), spatial(rng), spatial(rng)},
+                   {spatial(rng), spatial(rng), spatial(rng)},
+                   alignCorners};
   if (withScales) {
     for (int a = 0; a < 3; ++a) {
       const double in = static_cast<double>(p.selfSize[2 + a]);

@@ -36,10 +36,7 @@ class BackwardAccuracy : public ::testing::TestWithParam<AccuracyParam> {};
 TEST_P(BackwardAccuracy, MatchesFloat64Reference) {
   const auto &[dtype, format, alignCorners, scaleMode, shape, order] = GetParam();
   const ScopedPassOrder passOrder(order);
-  BackwardProblem problem;
-  problem.inputSize = shape.inputSize;
-  problem.outputSize = shape.outputSize;
-  problem.alignCorners = alignCorners;
+  BackwardProblem problem{shape.inputSize, shape.outputSize, alignCorners};
   if (scaleMode == ScaleMode::kScales) {
     problem.scales =
         ScalesSelecting({shape.inputSize[2], shape.inputSize[3], shape.inputSize[4]}, shape.outputSize);

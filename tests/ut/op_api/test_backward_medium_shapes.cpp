@@ -50,10 +50,7 @@ class BackwardMediumShapes : public ::testing::TestWithParam<MediumParam> {};
 TEST_P(BackwardMediumShapes, MatchesFloat64Reference) {
   const auto &[dtype, memory, alignCorners, shape, order] = GetParam();
   const ScopedPassOrder passOrder(order);
-  BackwardProblem problem;
-  problem.inputSize = shape.inputSize;
-  problem.outputSize = shape.outputSize;
-  problem.alignCorners = alignCorners;
+  BackwardProblem problem{shape.inputSize, shape.outputSize, alignCorners};
   const uint64_t seed = FreshSeed();
   SCOPED_TRACE(SeedTrace(seed));
   SCOPED_TRACE(problem.Describe());

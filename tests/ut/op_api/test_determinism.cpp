@@ -46,10 +46,7 @@ const DeterminismCase kCases[] = {
 };
 
 BackwardProblem ProblemOf(const DeterminismCase &c) {
-  BackwardProblem problem;
-  problem.inputSize = c.inputSize;
-  problem.outputSize = c.outputSize;
-  problem.alignCorners = c.alignCorners;
+  BackwardProblem problem{c.inputSize, c.outputSize, c.alignCorners};
   return problem;
 }
 

@@ -49,10 +49,7 @@ class ForwardAccuracy : public ::testing::TestWithParam<AccuracyParam> {};
 
 TEST_P(ForwardAccuracy, MatchesFloat64Reference) {
   const auto &[dtype, format, alignCorners, scaleMode, shape] = GetParam();
-  ForwardProblem problem;
-  problem.selfSize = shape.selfSize;
-  problem.outputSize = shape.outputSize;
-  problem.alignCorners = alignCorners;
+  ForwardProblem problem{shape.selfSize, shape.outputSize, alignCorners};
   if (scaleMode == ScaleMode::kScales) {
     problem.scales =
         ScalesSelecting({shape.selfSize[2], shape.selfSize[3], shape.selfSize[4]}, shape.outputSize);
@@ -111,10 +108,7 @@ TEST_P(ForwardViews, StridedViewsMatchReferenceAndGapsKeepCanary) {
       {{2, 3, 5, 4, 7}, {8, 9, 5}}, {{2, 3, 5, 4, 7}, {3, 2, 4}}, {{1, 9, 3, 4, 5}, {5, 7, 2}}};
   for (const ViewProblem &viewProblem : viewProblems) {
     for (bool alignCorners : {false, true}) {
-      ForwardProblem problem;
-      problem.selfSize = viewProblem.selfSize;
-      problem.outputSize = viewProblem.outputSize;
-      problem.alignCorners = alignCorners;
+      ForwardProblem problem{viewProblem.selfSize, viewProblem.outputSize, alignCorners};
       SCOPED_TRACE(problem.Describe());
       ExpectViewsMatchReference(problem, dtype, view, rng);
     }
@@ -204,9 +198,7 @@ class ForwardIdentity : public ::testing::TestWithParam<aclDataType> {};
 
 TEST_P(ForwardIdentity, ZeroWeightTapTimesInfIsNaNAndFiniteValuesCopyExactly) {
   const aclDataType dtype = GetParam();
-  ForwardProblem problem;
-  problem.selfSize = {1, 2, 3, 3, 3};
-  problem.outputSize = {3, 3, 3};
+  ForwardProblem problem{{1, 2, 3, 3, 3}, {3, 3, 3}};
   TracedRng rng;
   for (aclFormat format : {ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC}) {
     SCOPED_TRACE(FormatName(format));
@@ -248,9 +240,7 @@ INSTANTIATE_TEST_SUITE_P(Dtypes, ForwardIdentity,
 // fp16 values near the top of the range: a convex blend cannot exceed them by more than the
 // bound; where it rounds past 65520 the rule accepts inf of the golden's sign.
 TEST(ForwardFp16Range, LargeValuesFollowTheOverflowRule) {
-  ForwardProblem problem;
-  problem.selfSize = {1, 2, 2, 3, 4};
-  problem.outputSize = {3, 5, 7};
+  ForwardProblem problem{{1, 2, 2, 3, 4}, {3, 5, 7}};
   TracedRng rng;
   DeviceTensor self(problem.selfSize, ACL_FLOAT16, ACL_FORMAT_NCDHW);
   DeviceTensor out(problem.OutShape(), ACL_FLOAT16, ACL_FORMAT_NCDHW);

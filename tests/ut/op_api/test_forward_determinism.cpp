@@ -58,10 +58,7 @@ const DeterminismCase kCases[] = {
 };
 
 ForwardProblem ProblemOf(const DeterminismCase &c) {
-  ForwardProblem problem;
-  problem.selfSize = c.selfSize;
-  problem.outputSize = c.outputSize;
-  problem.alignCorners = c.alignCorners;
+  ForwardProblem problem{c.selfSize, c.outputSize, c.alignCorners};
   if (c.withScales) {
     for (int a = 0; a < 3; ++a) {
       problem.scales[a] =

@@ -286,9 +286,7 @@ TEST_F(ForwardValidation, OutDimAboveLimit) {
 }
 
 TEST_F(ForwardValidation, DimAtLimitIsAccepted) {
-  ForwardProblem problem;
-  problem.selfSize = {1, 1, 1, 1, 3};
-  problem.outputSize = {1, 1, kDimLimit};
+  ForwardProblem problem{{1, 1, 1, 1, 3}, {1, 1, kDimLimit}};
   DeviceTensor self(problem.selfSize, ACL_FLOAT, ACL_FORMAT_NCDHW);
   DeviceTensor out(problem.OutShape(), ACL_FLOAT, ACL_FORMAT_NCDHW);
   TracedRng rng;
@@ -358,10 +356,7 @@ TEST_F(ForwardValidation, ConsistentScalesAreUsed) {
   // All three > 0 and consistent: accepted, and without alignCorners 1/s is the source step.
   for (bool alignCorners : {false, true}) {
     SCOPED_TRACE(alignCorners ? "alignCorners" : "no alignCorners");
-    ForwardProblem problem;
-    problem.selfSize = {1, 2, 2, 3, 4};
-    problem.outputSize = {3, 4, 5};
-    problem.alignCorners = alignCorners;
+    ForwardProblem problem{{1, 2, 2, 3, 4}, {3, 4, 5}, alignCorners};
     problem.scales = {1.5, 1.4, 1.3};
     DeviceTensor self(problem.selfSize, ACL_DOUBLE, ACL_FORMAT_NCDHW);
     DeviceTensor out(problem.OutShape(), ACL_DOUBLE, ACL_FORMAT_NCDHW);
@@ -393,9 +388,7 @@ TEST_F(ForwardValidation, ScalesWithOneNotPositiveAreIgnored) {
         std::array<double, 3>{2.0, 2.0, -0.5}}) {
     SCOPED_TRACE("scales " + std::to_string(scales[0]) + "," + std::to_string(scales[1]) + "," +
                  std::to_string(scales[2]));
-    ForwardProblem problem;
-    problem.selfSize = {1, 2, 2, 3, 4};
-    problem.outputSize = {3, 4, 5};
+    ForwardProblem problem{{1, 2, 2, 3, 4}, {3, 4, 5}};
     problem.scales = scales;
     DeviceTensor self(problem.selfSize, ACL_FLOAT, ACL_FORMAT_NCDHW);
     DeviceTensor out(problem.OutShape(), ACL_FLOAT, ACL_FORMAT_NCDHW);
@@ -558,9 +551,7 @@ TEST_F(ForwardValidation, RowsAreCheckedInCannOrder) {
 // The executor copies what it needs: tensors and the int array may be destroyed right after
 // GetWorkspaceSize (docs/spec.md §3); the memory they point to stays valid until the run.
 TEST_F(ForwardValidation, ArgumentsMayBeDestroyedAfterPlanning) {
-  ForwardProblem problem;
-  problem.selfSize = {2, 3, 4, 5, 6};
-  problem.outputSize = {7, 3, 9};
+  ForwardProblem problem{{2, 3, 4, 5, 6}, {7, 3, 9}};
   TracedRng rng;
   DeviceTensor self(problem.selfSize, ACL_FLOAT, ACL_FORMAT_NDHWC);
   DeviceTensor out(problem.OutShape(), ACL_FLOAT, ACL_FORMAT_NCDHW, MemLayout::kSliced);

@@ -36,10 +36,7 @@ std::unique_ptr<QueuedOp> MakeOp(std::mt19937_64 &rng, const BackwardProblem &pr
 }
 
 BackwardProblem Problem(Shape5 inputSize, std::array<int64_t, 3> outputSize, bool alignCorners) {
-  BackwardProblem p;
-  p.inputSize = inputSize;
-  p.outputSize = outputSize;
-  p.alignCorners = alignCorners;
+  BackwardProblem p{inputSize, outputSize, alignCorners};
   return p;
 }
 

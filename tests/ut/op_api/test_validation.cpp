@@ -276,9 +276,7 @@ TEST_F(Validation, GradInputDimAboveLimit) {
 }
 
 TEST_F(Validation, DimAtLimitIsAccepted) {
-  BackwardProblem problem;
-  problem.inputSize = {1, 1, 1, 1, 3};
-  problem.outputSize = {1, 1, kDimLimit};
+  BackwardProblem problem{{1, 1, 1, 1, 3}, {1, 1, kDimLimit}};
   DeviceTensor gradOut(problem.GradOutShape(), ACL_FLOAT, ACL_FORMAT_NCDHW);
   DeviceTensor gradInput(problem.inputSize, ACL_FLOAT, ACL_FORMAT_NCDHW);
   TracedRng rng;
@@ -320,9 +318,7 @@ TEST_F(Validation, ScalesWithOneNotPositiveAreIgnored) {
        {std::array<double, 3>{1.5, 0.0, 9.0}, std::array<double, 3>{-1.0, 7.0, 1.3}}) {
     SCOPED_TRACE("scales " + std::to_string(scales[0]) + "," + std::to_string(scales[1]) + "," +
                  std::to_string(scales[2]));
-    BackwardProblem problem;
-    problem.inputSize = {1, 2, 2, 3, 4};
-    problem.outputSize = {3, 4, 5};
+    BackwardProblem problem{{1, 2, 2, 3, 4}, {3, 4, 5}};
     problem.scales = scales;
     DeviceTensor gradOut(problem.GradOutShape(), ACL_FLOAT, ACL_FORMAT_NCDHW);
     DeviceTensor gradInput(problem.inputSize, ACL_FLOAT, ACL_FORMAT_NCDHW);

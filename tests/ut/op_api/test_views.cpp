@@ -36,9 +36,7 @@ class BackwardViews : public ::testing::TestWithParam<ViewParam> {};
 TEST_P(BackwardViews, StridedViewsMatchReferenceAndGapsKeepCanary) {
   const auto &[dtype, view, order] = GetParam();
   const ScopedPassOrder passOrder(order);
-  BackwardProblem problem;
-  problem.inputSize = {2, 3, 5, 4, 7};
-  problem.outputSize = {8, 9, 5};
+  BackwardProblem problem{{2, 3, 5, 4, 7}, {8, 9, 5}};
   TracedRng rng;
   for (bool alignCorners : {false, true}) {
     SCOPED_TRACE(alignCorners ? "alignCorners" : "no alignCorners");

@@ -171,9 +171,7 @@ class LargeOffsetsBackward : public ::testing::TestWithParam<FarParam> {};
 TEST_P(LargeOffsetsBackward, BeyondTwoToThe31Elements) {
   const auto &[c, order] = GetParam();
   const ScopedPassOrder passOrder(order);
-  BackwardProblem problem;
-  problem.inputSize = c.small;
-  problem.outputSize = c.large;
+  BackwardProblem problem{c.small, c.large};
   ForBothAlignments([&](bool alignCorners, std::mt19937_64 &rng) {
     problem.alignCorners = alignCorners;
     CheckFarViews(c, problem, rng);
@@ -191,9 +189,7 @@ class LargeOffsetsForward : public ::testing::TestWithParam<FarCase> {};
 
 TEST_P(LargeOffsetsForward, BeyondTwoToThe31Elements) {
   const FarCase &c = GetParam();
-  ForwardProblem problem;
-  problem.selfSize = c.small;
-  problem.outputSize = c.large;
+  ForwardProblem problem{c.small, c.large};
   ForBothAlignments([&](bool alignCorners, std::mt19937_64 &rng) {
     problem.alignCorners = alignCorners;
     CheckFarViews(c, problem, rng);

@@ -74,10 +74,7 @@ class StreamedBackward : public ::testing::TestWithParam<BackwardParam> {};
 TEST_P(StreamedBackward, MatchesFloat64Reference) {
   const auto &[c, order] = GetParam();
   const ScopedPassOrder passOrder(order);
-  BackwardProblem problem;
-  problem.inputSize = c.small;
-  problem.outputSize = c.large;
-  problem.alignCorners = c.alignCorners;
+  BackwardProblem problem{c.small, c.large, c.alignCorners};
   ASSERT_TRUE(Streamed(problem.inputSize, c.dtype));
   const uint64_t seed = FreshSeed();
   SCOPED_TRACE(SeedTrace(seed));
@@ -104,10 +101,7 @@ class StreamedForward : public ::testing::TestWithParam<StreamedCase> {};
 
 TEST_P(StreamedForward, MatchesFloat64Reference) {
   const StreamedCase &c = GetParam();
-  ForwardProblem problem;
-  problem.selfSize = c.small;
-  problem.outputSize = c.large;
-  problem.alignCorners = c.alignCorners;
+  ForwardProblem problem{c.small, c.large, c.alignCorners};
   ASSERT_TRUE(Streamed(problem.OutShape(), c.dtype));
   TracedRng rng;
   DeviceTensor self(problem.selfSize, c.dtype, c.format, c.layout);
