@@ -10,6 +10,7 @@
 #include <cctype>
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,12 @@ inline std::vector<int64_t> ContiguousStrides(const std::vector<int64_t> &dims) 
   return strides;
 }
 
+// Destroys what aclCreateTensor / aclCreateIntArray made (the owners below hold it in a unique_ptr).
+struct AclDestroy {
+  void operator()(aclTensor *tensor) const { aclDestroyTensor(tensor); }
+  void operator()(aclIntArray *array) const { aclDestroyIntArray(array); }
+};
+
 // An aclTensor exactly as described; strides default to contiguous, storage to the view dims.
 class RawTensor {
  public:
@@ -37,37 +44,27 @@ class RawTensor {
             std::vector<int64_t> strides = {}, int64_t offset = 0, std::vector<int64_t> storageDims = {}) {
     if (strides.empty()) strides = ContiguousStrides(dims);
     if (storageDims.empty()) storageDims = dims;
-    tensor_ = aclCreateTensor(dims.data(), dims.size(), dtype, strides.data(), offset, format,
-                              storageDims.data(), storageDims.size(), data);
+    tensor_.reset(aclCreateTensor(dims.data(), dims.size(), dtype, strides.data(), offset, format,
+                                  storageDims.data(), storageDims.size(), data));
     EXPECT_NE(tensor_, nullptr) << aclGetRecentErrMsg();
   }
-  ~RawTensor() {
-    if (tensor_ != nullptr) aclDestroyTensor(tensor_);
-  }
-  RawTensor(const RawTensor &) = delete;
-  RawTensor &operator=(const RawTensor &) = delete;
-  aclTensor *get() const { return tensor_; }
+  aclTensor *get() const { return tensor_.get(); }
 
  private:
-  aclTensor *tensor_ = nullptr;
+  std::unique_ptr<aclTensor, AclDestroy> tensor_;
 };
 
 class IntArray {
  public:
   IntArray(std::initializer_list<int64_t> values) : IntArray(std::vector<int64_t>(values)) {}
-  explicit IntArray(const std::vector<int64_t> &values) {
-    array_ = aclCreateIntArray(values.data(), values.size());
+  explicit IntArray(const std::vector<int64_t> &values)
+      : array_(aclCreateIntArray(values.data(), values.size())) {
     EXPECT_NE(array_, nullptr);
   }
-  ~IntArray() {
-    if (array_ != nullptr) aclDestroyIntArray(array_);
-  }
-  IntArray(const IntArray &) = delete;
-  IntArray &operator=(const IntArray &) = delete;
-  aclIntArray *get() const { return array_; }
+  aclIntArray *get() const { return array_.get(); }
 
  private:
-  aclIntArray *array_ = nullptr;
+  std::unique_ptr<aclIntArray, AclDestroy> array_;
 };
 
 inline std::string Lower(std::string s) {
