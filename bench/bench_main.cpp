@@ -273,6 +273,19 @@ ScalingResult MeasureScaling(const Options &options) {
   return scaling;
 }
 
+// Writes a report to path with write, unless path is empty; false when the file cannot be written.
+template <typename Write>
+bool WriteReportFile(const std::string &path, const Write &write) {
+  if (path.empty()) return true;
+  std::ofstream file(path);
+  write(file);
+  if (!file) {
+    std::fprintf(stderr, "cannot write %s\n", path.c_str());
+    return false;
+  }
+  return true;
+}
+
 int Main(int argc, char **argv) {
   Options options;
   if (!ParseOptions(argc, argv, &options)) {
@@ -333,22 +346,10 @@ int Main(int argc, char **argv) {
 
   const MachineInfo machine = ReadMachineInfo(options.threads, options.reps, options.warmup, TorchVersion());
   WriteMarkdown(std::cout, machine, results, scaling);
-  if (!options.markdownPath.empty()) {
-    std::ofstream markdown(options.markdownPath);
-    WriteMarkdown(markdown, machine, results, scaling);
-    if (!markdown) {
-      std::fprintf(stderr, "cannot write %s\n", options.markdownPath.c_str());
-      failed = true;
-    }
-  }
-  if (!options.jsonPath.empty()) {
-    std::ofstream json(options.jsonPath);
-    WriteJson(json, machine, results, scaling);
-    if (!json) {
-      std::fprintf(stderr, "cannot write %s\n", options.jsonPath.c_str());
-      failed = true;
-    }
-  }
+  const auto markdown = [&](std::ostream &out) { WriteMarkdown(out, machine, results, scaling); };
+  const auto json = [&](std::ostream &out) { WriteJson(out, machine, results, scaling); };
+  failed = !WriteReportFile(options.markdownPath, markdown) || failed;
+  failed = !WriteReportFile(options.jsonPath, json) || failed;
   return failed ? 1 : 0;
 }
 

@@ -16,7 +16,7 @@
 #include "trilinear3d/isa.h"
 
 // Where the rival libtorch comes from (bench/CMakeLists.txt sets it for the bench; the report's unit
-// test, tests/ut/test_bench_targets.cpp, builds this file without a torch).
+// test, tests/ut/bench/test_bench_targets.cpp, builds this file without a torch).
 #ifndef TRILINEAR3D_BENCH_TORCH_ORIGIN
 #define TRILINEAR3D_BENCH_TORCH_ORIGIN "no libtorch linked"
 #endif

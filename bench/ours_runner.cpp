@@ -18,15 +18,8 @@ namespace {
 }
 
 aclDataType AclType(DType dtype) {
-  switch (dtype) {
-    case DType::kFloat32:
-      return ACL_FLOAT;
-    case DType::kFloat16:
-      return ACL_FLOAT16;
-    case DType::kBFloat16:
-      return ACL_BF16;
-  }
-  return ACL_DT_UNDEFINED;
+  static const aclDataType kTypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};  // in DType's order
+  return kTypes[static_cast<int>(dtype)];
 }
 
 // A contiguous tensor over `data` in the case's format: view (N,C,D,H,W) for NCDHW, (N,D,H,W,C) for NDHWC.

@@ -49,12 +49,12 @@ step_asan() {
 step_tsan() {
   cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRILINEAR3D_SANITIZE=thread \
     -DTRILINEAR3D_BUILD_EXAMPLES=OFF -DTRILINEAR3D_WERROR=ON
-  cmake --build build-tsan -j "${JOBS}" --target trilinear3d_ut_test_streams trilinear3d_reliability_concurrency \
-    trilinear3d_reliability_exit_drain_probe trilinear3d_ut_op_host_test_plan_cache \
+  cmake --build build-tsan -j "${JOBS}" --target trilinear3d_ut_op_api_test_streams trilinear3d_reliability_concurrency \
+    trilinear3d_reliability_exit_drain_probe trilinear3d_ut_op_api_test_plan_cache \
     trilinear3d_ut_runtime_test_events trilinear3d_ut_runtime_test_async_memory trilinear3d_ut_runtime_test_contexts
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
     ctest --test-dir build-tsan --output-on-failure \
-    -R '^(test_streams[.]|op_host[.]test_plan_cache[.]|reliability[.](concurrency|exit_drain)[.]|runtime[.](test_events|test_async_memory|test_contexts)[.])'
+    -R '^(op_api[.]test_streams[.]|op_api[.]test_plan_cache[.]|reliability[.](concurrency|exit_drain)[.]|runtime[.](test_events|test_async_memory|test_contexts)[.])'
 }
 
 # The libFuzzer target (clang, ASan + UBSan) for FUZZ_SECONDS (default 60) from the seed corpus;
@@ -78,12 +78,12 @@ EMULATED_PROGRAMS=(
   examples/upsample_trilinear3d_forward_example
   examples/event_timing_async_copy_example
   tests/ut/op_kernel/trilinear3d_ut_op_kernel_test_kernel_dispatch
-  tests/ut/trilinear3d_ut_test_backward_accuracy
-  tests/ut/trilinear3d_ut_test_stencil2x
-  tests/ut/trilinear3d_ut_test_views
-  tests/ut/trilinear3d_ut_test_identity_axes
-  tests/ut/trilinear3d_ut_test_determinism
-  tests/ut/forward/trilinear3d_ut_test_forward_accuracy
+  tests/ut/op_api/trilinear3d_ut_op_api_test_backward_accuracy
+  tests/ut/op_kernel/trilinear3d_ut_op_kernel_test_stencil2x
+  tests/ut/op_api/trilinear3d_ut_op_api_test_views
+  tests/ut/op_kernel/trilinear3d_ut_op_kernel_test_identity_axes
+  tests/ut/op_api/trilinear3d_ut_op_api_test_determinism
+  tests/ut/op_api/trilinear3d_ut_op_api_test_forward_accuracy
   tests/reliability/trilinear3d_reliability_guard_bands
 )
 

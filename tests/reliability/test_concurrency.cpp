@@ -71,7 +71,7 @@ bool Finish(const PreparedCase &p, Outcome *outcome, FailureLog *log) {
     return false;
   }
   outcome->c = p.c;
-  outcome->hash = HashBytes(p.dst->Bytes());
+  outcome->hash = HashBytes(p.dst->StorageBytes());
   return true;
 }
 
@@ -173,7 +173,7 @@ void StressThread(uint64_t seed, std::chrono::steady_clock::time_point deadline,
   if (!ok) return ok;
   if (aclrtSynchronizeStream(nullptr) != ACL_SUCCESS)
     return ::testing::AssertionFailure() << aclGetRecentErrMsg();
-  *hash = HashBytes(p.dst->Bytes());
+  *hash = HashBytes(p.dst->StorageBytes());
   return ::testing::AssertionSuccess();
 }
 
@@ -245,7 +245,8 @@ class Lifetime : public ::testing::Test {
   void ExpectAllComplete() {
     ASSERT_EQ(prepared_.size(), serial_.size());
     for (size_t i = 0; i < prepared_.size(); ++i) {
-      EXPECT_EQ(HashBytes(prepared_[i]->dst->Bytes()), serial_[i]) << "op " << i << " lost or incomplete";
+      EXPECT_EQ(HashBytes(prepared_[i]->dst->StorageBytes()), serial_[i])
+          << "op " << i << " lost or incomplete";
     }
   }
 
@@ -270,12 +271,11 @@ TEST_F(Lifetime, DestroyStreamWithQueuedWorkRunsItFirst) {
   EXPECT_EQ(aclrtDestroyStream(stream), ACL_ERROR_INVALID_PARAM);
   PreparedCase retry;
   ASSERT_TRUE(Prepare(cases_[0], &retry));
-  EXPECT_EQ(RunOp(cases_[0].backward, retry.workspace, retry.workspaceSize, retry.executor, stream),
-            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(test::RunPhase(retry.op, stream), ACLNN_ERR_PARAM_INVALID);
   EXPECT_FALSE(std::string(aclGetRecentErrMsg()).empty());
   ASSERT_TRUE(Enqueue(&retry, nullptr));
   ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
-  EXPECT_EQ(HashBytes(retry.dst->Bytes()), serial_[0]);
+  EXPECT_EQ(HashBytes(retry.dst->StorageBytes()), serial_[0]);
 }
 
 // Ops on one stream, each result copied out on a second stream that waits for an event recorded after

@@ -30,12 +30,7 @@ constexpr int kViewKindCount = sizeof(kViewKinds) / sizeof(kViewKinds[0]);
 
 BackwardProblem Problem(Shape5 inputSize, std::array<int64_t, 3> outputSize, bool alignCorners,
                         std::array<double, 3> scales = {0.0, 0.0, 0.0}) {
-  BackwardProblem p;
-  p.inputSize = inputSize;
-  p.outputSize = outputSize;
-  p.alignCorners = alignCorners;
-  p.scales = scales;
-  return p;
+  return BackwardProblem{inputSize, outputSize, alignCorners, scales};
 }
 
 // Odd sizes and tails; an identity axis; downsampling with user scales; C >= 8 (the channels-inner
@@ -79,7 +74,7 @@ TEST_P(GuardBands, EveryViewElementWrittenNothingElse) {
 
     PreparedCase p;
     ASSERT_TRUE(Prepare(c, &p));
-    const std::vector<uint8_t> srcBefore = p.src->Bytes();
+    const std::vector<uint8_t> srcBefore = p.src->StorageBytes();
     ASSERT_TRUE(Enqueue(&p, nullptr));
     ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
 
@@ -90,7 +85,7 @@ TEST_P(GuardBands, EveryViewElementWrittenNothingElse) {
     EXPECT_TRUE(test::MatchesReference(got, Reference(c, p.srcValues), test::ToleranceFor(dtype, c.problem),
                                        c.DstShape()));
     EXPECT_TRUE(p.dst->CanaryIntact()) << "the written tensor";
-    EXPECT_TRUE(p.src->Bytes() == srcBefore) << "the tensor read was modified";
+    EXPECT_TRUE(p.src->StorageBytes() == srcBefore) << "the tensor read was modified";
   }
 }
 
@@ -121,12 +116,12 @@ TEST(GuardBandsEmpty, EmptyTensorsWriteNothing) {
         EXPECT_FALSE(prepared);
         EXPECT_NE(std::string(prepared.message()).find("returned 161002"), std::string::npos)
             << prepared.message();
-        EXPECT_EQ(p.executor, nullptr);
+        EXPECT_EQ(p.op.executor, nullptr);
         EXPECT_TRUE(p.dst->CanaryIntact());
         continue;
       }
       ASSERT_TRUE(Prepare(c, &p));
-      EXPECT_EQ(p.workspaceSize, 0u);
+      EXPECT_EQ(p.op.workspaceSize, 0u);
       ASSERT_TRUE(Enqueue(&p, nullptr));
       ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
       EXPECT_TRUE(p.dst->CanaryIntact());

@@ -1,4 +1,4 @@
-// Shared pieces of the runtime tests: device buffers, the seed sample's backward call enqueued on a
+// Shared pieces of the runtime tests: the seed sample's backward call enqueued on a
 // stream, and work that keeps a stream busy for a while.
 #ifndef TRILINEAR3D_TESTS_UT_RUNTIME_RUNTIME_TEST_UTIL_H_
 #define TRILINEAR3D_TESTS_UT_RUNTIME_RUNTIME_TEST_UTIL_H_
@@ -11,30 +11,9 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_upsample_trilinear_3d_backward.h"
+#include "device_buffer.h"
 
 namespace trilinear3d::test {
-
-// aclrtMalloc'd memory, freed on scope exit (after the caller has synchronized its streams).
-class DeviceBuffer {
- public:
-  explicit DeviceBuffer(size_t bytes) : bytes_(bytes) {
-    EXPECT_EQ(aclrtMalloc(&data_, bytes, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
-  }
-  ~DeviceBuffer() {
-    if (data_ != nullptr) {
-      EXPECT_EQ(aclrtFree(data_), ACL_SUCCESS);
-    }
-  }
-  DeviceBuffer(const DeviceBuffer &) = delete;
-  DeviceBuffer &operator=(const DeviceBuffer &) = delete;
-  void *data() const { return data_; }
-  unsigned char *bytes() const { return static_cast<unsigned char *>(data_); }
-  size_t size() const { return bytes_; }
-
- private:
-  void *data_ = nullptr;
-  size_t bytes_;
-};
 
 // The seed sample: gradOut 2x2x2x2x2 holding 1..32, gradInput 2x2x1x1x1; the result is 36/100/164/228.
 constexpr size_t kSeedGradOutCount = 32;

@@ -17,51 +17,15 @@ namespace trilinear3d::test {
 namespace {
 
 // A planned op on a medium shape (large enough to need a workspace), gradInput pre-filled.
-class RunValidation : public ::testing::Test {
+class RunValidation : public PlannedRunTest<BackwardProblem> {
  protected:
-  void SetUp() override {
-    (void)aclGetRecentErrMsg();
-    problem_.inputSize = {2, 5, 9, 17, 23};
-    problem_.outputSize = {13, 31, 40};
-    std::mt19937_64 rng(seed_);
-    gradOut_ = std::make_unique<DeviceTensor>(problem_.GradOutShape(), ACL_FLOAT, ACL_FORMAT_NCDHW);
-    gradInput_ = std::make_unique<DeviceTensor>(problem_.inputSize, ACL_FLOAT, ACL_FORMAT_NCDHW);
-    values_ =
-        gradOut_->Upload(RandomValues(rng, ElementCount(problem_.GradOutShape()), Distribution::kUnitNormal));
-    gradInput_->Upload(RandomValues(rng, ElementCount(problem_.inputSize), Distribution::kLargeOffset));
-    before_ = gradInput_->StorageBytes();
-    ASSERT_TRUE(PrepareBackward(gradOut_->get(), problem_, gradInput_->get(), &op_));
-  }
-
-  // After draining the default stream, gradInput still holds its pre-filled bytes.
-  ::testing::AssertionResult GradInputUntouched() {
-    if (aclrtSynchronizeStream(nullptr) != ACL_SUCCESS) return ::testing::AssertionFailure() << "sync failed";
-    if (gradInput_->StorageBytes() != before_)
-      return ::testing::AssertionFailure() << "a rejected run wrote gradInput";
-    return ::testing::AssertionSuccess();
-  }
-
-  // The corrected retry: the same executor, the right workspace, the right result.
-  void RunCorrectlyAndCheck() {
-    ASSERT_TRUE(EnqueueBackward(&op_, nullptr));
-    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
-    EXPECT_TRUE(ResultMatchesReference(values_, problem_, ACL_FLOAT, gradInput_->Download()));
-  }
-
-  const uint64_t seed_ = FreshSeed();
-  const ::testing::ScopedTrace trace_{__FILE__, __LINE__, SeedTrace(seed_)};
-  BackwardProblem problem_;
-  std::unique_ptr<DeviceTensor> gradOut_;
-  std::unique_ptr<DeviceTensor> gradInput_;
-  std::vector<double> values_;
-  std::vector<uint8_t> before_;
-  PreparedOp op_;
+  void SetUp() override { Plan(BackwardProblem{{2, 5, 9, 17, 23}, {13, 31, 40}}); }
 };
 
 TEST_F(RunValidation, NullExecutor) {
   EXPECT_TRUE(Rejected(aclnnUpsampleTrilinear3dBackward(op_.workspace, op_.workspaceSize, nullptr, nullptr),
                        ACLNN_ERR_PARAM_NULLPTR, {"executor"}));
-  EXPECT_TRUE(GradInputUntouched());
+  EXPECT_TRUE(WrittenUntouched());
   RunCorrectlyAndCheck();
 }
 
@@ -69,7 +33,7 @@ TEST_F(RunValidation, NullWorkspaceWithNonZeroSize) {
   const uint64_t size = std::max<uint64_t>(op_.workspaceSize, 64);
   EXPECT_TRUE(Rejected(aclnnUpsampleTrilinear3dBackward(nullptr, size, op_.executor, nullptr),
                        ACLNN_ERR_PARAM_NULLPTR, {"workspace"}));
-  EXPECT_TRUE(GradInputUntouched());
+  EXPECT_TRUE(WrittenUntouched());
   RunCorrectlyAndCheck();
 }
 
@@ -81,18 +45,18 @@ TEST_F(RunValidation, WorkspaceSmallerThanAsked) {
   EXPECT_TRUE(
       Rejected(aclnnUpsampleTrilinear3dBackward(op_.workspace, op_.workspaceSize - 1, op_.executor, nullptr),
                ACLNN_ERR_PARAM_INVALID, {"workspace"}));
-  EXPECT_TRUE(GradInputUntouched());
+  EXPECT_TRUE(WrittenUntouched());
   RunCorrectlyAndCheck();
 }
 
 TEST_F(RunValidation, ConsumedExecutor) {
   aclOpExecutor *const executor = op_.executor;
   RunCorrectlyAndCheck();
-  const std::vector<uint8_t> result = gradInput_->StorageBytes();
+  const std::vector<uint8_t> result = written_->StorageBytes();
   EXPECT_TRUE(Rejected(aclnnUpsampleTrilinear3dBackward(op_.workspace, op_.workspaceSize, executor, nullptr),
                        ACLNN_ERR_PARAM_INVALID, {"executor"}));
   ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
-  EXPECT_EQ(gradInput_->StorageBytes(), result);
+  EXPECT_EQ(written_->StorageBytes(), result);
 }
 
 TEST_F(RunValidation, GarbageExecutor) {
@@ -101,7 +65,7 @@ TEST_F(RunValidation, GarbageExecutor) {
       Rejected(aclnnUpsampleTrilinear3dBackward(op_.workspace, op_.workspaceSize,
                                                 reinterpret_cast<aclOpExecutor *>(notAnExecutor), nullptr),
                ACLNN_ERR_PARAM_INVALID, {"executor"}));
-  EXPECT_TRUE(GradInputUntouched());
+  EXPECT_TRUE(WrittenUntouched());
   RunCorrectlyAndCheck();
 }
 
@@ -116,7 +80,7 @@ TEST_F(RunValidation, DestroyedExecutorIsUnknown) {
   EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(aclDestroyAclOpExecutor(nullptr), ACLNN_ERR_PARAM_NULLPTR);
   op_.executor = nullptr;
-  EXPECT_TRUE(GradInputUntouched());
+  EXPECT_TRUE(WrittenUntouched());
 }
 
 }  // namespace

@@ -12,14 +12,6 @@
 namespace trilinear3d::test {
 namespace {
 
-struct ViewCase {
-  const char *name;
-  aclFormat gradOutFormat;
-  MemLayout gradOutLayout;
-  aclFormat gradInputFormat;
-  MemLayout gradInputLayout;
-};
-
 const ViewCase kViewCases[] = {
     // NCDHW views over channels-last memory (what torch's channels_last_3d gives).
     {"PermutedBoth", ACL_FORMAT_NCDHW, MemLayout::kPermuted, ACL_FORMAT_NCDHW, MemLayout::kPermuted},
@@ -44,23 +36,12 @@ class BackwardViews : public ::testing::TestWithParam<ViewParam> {};
 TEST_P(BackwardViews, StridedViewsMatchReferenceAndGapsKeepCanary) {
   const auto &[dtype, view, order] = GetParam();
   const ScopedPassOrder passOrder(order);
-  BackwardProblem problem;
-  problem.inputSize = {2, 3, 5, 4, 7};
-  problem.outputSize = {8, 9, 5};
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
-  std::mt19937_64 rng(seed);
+  BackwardProblem problem{{2, 3, 5, 4, 7}, {8, 9, 5}};
+  TracedRng rng;
   for (bool alignCorners : {false, true}) {
     SCOPED_TRACE(alignCorners ? "alignCorners" : "no alignCorners");
     problem.alignCorners = alignCorners;
-    DeviceTensor gradOut(problem.GradOutShape(), dtype, view.gradOutFormat, view.gradOutLayout);
-    DeviceTensor gradInput(problem.inputSize, dtype, view.gradInputFormat, view.gradInputLayout);
-    const std::vector<uint8_t> canary = gradInput.StorageBytes();
-    const std::vector<double> values =
-        gradOut.Upload(RandomValues(rng, ElementCount(problem.GradOutShape()), Distribution::kUnitNormal));
-    ASSERT_TRUE(RunBackward(gradOut, problem, gradInput));
-    EXPECT_TRUE(ResultMatchesReference(values, problem, dtype, gradInput.Download()));
-    EXPECT_TRUE(gradInput.OutsideViewUnchanged(canary));
+    ExpectViewsMatchReference(problem, dtype, view, rng);
   }
 }
 

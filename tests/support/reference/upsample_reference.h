@@ -2,8 +2,8 @@
 // Computed the direct way (scatter of every gradOut element to its 8 corners, zero weights
 // included) so that it shares nothing with the library's separable gather kernel except the
 // per-axis index / weight math of trilinear_math.h.
-#ifndef TRILINEAR3D_TESTS_UT_REFERENCE_UPSAMPLE_REFERENCE_H_
-#define TRILINEAR3D_TESTS_UT_REFERENCE_UPSAMPLE_REFERENCE_H_
+#ifndef TRILINEAR3D_TESTS_SUPPORT_REFERENCE_UPSAMPLE_REFERENCE_H_
+#define TRILINEAR3D_TESTS_SUPPORT_REFERENCE_UPSAMPLE_REFERENCE_H_
 
 #include <gtest/gtest.h>
 
@@ -102,15 +102,41 @@ struct ReferenceResult {
   std::vector<bool> exempt;
 };
 
+// A user scale per axis with floor(in * s) == out but 1/s != in/out, so that using it matters;
+// in is the input's spatial sizes (D, H, W).
+inline std::array<double, 3> ScalesSelecting(const std::array<int64_t, 3> &in,
+                                             const std::array<int64_t, 3> &out) {
+  std::array<double, 3> scales{};
+  for (int a = 0; a < 3; ++a) scales[a] = (static_cast<double>(out[a]) + 0.3) / static_cast<double>(in[a]);
+  for (int a = 0; a < 3; ++a) {
+    EXPECT_EQ(static_cast<int64_t>(std::floor(static_cast<double>(in[a]) * scales[a])), out[a])
+        << "test setup: scales must be consistent with the sizes";
+  }
+  return scales;
+}
+
+// The taps and rounding candidates of a problem's three axes (D, H, W), the forward's and the
+// backward's alike.
+struct AxisTables {
+  std::array<std::vector<math::Tap>, 3> taps;
+  std::array<AxisCandidates, 3> candidates;
+};
+
+inline AxisTables MakeAxisTables(const BackwardProblem &p) {
+  const std::array<math::AxisSpec, 3> specs = MakeAxes(p);
+  AxisTables t;
+  for (int a = 0; a < 3; ++a) {
+    t.taps[a] = math::ForwardTaps(specs[a]);
+    t.candidates[a] = MakeCandidates(specs[a]);
+  }
+  return t;
+}
+
 // gradOut in logical NCDHW order (p.GradOutShape()); the result in logical NCDHW of p.inputSize.
 inline ReferenceResult BackwardReference(const BackwardProblem &p, const std::vector<double> &gradOut) {
-  const std::array<math::AxisSpec, 3> axes = MakeAxes(p);
-  const std::vector<math::Tap> tapD = math::ForwardTaps(axes[0]);
-  const std::vector<math::Tap> tapH = math::ForwardTaps(axes[1]);
-  const std::vector<math::Tap> tapW = math::ForwardTaps(axes[2]);
-  const AxisCandidates candD = MakeCandidates(axes[0]);
-  const AxisCandidates candH = MakeCandidates(axes[1]);
-  const AxisCandidates candW = MakeCandidates(axes[2]);
+  const AxisTables axes = MakeAxisTables(p);
+  const std::vector<math::Tap> &tapD = axes.taps[0], &tapH = axes.taps[1], &tapW = axes.taps[2];
+  const AxisCandidates &candD = axes.candidates[0], &candH = axes.candidates[1], &candW = axes.candidates[2];
   const int64_t planes = p.inputSize[0] * p.inputSize[1];
   const int64_t iD = p.inputSize[2], iH = p.inputSize[3], iW = p.inputSize[4];
   const int64_t oD = p.outputSize[0], oH = p.outputSize[1], oW = p.outputSize[2];
@@ -268,4 +294,4 @@ inline ::testing::AssertionResult MatchesReference(const std::vector<double> &go
 
 }  // namespace trilinear3d::test
 
-#endif  // TRILINEAR3D_TESTS_UT_REFERENCE_UPSAMPLE_REFERENCE_H_
+#endif  // TRILINEAR3D_TESTS_SUPPORT_REFERENCE_UPSAMPLE_REFERENCE_H_

@@ -29,16 +29,6 @@ const ShapeCase kShapes[] = {
 
 enum class ScaleMode { kSizes, kScales };
 
-// A user scale per axis with floor(in * s) == out but 1/s != in/out, so that using it matters.
-std::array<double, 3> ScalesFor(const ShapeCase &shape) {
-  std::array<double, 3> scales{};
-  for (int a = 0; a < 3; ++a) {
-    scales[a] =
-        (static_cast<double>(shape.outputSize[a]) + 0.3) / static_cast<double>(shape.inputSize[2 + a]);
-  }
-  return scales;
-}
-
 using AccuracyParam = std::tuple<aclDataType, aclFormat, bool, ScaleMode, ShapeCase, PassOrder>;
 
 class BackwardAccuracy : public ::testing::TestWithParam<AccuracyParam> {};
@@ -46,18 +36,10 @@ class BackwardAccuracy : public ::testing::TestWithParam<AccuracyParam> {};
 TEST_P(BackwardAccuracy, MatchesFloat64Reference) {
   const auto &[dtype, format, alignCorners, scaleMode, shape, order] = GetParam();
   const ScopedPassOrder passOrder(order);
-  BackwardProblem problem;
-  problem.inputSize = shape.inputSize;
-  problem.outputSize = shape.outputSize;
-  problem.alignCorners = alignCorners;
+  BackwardProblem problem{shape.inputSize, shape.outputSize, alignCorners};
   if (scaleMode == ScaleMode::kScales) {
-    problem.scales = ScalesFor(shape);
-    for (int a = 0; a < 3; ++a) {
-      ASSERT_EQ(
-          static_cast<int64_t>(std::floor(static_cast<double>(shape.inputSize[2 + a]) * problem.scales[a])),
-          shape.outputSize[a])
-          << "test setup: scales must be consistent with the sizes";
-    }
+    problem.scales =
+        ScalesSelecting({shape.inputSize[2], shape.inputSize[3], shape.inputSize[4]}, shape.outputSize);
   }
   ExpectAccurateOnFreshData(problem, dtype, format);
 }
@@ -85,25 +67,9 @@ class BackwardSpecialValues : public ::testing::TestWithParam<SpecialParam> {};
 TEST_P(BackwardSpecialValues, NonFiniteClassesMatchGolden) {
   const auto &[dtype, alignCorners, order] = GetParam();
   const ScopedPassOrder passOrder(order);
-  BackwardProblem problem;
-  problem.inputSize = {1, 2, 3, 5, 7};
-  problem.outputSize = {6, 5, 11};  // H is an identity axis: its zero-weight tap must still spread NaN
-  problem.alignCorners = alignCorners;
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
-  std::mt19937_64 rng(seed);
-  DeviceTensor gradOut(problem.GradOutShape(), dtype, ACL_FORMAT_NCDHW);
-  DeviceTensor gradInput(problem.inputSize, dtype, ACL_FORMAT_NCDHW);
-  std::vector<double> values =
-      RandomValues(rng, ElementCount(problem.GradOutShape()), Distribution::kUnitNormal);
-  std::uniform_int_distribution<size_t> pick(0, values.size() - 1);
-  const double specials[] = {INFINITY, -INFINITY, NAN};
-  for (int i = 0; i < 6; ++i) values[pick(rng)] = specials[i % 3];
-  values = gradOut.Upload(values);
-  ASSERT_TRUE(RunBackward(gradOut, problem, gradInput));
-  const std::vector<double> got = gradInput.Download();
-  EXPECT_TRUE(ResultMatchesReference(values, problem, dtype, got));
-  EXPECT_GT(CountNonFinite(got), 0u) << "the non-finite gradOut values vanished";
+  // H is an identity axis: its zero-weight tap must still spread NaN.
+  ExpectNonFiniteClassesMatchGolden(BackwardProblem{{1, 2, 3, 5, 7}, {6, 5, 11}, alignCorners}, dtype,
+                                    ACL_FORMAT_NCDHW);
 }
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, BackwardSpecialValues,
@@ -117,12 +83,9 @@ INSTANTIATE_TEST_SUITE_P(Dtypes, BackwardSpecialValues,
 
 // fp16 sums beyond 65520 must saturate to inf of the right sign (fp32 accumulation, one rounding).
 TEST(BackwardFp16Overflow, LargeSumsBecomeInfinity) {
-  BackwardProblem problem;
-  problem.inputSize = {1, 2, 2, 3, 2};
-  problem.outputSize = {2, 3, 9};  // about 4.5 terms of weight 1 per input point along W
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
-  std::mt19937_64 rng(seed);
+  const BackwardProblem problem{{1, 2, 2, 3, 2},
+                                {2, 3, 9}};  // about 4.5 terms of weight 1 per input point along W
+  TracedRng rng;
   DeviceTensor gradOut(problem.GradOutShape(), ACL_FLOAT16, ACL_FORMAT_NCDHW);
   DeviceTensor gradInput(problem.inputSize, ACL_FLOAT16, ACL_FORMAT_NCDHW);
   std::vector<double> values =

@@ -2,8 +2,8 @@
 // forward way. Computed directly: every output element is the sum of its 8 corner terms, zero
 // weights included (0 * inf must give NaN), so it shares nothing with the library's fused
 // D -> H -> W kernel except the per-axis index / weight math of trilinear_math.h.
-#ifndef TRILINEAR3D_TESTS_UT_FORWARD_FORWARD_REFERENCE_H_
-#define TRILINEAR3D_TESTS_UT_FORWARD_FORWARD_REFERENCE_H_
+#ifndef TRILINEAR3D_TESTS_SUPPORT_REFERENCE_FORWARD_REFERENCE_H_
+#define TRILINEAR3D_TESTS_SUPPORT_REFERENCE_FORWARD_REFERENCE_H_
 
 #include <gtest/gtest.h>
 
@@ -30,14 +30,7 @@ struct ForwardProblem {
   Shape5 OutShape() const { return {selfSize[0], selfSize[1], outputSize[0], outputSize[1], outputSize[2]}; }
 
   // The backward problem with the same axes: its gradInput is self, its gradOut is out.
-  BackwardProblem Transposed() const {
-    BackwardProblem p;
-    p.inputSize = selfSize;
-    p.outputSize = outputSize;
-    p.alignCorners = alignCorners;
-    p.scales = scales;
-    return p;
-  }
+  BackwardProblem Transposed() const { return BackwardProblem{selfSize, outputSize, alignCorners, scales}; }
 
   std::string Describe() const {
     std::ostringstream os;
@@ -49,6 +42,11 @@ struct ForwardProblem {
   }
 };
 
+// The forward problem with a backward problem's axes: self is its gradInput, out its gradOut.
+inline ForwardProblem ForwardOf(const BackwardProblem &p) {
+  return ForwardProblem{p.inputSize, p.outputSize, p.alignCorners, p.scales};
+}
+
 // self in logical NCDHW order (p.selfSize); the result in logical NCDHW of p.OutShape().
 //   golden  = sum over the 8 corners of l_d*l_h*l_w * x            (every corner, zero weights too)
 //   absSum  = A: the same with |x|
@@ -57,13 +55,9 @@ struct ForwardProblem {
 //   exempt  = outputs with a near-integer source index on some axis whose candidates include a
 //             non-finite x (either neighbouring tap choice is acceptable there)
 inline ReferenceResult ForwardReference(const ForwardProblem &p, const std::vector<double> &self) {
-  const std::array<math::AxisSpec, 3> axes = MakeAxes(p.Transposed());
-  const std::vector<math::Tap> tapD = math::ForwardTaps(axes[0]);
-  const std::vector<math::Tap> tapH = math::ForwardTaps(axes[1]);
-  const std::vector<math::Tap> tapW = math::ForwardTaps(axes[2]);
-  const AxisCandidates candD = MakeCandidates(axes[0]);
-  const AxisCandidates candH = MakeCandidates(axes[1]);
-  const AxisCandidates candW = MakeCandidates(axes[2]);
+  const AxisTables axes = MakeAxisTables(p.Transposed());
+  const std::vector<math::Tap> &tapD = axes.taps[0], &tapH = axes.taps[1], &tapW = axes.taps[2];
+  const AxisCandidates &candD = axes.candidates[0], &candH = axes.candidates[1], &candW = axes.candidates[2];
   const int64_t planes = p.selfSize[0] * p.selfSize[1];
   const int64_t iD = p.selfSize[2], iH = p.selfSize[3], iW = p.selfSize[4];
   const int64_t oD = p.outputSize[0], oH = p.outputSize[1], oW = p.outputSize[2];
@@ -141,4 +135,4 @@ inline ::testing::AssertionResult ForwardMatchesReference(const std::vector<doub
 
 }  // namespace trilinear3d::test
 
-#endif  // TRILINEAR3D_TESTS_UT_FORWARD_FORWARD_REFERENCE_H_
+#endif  // TRILINEAR3D_TESTS_SUPPORT_REFERENCE_FORWARD_REFERENCE_H_

@@ -1,7 +1,8 @@
 // Building blocks of the validation tests: raw tensors with any dims / strides / storage (also
-// invalid ones), int arrays, and the check that a call was rejected with a useful message.
-#ifndef TRILINEAR3D_TESTS_UT_VALIDATION_HELPERS_H_
-#define TRILINEAR3D_TESTS_UT_VALIDATION_HELPERS_H_
+// invalid ones) over device buffers, int arrays, and the check that a call was rejected with a useful
+// message.
+#ifndef TRILINEAR3D_TESTS_SUPPORT_VALIDATION_HELPERS_H_
+#define TRILINEAR3D_TESTS_SUPPORT_VALIDATION_HELPERS_H_
 
 #include <gtest/gtest.h>
 
@@ -9,36 +10,15 @@
 #include <cctype>
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "acl/acl.h"
 #include "aclnn/aclnn_base.h"
+#include "device_buffer.h"
 
 namespace trilinear3d::test {
-
-// aclrtMalloc'd bytes, filled with a canary so that "nothing written" can be checked.
-class DeviceBuffer {
- public:
-  explicit DeviceBuffer(size_t bytes) : bytes_(bytes) {
-    EXPECT_EQ(aclrtMalloc(&ptr_, bytes_, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    EXPECT_EQ(aclrtMemset(ptr_, bytes_, 0xA5, bytes_), ACL_SUCCESS);
-  }
-  ~DeviceBuffer() { aclrtFree(ptr_); }
-  DeviceBuffer(const DeviceBuffer &) = delete;
-  DeviceBuffer &operator=(const DeviceBuffer &) = delete;
-
-  void *get() const { return ptr_; }
-  std::vector<uint8_t> Bytes() const {
-    std::vector<uint8_t> bytes(bytes_);
-    EXPECT_EQ(aclrtMemcpy(bytes.data(), bytes.size(), ptr_, bytes_, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
-    return bytes;
-  }
-
- private:
-  void *ptr_ = nullptr;
-  size_t bytes_;
-};
 
 // Row-major strides of dims, computed without signed overflow (wraps are the caller's problem).
 inline std::vector<int64_t> ContiguousStrides(const std::vector<int64_t> &dims) {
@@ -51,6 +31,12 @@ inline std::vector<int64_t> ContiguousStrides(const std::vector<int64_t> &dims) 
   return strides;
 }
 
+// Destroys what aclCreateTensor / aclCreateIntArray made (the owners below hold it in a unique_ptr).
+struct AclDestroy {
+  void operator()(aclTensor *tensor) const { aclDestroyTensor(tensor); }
+  void operator()(aclIntArray *array) const { aclDestroyIntArray(array); }
+};
+
 // An aclTensor exactly as described; strides default to contiguous, storage to the view dims.
 class RawTensor {
  public:
@@ -58,37 +44,27 @@ class RawTensor {
             std::vector<int64_t> strides = {}, int64_t offset = 0, std::vector<int64_t> storageDims = {}) {
     if (strides.empty()) strides = ContiguousStrides(dims);
     if (storageDims.empty()) storageDims = dims;
-    tensor_ = aclCreateTensor(dims.data(), dims.size(), dtype, strides.data(), offset, format,
-                              storageDims.data(), storageDims.size(), data);
+    tensor_.reset(aclCreateTensor(dims.data(), dims.size(), dtype, strides.data(), offset, format,
+                                  storageDims.data(), storageDims.size(), data));
     EXPECT_NE(tensor_, nullptr) << aclGetRecentErrMsg();
   }
-  ~RawTensor() {
-    if (tensor_ != nullptr) aclDestroyTensor(tensor_);
-  }
-  RawTensor(const RawTensor &) = delete;
-  RawTensor &operator=(const RawTensor &) = delete;
-  aclTensor *get() const { return tensor_; }
+  aclTensor *get() const { return tensor_.get(); }
 
  private:
-  aclTensor *tensor_ = nullptr;
+  std::unique_ptr<aclTensor, AclDestroy> tensor_;
 };
 
 class IntArray {
  public:
   IntArray(std::initializer_list<int64_t> values) : IntArray(std::vector<int64_t>(values)) {}
-  explicit IntArray(const std::vector<int64_t> &values) {
-    array_ = aclCreateIntArray(values.data(), values.size());
+  explicit IntArray(const std::vector<int64_t> &values)
+      : array_(aclCreateIntArray(values.data(), values.size())) {
     EXPECT_NE(array_, nullptr);
   }
-  ~IntArray() {
-    if (array_ != nullptr) aclDestroyIntArray(array_);
-  }
-  IntArray(const IntArray &) = delete;
-  IntArray &operator=(const IntArray &) = delete;
-  aclIntArray *get() const { return array_; }
+  aclIntArray *get() const { return array_.get(); }
 
  private:
-  aclIntArray *array_ = nullptr;
+  std::unique_ptr<aclIntArray, AclDestroy> array_;
 };
 
 inline std::string Lower(std::string s) {
@@ -97,10 +73,28 @@ inline std::string Lower(std::string s) {
   return s;
 }
 
+inline bool IsWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+
+// Whether `word` occurs in `text` (case-insensitive) with no identifier character either side.
+inline bool ContainsWord(const std::string &text, const std::string &word) {
+  const std::string t = Lower(text), w = Lower(word);
+  for (size_t at = t.find(w); at != std::string::npos; at = t.find(w, at + 1)) {
+    const bool before = at == 0 || !IsWordChar(t[at - 1]);
+    const bool after = at + w.size() == t.size() || !IsWordChar(t[at + w.size()]);
+    if (before && after) return true;
+  }
+  return false;
+}
+
+// How a rejection's message must name the parameter: anywhere, or as a whole word ("out" must not
+// be satisfied by "outputSize").
+enum class NameMatch { kSubstring, kWholeWord };
+
 // The call returned `expected`, aclGetRecentErrMsg names one of `names` (case-insensitive), and
 // reading the message again gives "" (it is cleared by reading).
 inline ::testing::AssertionResult Rejected(aclnnStatus status, aclnnStatus expected,
-                                           std::initializer_list<const char *> names) {
+                                           std::initializer_list<const char *> names,
+                                           NameMatch match = NameMatch::kSubstring) {
   const std::string message = aclGetRecentErrMsg();
   const std::string again = aclGetRecentErrMsg();
   if (status != expected) {
@@ -111,7 +105,8 @@ inline ::testing::AssertionResult Rejected(aclnnStatus status, aclnnStatus expec
   bool named = false;
   std::string wanted;
   for (const char *name : names) {
-    named = named || Lower(message).find(Lower(name)) != std::string::npos;
+    named = named || (match == NameMatch::kWholeWord ? ContainsWord(message, name)
+                                                     : Lower(message).find(Lower(name)) != std::string::npos);
     wanted += std::string(wanted.empty() ? "" : " or ") + name;
   }
   if (!named)
@@ -121,6 +116,12 @@ inline ::testing::AssertionResult Rejected(aclnnStatus status, aclnnStatus expec
   return ::testing::AssertionSuccess();
 }
 
+// Rejected, each name to appear as a whole word.
+inline ::testing::AssertionResult RejectedNaming(aclnnStatus status, aclnnStatus expected,
+                                                 std::initializer_list<const char *> names) {
+  return Rejected(status, expected, names, NameMatch::kWholeWord);
+}
+
 }  // namespace trilinear3d::test
 
-#endif  // TRILINEAR3D_TESTS_UT_VALIDATION_HELPERS_H_
+#endif  // TRILINEAR3D_TESTS_SUPPORT_VALIDATION_HELPERS_H_

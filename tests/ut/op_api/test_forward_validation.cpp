@@ -17,8 +17,8 @@
 #include "acl_test_environment.h"
 #include "aclnnop/aclnn_upsample_trilinear_3d.h"
 #include "allocation_probe.h"
-#include "forward/forward_op_runner.h"
-#include "forward/forward_reference.h"
+#include "op_runner.h"
+#include "reference/forward_reference.h"
 #include "validation_helpers.h"
 
 namespace trilinear3d::test {
@@ -26,52 +26,16 @@ namespace {
 
 constexpr int64_t kDimLimit = int64_t{1} << 20;  // CANN's per-dim limit
 
-bool IsWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
-
-// Whether `word` occurs in `text` (case-insensitive) with no identifier character either side.
-bool ContainsWord(const std::string &text, const std::string &word) {
-  const std::string t = Lower(text), w = Lower(word);
-  for (size_t at = t.find(w); at != std::string::npos; at = t.find(w, at + 1)) {
-    const bool before = at == 0 || !IsWordChar(t[at - 1]);
-    const bool after = at + w.size() == t.size() || !IsWordChar(t[at + w.size()]);
-    if (before && after) return true;
-  }
-  return false;
-}
-
-// Like validation_helpers.h's Rejected, but each name must appear as a whole word.
-::testing::AssertionResult RejectedNaming(aclnnStatus status, aclnnStatus expected,
-                                          std::initializer_list<const char *> names) {
-  const std::string message = aclGetRecentErrMsg();
-  const std::string again = aclGetRecentErrMsg();
-  if (status != expected) {
-    return ::testing::AssertionFailure()
-           << "status " << status << ", expected " << expected << " (message: \"" << message << "\")";
-  }
-  if (message.empty()) return ::testing::AssertionFailure() << "aclGetRecentErrMsg() is empty";
-  bool named = false;
-  std::string wanted;
-  for (const char *name : names) {
-    named = named || ContainsWord(message, name);
-    wanted += std::string(wanted.empty() ? "" : " or ") + name;
-  }
-  if (!named)
-    return ::testing::AssertionFailure() << "message \"" << message << "\" does not name " << wanted;
-  if (!again.empty())
-    return ::testing::AssertionFailure() << "second read gave \"" << again << "\", expected \"\"";
-  return ::testing::AssertionSuccess();
-}
-
 // Valid baseline: self (1,2,2,3,4) -> out (1,2,3,4,5), float, NCDHW; each test breaks one thing.
 class ForwardValidation : public ::testing::Test {
  protected:
   void SetUp() override { (void)aclGetRecentErrMsg(); }
 
   RawTensor Self(aclDataType dtype = ACL_FLOAT, aclFormat format = ACL_FORMAT_NCDHW) {
-    return RawTensor(kSelfDims, dtype, format, selfBuf_.get());
+    return RawTensor(kSelfDims, dtype, format, selfBuf_.data());
   }
   RawTensor Out(aclDataType dtype = ACL_FLOAT, aclFormat format = ACL_FORMAT_NCDHW) {
-    return RawTensor(kOutDims, dtype, format, outBuf_.get());
+    return RawTensor(kOutDims, dtype, format, outBuf_.data());
   }
 
   aclnnStatus Call(const aclTensor *self, const aclIntArray *outputSize, aclTensor *out,
@@ -81,19 +45,10 @@ class ForwardValidation : public ::testing::Test {
   }
 
   // Runs an executor a successful call returned (a run is what frees it).
-  void RunExecutor() {
-    ASSERT_NE(executor_, nullptr);
-    DeviceBuffer workspace(std::max<uint64_t>(workspaceSize_, 1));
-    ASSERT_EQ(aclnnUpsampleTrilinear3d(workspaceSize_ > 0 ? workspace.get() : nullptr, workspaceSize_,
-                                       executor_, nullptr),
-              ACLNN_SUCCESS)
-        << aclGetRecentErrMsg();
-    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
-    executor_ = nullptr;
-  }
+  void RunExecutor() { ASSERT_TRUE(RunPlannedExecutor(false, &executor_, workspaceSize_)); }
 
   // A rejected call wrote nothing into out's buffer (it still holds the canary).
-  ::testing::AssertionResult OutUntouched() {
+  ::testing::AssertionResult WrittenUntouched() {
     const std::vector<uint8_t> bytes = outBuf_.Bytes();
     if (std::all_of(bytes.begin(), bytes.end(), [](uint8_t b) { return b == 0xA5; })) {
       return ::testing::AssertionSuccess();
@@ -180,7 +135,7 @@ TEST_F(ForwardValidation, SelfNotFiveDims) {
   for (const std::vector<int64_t> &dims :
        {std::vector<int64_t>{2, 2, 3, 4}, std::vector<int64_t>{1, 1, 2, 2, 3, 4}, std::vector<int64_t>{48}}) {
     SCOPED_TRACE(std::to_string(dims.size()) + "-D self");
-    RawTensor self(dims, ACL_FLOAT, ACL_FORMAT_ND, selfBuf_.get());
+    RawTensor self(dims, ACL_FLOAT, ACL_FORMAT_ND, selfBuf_.data());
     RawTensor out = Out();
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"self"}));
@@ -192,7 +147,7 @@ TEST_F(ForwardValidation, OutNotFiveDims) {
        {std::vector<int64_t>{2, 3, 4, 5}, std::vector<int64_t>{1, 1, 2, 3, 4, 5}}) {
     SCOPED_TRACE(std::to_string(dims.size()) + "-D out");
     RawTensor self = Self();
-    RawTensor out(dims, ACL_FLOAT, ACL_FORMAT_ND, outBuf_.get());
+    RawTensor out(dims, ACL_FLOAT, ACL_FORMAT_ND, outBuf_.data());
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
   }
@@ -239,7 +194,7 @@ TEST_F(ForwardValidation, OutputSizeNotPositive) {
       std::vector<int64_t> values{3, 4, 5};
       values[static_cast<size_t>(axis)] = bad;
       std::vector<int64_t> outDims{1, 2, values[0], values[1], values[2]};
-      RawTensor out(outDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), {20, 10, 5, 5, 1}, 0, {120});
+      RawTensor out(outDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {20, 10, 5, 5, 1}, 0, {120});
       IntArray outputSize(values);
       EXPECT_TRUE(RejectedNaming(Call(self.get(), outputSize.get(), out.get()), ACLNN_ERR_PARAM_INVALID,
                                  {"outputSize"}));
@@ -254,7 +209,7 @@ TEST_F(ForwardValidation, SelfSpatialNotPositive) {
       SCOPED_TRACE("self dim " + std::to_string(axis) + " = " + std::to_string(bad));
       std::vector<int64_t> dims = kSelfDims;
       dims[static_cast<size_t>(axis)] = bad;
-      RawTensor self(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.get(), {24, 12, 12, 4, 1}, 0, {48});
+      RawTensor self(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data(), {24, 12, 12, 4, 1}, 0, {48});
       EXPECT_TRUE(
           RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"self"}));
     }
@@ -268,7 +223,7 @@ TEST_F(ForwardValidation, OutSpatialShapeNotOutputSize) {
         std::vector<int64_t>{1, 2, 2, 4, 5}}) {
     SCOPED_TRACE("out " + std::to_string(dims[2]) + "x" + std::to_string(dims[3]) + "x" +
                  std::to_string(dims[4]));
-    RawTensor out(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get());
+    RawTensor out(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data());
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
   }
@@ -280,7 +235,7 @@ TEST_F(ForwardValidation, OutBatchOrChannelsNotSelf) {
        {std::vector<int64_t>{2, 2, 3, 4, 5}, std::vector<int64_t>{1, 3, 3, 4, 5},
         std::vector<int64_t>{1, 1, 3, 4, 5}}) {
     SCOPED_TRACE("out N " + std::to_string(dims[0]) + ", C " + std::to_string(dims[1]));
-    RawTensor out(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get());
+    RawTensor out(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data());
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
   }
@@ -289,14 +244,14 @@ TEST_F(ForwardValidation, OutBatchOrChannelsNotSelf) {
 TEST_F(ForwardValidation, OutNdhwcShapeReadInNcdhwOrder) {
   // (N, C, D, H, W) dims under NDHWC mean C = 5 and W = 2: not (N, C, outputSize).
   RawTensor self = Self();
-  RawTensor out(kOutDims, ACL_FLOAT, ACL_FORMAT_NDHWC, outBuf_.get());
+  RawTensor out(kOutDims, ACL_FLOAT, ACL_FORMAT_NDHWC, outBuf_.data());
   EXPECT_TRUE(
       RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
 }
 
 TEST_F(ForwardValidation, SelfNdhwcShapeReadInNcdhwOrder) {
   // self dims (1,2,2,3,4) under NDHWC are N=1, C=4: out (1,2,...) no longer has self's channels.
-  RawTensor self(kSelfDims, ACL_FLOAT, ACL_FORMAT_NDHWC, selfBuf_.get());
+  RawTensor self(kSelfDims, ACL_FLOAT, ACL_FORMAT_NDHWC, selfBuf_.data());
   RawTensor out = Out();
   EXPECT_TRUE(RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID,
                              {"out", "self"}));
@@ -304,8 +259,8 @@ TEST_F(ForwardValidation, SelfNdhwcShapeReadInNcdhwOrder) {
 
 TEST_F(ForwardValidation, MatchingNdhwcShapesAreAccepted) {
   // The same problem with both tensors NDHWC: view dims (N, D, H, W, C).
-  RawTensor self({1, 2, 3, 4, 2}, ACL_FLOAT, ACL_FORMAT_NDHWC, selfBuf_.get());
-  RawTensor out({1, 3, 4, 5, 2}, ACL_FLOAT, ACL_FORMAT_NDHWC, outBuf_.get());
+  RawTensor self({1, 2, 3, 4, 2}, ACL_FLOAT, ACL_FORMAT_NDHWC, selfBuf_.data());
+  RawTensor out({1, 3, 4, 5, 2}, ACL_FLOAT, ACL_FORMAT_NDHWC, outBuf_.data());
   ASSERT_EQ(Call(self.get(), outputSize_.get(), out.get()), ACLNN_SUCCESS) << aclGetRecentErrMsg();
   RunExecutor();
 }
@@ -313,32 +268,28 @@ TEST_F(ForwardValidation, MatchingNdhwcShapesAreAccepted) {
 // Row 5: limits, overflow, the scales rule.
 TEST_F(ForwardValidation, SelfDimAboveLimit) {
   DeviceBuffer big(4 * static_cast<size_t>(kDimLimit + 1));
-  RawTensor self({1, 1, 1, 1, kDimLimit + 1}, ACL_FLOAT, ACL_FORMAT_NCDHW, big.get());
-  RawTensor out({1, 1, 1, 1, 2}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get());
+  RawTensor self({1, 1, 1, 1, kDimLimit + 1}, ACL_FLOAT, ACL_FORMAT_NCDHW, big.data());
+  RawTensor out({1, 1, 1, 1, 2}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data());
   IntArray outputSize{1, 1, 2};
   EXPECT_TRUE(
       RejectedNaming(Call(self.get(), outputSize.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"self"}));
-  EXPECT_TRUE(OutUntouched());
+  EXPECT_TRUE(WrittenUntouched());
 }
 
 TEST_F(ForwardValidation, OutDimAboveLimit) {
   DeviceBuffer big(4 * static_cast<size_t>(kDimLimit + 1));
-  RawTensor self({1, 1, 1, 2, 1}, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.get());
-  RawTensor out({1, 1, 1, kDimLimit + 1, 1}, ACL_FLOAT, ACL_FORMAT_NCDHW, big.get());
+  RawTensor self({1, 1, 1, 2, 1}, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data());
+  RawTensor out({1, 1, 1, kDimLimit + 1, 1}, ACL_FLOAT, ACL_FORMAT_NCDHW, big.data());
   IntArray outputSize{1, kDimLimit + 1, 1};
   EXPECT_TRUE(RejectedNaming(Call(self.get(), outputSize.get(), out.get()), ACLNN_ERR_PARAM_INVALID,
                              {"out", "outputSize"}));
 }
 
 TEST_F(ForwardValidation, DimAtLimitIsAccepted) {
-  ForwardProblem problem;
-  problem.selfSize = {1, 1, 1, 1, 3};
-  problem.outputSize = {1, 1, kDimLimit};
+  ForwardProblem problem{{1, 1, 1, 1, 3}, {1, 1, kDimLimit}};
   DeviceTensor self(problem.selfSize, ACL_FLOAT, ACL_FORMAT_NCDHW);
   DeviceTensor out(problem.OutShape(), ACL_FLOAT, ACL_FORMAT_NCDHW);
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
-  std::mt19937_64 rng(seed);
+  TracedRng rng;
   const std::vector<double> values = self.Upload(RandomValues(rng, 3, Distribution::kUnitNormal));
   ASSERT_TRUE(RunForward(self, problem, out));
   EXPECT_TRUE(ForwardMatchesReference(values, problem, ACL_FLOAT, out.Download()));
@@ -351,8 +302,8 @@ TEST_F(ForwardValidation, SizeProductOverflowsInt64) {
   IntArray outputSize{256, 256, 256};
   {
     SCOPED_TRACE("self and out");
-    RawTensor self(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.get(), strides, 0, dims);
-    RawTensor out(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), strides, 0, dims);
+    RawTensor self(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data(), strides, 0, dims);
+    RawTensor out(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), strides, 0, dims);
     ResetLargestAllocation();
     const aclnnStatus status = Call(self.get(), outputSize.get(), out.get());
     const size_t largest = LargestAllocation();
@@ -363,9 +314,9 @@ TEST_F(ForwardValidation, SizeProductOverflowsInt64) {
     // A small self; only out's element count overflows (the forward's output side).
     SCOPED_TRACE("out only");
     const std::vector<int64_t> selfDims{kDimLimit, kDimLimit, 1, 1, 1};
-    RawTensor self(selfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.get(), {kDimLimit, 1, 1, 1, 1}, 0,
+    RawTensor self(selfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data(), {kDimLimit, 1, 1, 1, 1}, 0,
                    selfDims);
-    RawTensor out(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), strides, 0, dims);
+    RawTensor out(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), strides, 0, dims);
     ResetLargestAllocation();
     const aclnnStatus status = Call(self.get(), outputSize.get(), out.get());
     const size_t largest = LargestAllocation();
@@ -378,8 +329,8 @@ TEST_F(ForwardValidation, ViewExtentOverflowsInt64) {
   // Few elements, but (dim - 1) * stride overflows: rejected, never wrapped into range.
   const std::vector<int64_t> dims{1, 1, 1, 3, 2};
   const std::vector<int64_t> strides{6, 6, 6, int64_t{1} << 62, 1};
-  RawTensor self(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.get(), strides, 0, {48});
-  RawTensor out({1, 1, 2, 3, 2}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get());
+  RawTensor self(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data(), strides, 0, {48});
+  RawTensor out({1, 1, 2, 3, 2}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data());
   IntArray outputSize{2, 3, 2};
   EXPECT_TRUE(
       RejectedNaming(Call(self.get(), outputSize.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"self"}));
@@ -405,10 +356,7 @@ TEST_F(ForwardValidation, ConsistentScalesAreUsed) {
   // All three > 0 and consistent: accepted, and without alignCorners 1/s is the source step.
   for (bool alignCorners : {false, true}) {
     SCOPED_TRACE(alignCorners ? "alignCorners" : "no alignCorners");
-    ForwardProblem problem;
-    problem.selfSize = {1, 2, 2, 3, 4};
-    problem.outputSize = {3, 4, 5};
-    problem.alignCorners = alignCorners;
+    ForwardProblem problem{{1, 2, 2, 3, 4}, {3, 4, 5}, alignCorners};
     problem.scales = {1.5, 1.4, 1.3};
     DeviceTensor self(problem.selfSize, ACL_DOUBLE, ACL_FORMAT_NCDHW);
     DeviceTensor out(problem.OutShape(), ACL_DOUBLE, ACL_FORMAT_NCDHW);
@@ -440,9 +388,7 @@ TEST_F(ForwardValidation, ScalesWithOneNotPositiveAreIgnored) {
         std::array<double, 3>{2.0, 2.0, -0.5}}) {
     SCOPED_TRACE("scales " + std::to_string(scales[0]) + "," + std::to_string(scales[1]) + "," +
                  std::to_string(scales[2]));
-    ForwardProblem problem;
-    problem.selfSize = {1, 2, 2, 3, 4};
-    problem.outputSize = {3, 4, 5};
+    ForwardProblem problem{{1, 2, 2, 3, 4}, {3, 4, 5}};
     problem.scales = scales;
     DeviceTensor self(problem.selfSize, ACL_FLOAT, ACL_FORMAT_NCDHW);
     DeviceTensor out(problem.OutShape(), ACL_FLOAT, ACL_FORMAT_NCDHW);
@@ -462,13 +408,13 @@ TEST_F(ForwardValidation, EmptyBatchIsANoOp) {
   std::vector<int64_t> selfDims = kSelfDims, outDims = kOutDims;
   selfDims[0] = 0;
   outDims[0] = 0;
-  RawTensor self(selfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.get(), {}, 0, {48});
-  RawTensor out(outDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), {}, 0, {120});
+  RawTensor self(selfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data(), {}, 0, {48});
+  RawTensor out(outDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {}, 0, {120});
   workspaceSize_ = 12345;
   ASSERT_EQ(Call(self.get(), outputSize_.get(), out.get()), ACLNN_SUCCESS) << aclGetRecentErrMsg();
   EXPECT_EQ(workspaceSize_, 0u);
   RunExecutor();
-  EXPECT_TRUE(OutUntouched()) << "an empty out's storage was written";
+  EXPECT_TRUE(WrittenUntouched()) << "an empty out's storage was written";
 }
 
 // No channels (C = 0): CANN's forward rejects it with 161002 (its UT case_shape_2_0_3_4_5_abnormal;
@@ -488,8 +434,8 @@ TEST_F(ForwardValidation, EmptyChannelsAreRejected) {
   };
   for (const Case &c : cases) {
     SCOPED_TRACE(c.name);
-    RawTensor self(c.selfDims, ACL_FLOAT, c.format, selfBuf_.get(), {}, 0, {48});
-    RawTensor out(c.outDims, ACL_FLOAT, c.format, outBuf_.get(), {}, 0, {120});
+    RawTensor self(c.selfDims, ACL_FLOAT, c.format, selfBuf_.data(), {}, 0, {48});
+    RawTensor out(c.outDims, ACL_FLOAT, c.format, outBuf_.data(), {}, 0, {120});
     const aclnnStatus status = Call(self.get(), outputSize_.get(), out.get());
     const std::string message = aclGetRecentErrMsg();
     EXPECT_EQ(status, ACLNN_ERR_PARAM_INVALID) << message;
@@ -502,11 +448,11 @@ TEST_F(ForwardValidation, EmptyChannelsAreRejected) {
     std::vector<int64_t> outDims = kOutDims;
     outDims[1] = 0;
     RawTensor self = Self();
-    RawTensor out(outDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), {}, 0, {120});
+    RawTensor out(outDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {}, 0, {120});
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
   }
-  EXPECT_TRUE(OutUntouched());
+  EXPECT_TRUE(WrittenUntouched());
 }
 
 TEST_F(ForwardValidation, NegativeBatchOrChannels) {
@@ -515,8 +461,8 @@ TEST_F(ForwardValidation, NegativeBatchOrChannels) {
     std::vector<int64_t> selfDims = kSelfDims, outDims = kOutDims;
     selfDims[static_cast<size_t>(axis)] = -1;
     outDims[static_cast<size_t>(axis)] = -1;
-    RawTensor self(selfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.get(), {24, 12, 12, 4, 1}, 0, {48});
-    RawTensor out(outDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), {60, 60, 20, 5, 1}, 0, {120});
+    RawTensor self(selfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data(), {24, 12, 12, 4, 1}, 0, {48});
+    RawTensor out(outDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {60, 60, 20, 5, 1}, 0, {120});
     EXPECT_TRUE(RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID,
                                {"self", "out"}));
   }
@@ -526,14 +472,14 @@ TEST_F(ForwardValidation, NegativeBatchOrChannels) {
 TEST_F(ForwardValidation, ViewExtentBeyondStorage) {
   {
     SCOPED_TRACE("self storage one element short");
-    RawTensor self(kSelfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.get(), {}, 0, {47});
+    RawTensor self(kSelfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data(), {}, 0, {47});
     RawTensor out = Out();
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"self"}));
   }
   {
     SCOPED_TRACE("offset pushes self past the end");
-    RawTensor self(kSelfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.get(), {}, 1, {48});
+    RawTensor self(kSelfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data(), {}, 1, {48});
     RawTensor out = Out();
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"self"}));
@@ -541,25 +487,25 @@ TEST_F(ForwardValidation, ViewExtentBeyondStorage) {
   {
     SCOPED_TRACE("out storage too small");
     RawTensor self = Self();
-    RawTensor out(kOutDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), {}, 0, {7, 17});
+    RawTensor out(kOutDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {}, 0, {7, 17});
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
   }
   {
     SCOPED_TRACE("out strides reach past the storage");
     RawTensor self = Self();
-    RawTensor out(kOutDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), {120, 60, 20, 5, 2}, 0, {120});
+    RawTensor out(kOutDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {120, 60, 20, 5, 2}, 0, {120});
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
   }
-  EXPECT_TRUE(OutUntouched());
+  EXPECT_TRUE(WrittenUntouched());
 }
 
 TEST_F(ForwardValidation, NegativeStride) {
   {
     // W walks backwards from offset 3: every element lies inside the storage, the stride is still invalid.
     SCOPED_TRACE("self");
-    RawTensor self(kSelfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.get(), {24, 12, 4, 1, -1}, 3, {48});
+    RawTensor self(kSelfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data(), {24, 12, 4, 1, -1}, 3, {48});
     RawTensor out = Out();
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"self"}));
@@ -567,11 +513,11 @@ TEST_F(ForwardValidation, NegativeStride) {
   {
     SCOPED_TRACE("out");
     RawTensor self = Self();
-    RawTensor out(kOutDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), {60, 20, 5, 1, -1}, 4, {120});
+    RawTensor out(kOutDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {60, 20, 5, 1, -1}, 4, {120});
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
   }
-  EXPECT_TRUE(OutUntouched());
+  EXPECT_TRUE(WrittenUntouched());
 }
 
 // Order: a null argument (row 1) before an unsupported dtype (row 2); a dtype mismatch (row 2)
@@ -585,7 +531,7 @@ TEST_F(ForwardValidation, RowsAreCheckedInCannOrder) {
   }
   {
     SCOPED_TRACE("out's dtype before self's rank");
-    RawTensor self({2, 3, 4, 2}, ACL_FLOAT, ACL_FORMAT_ND, selfBuf_.get());
+    RawTensor self({2, 3, 4, 2}, ACL_FLOAT, ACL_FORMAT_ND, selfBuf_.data());
     RawTensor out = Out(ACL_FLOAT16);
     const aclnnStatus status = Call(self.get(), outputSize_.get(), out.get());
     const std::string message = aclGetRecentErrMsg();
@@ -594,7 +540,7 @@ TEST_F(ForwardValidation, RowsAreCheckedInCannOrder) {
   }
   {
     SCOPED_TRACE("self's rank before outputSize's values");
-    RawTensor self({2, 3, 4, 2}, ACL_FLOAT, ACL_FORMAT_ND, selfBuf_.get());
+    RawTensor self({2, 3, 4, 2}, ACL_FLOAT, ACL_FORMAT_ND, selfBuf_.data());
     RawTensor out = Out();
     IntArray outputSize{0, 4, 5};
     EXPECT_TRUE(
@@ -605,69 +551,31 @@ TEST_F(ForwardValidation, RowsAreCheckedInCannOrder) {
 // The executor copies what it needs: tensors and the int array may be destroyed right after
 // GetWorkspaceSize (docs/spec.md §3); the memory they point to stays valid until the run.
 TEST_F(ForwardValidation, ArgumentsMayBeDestroyedAfterPlanning) {
-  ForwardProblem problem;
-  problem.selfSize = {2, 3, 4, 5, 6};
-  problem.outputSize = {7, 3, 9};
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
-  std::mt19937_64 rng(seed);
+  ForwardProblem problem{{2, 3, 4, 5, 6}, {7, 3, 9}};
+  TracedRng rng;
   DeviceTensor self(problem.selfSize, ACL_FLOAT, ACL_FORMAT_NDHWC);
   DeviceTensor out(problem.OutShape(), ACL_FLOAT, ACL_FORMAT_NCDHW, MemLayout::kSliced);
-  const std::vector<double> values =
-      self.Upload(RandomValues(rng, ElementCount(problem.selfSize), Distribution::kUnitNormal));
+  const std::vector<double> values = self.UploadRandom(rng);
   PreparedOp op;
   ASSERT_TRUE(PrepareForward(self.get(), problem, out.get(), &op));  // destroys its int array
   self.DestroyAclTensor();
   out.DestroyAclTensor();
-  ASSERT_TRUE(EnqueueForward(&op, nullptr));
+  ASSERT_TRUE(Enqueue(&op, nullptr));
   ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
   EXPECT_TRUE(ForwardMatchesReference(values, problem, ACL_FLOAT, out.Download()));
 }
 
 // Run phase: a rejected aclnnUpsampleTrilinear3d writes nothing, never crashes on a bad executor,
 // and leaves a good executor usable for a corrected retry.
-class ForwardRunValidation : public ::testing::Test {
+class ForwardRunValidation : public PlannedRunTest<ForwardProblem> {
  protected:
-  void SetUp() override {
-    (void)aclGetRecentErrMsg();
-    problem_.selfSize = {2, 5, 9, 17, 23};
-    problem_.outputSize = {13, 31, 40};
-    std::mt19937_64 rng(seed_);
-    self_ = std::make_unique<DeviceTensor>(problem_.selfSize, ACL_FLOAT, ACL_FORMAT_NCDHW);
-    out_ = std::make_unique<DeviceTensor>(problem_.OutShape(), ACL_FLOAT, ACL_FORMAT_NCDHW);
-    values_ = self_->Upload(RandomValues(rng, ElementCount(problem_.selfSize), Distribution::kUnitNormal));
-    out_->Upload(RandomValues(rng, ElementCount(problem_.OutShape()), Distribution::kLargeOffset));
-    before_ = out_->StorageBytes();
-    ASSERT_TRUE(PrepareForward(self_->get(), problem_, out_->get(), &op_));
-  }
-
-  ::testing::AssertionResult OutUntouched() {
-    if (aclrtSynchronizeStream(nullptr) != ACL_SUCCESS) return ::testing::AssertionFailure() << "sync failed";
-    if (out_->StorageBytes() != before_) return ::testing::AssertionFailure() << "a rejected run wrote out";
-    return ::testing::AssertionSuccess();
-  }
-
-  // The corrected retry: the same executor, the right workspace, the right result.
-  void RunCorrectlyAndCheck() {
-    ASSERT_TRUE(EnqueueForward(&op_, nullptr));
-    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
-    EXPECT_TRUE(ForwardMatchesReference(values_, problem_, ACL_FLOAT, out_->Download()));
-  }
-
-  const uint64_t seed_ = FreshSeed();
-  const ::testing::ScopedTrace trace_{__FILE__, __LINE__, SeedTrace(seed_)};
-  ForwardProblem problem_;
-  std::unique_ptr<DeviceTensor> self_;
-  std::unique_ptr<DeviceTensor> out_;
-  std::vector<double> values_;
-  std::vector<uint8_t> before_;
-  PreparedOp op_;
+  void SetUp() override { Plan(ForwardProblem{{2, 5, 9, 17, 23}, {13, 31, 40}}); }
 };
 
 TEST_F(ForwardRunValidation, NullExecutor) {
   EXPECT_TRUE(RejectedNaming(aclnnUpsampleTrilinear3d(op_.workspace, op_.workspaceSize, nullptr, nullptr),
                              ACLNN_ERR_PARAM_NULLPTR, {"executor"}));
-  EXPECT_TRUE(OutUntouched());
+  EXPECT_TRUE(WrittenUntouched());
   RunCorrectlyAndCheck();
 }
 
@@ -678,7 +586,7 @@ TEST_F(ForwardRunValidation, NullWorkspaceWithNonZeroSize) {
   }
   EXPECT_TRUE(RejectedNaming(aclnnUpsampleTrilinear3d(nullptr, op_.workspaceSize, op_.executor, nullptr),
                              ACLNN_ERR_PARAM_NULLPTR, {"workspace", "workspaceSize"}));
-  EXPECT_TRUE(OutUntouched());
+  EXPECT_TRUE(WrittenUntouched());
   RunCorrectlyAndCheck();
 }
 
@@ -690,18 +598,18 @@ TEST_F(ForwardRunValidation, WorkspaceSmallerThanAsked) {
   EXPECT_TRUE(
       RejectedNaming(aclnnUpsampleTrilinear3d(op_.workspace, op_.workspaceSize - 1, op_.executor, nullptr),
                      ACLNN_ERR_PARAM_INVALID, {"workspace", "workspaceSize"}));
-  EXPECT_TRUE(OutUntouched());
+  EXPECT_TRUE(WrittenUntouched());
   RunCorrectlyAndCheck();
 }
 
 TEST_F(ForwardRunValidation, ConsumedExecutor) {
   aclOpExecutor *const executor = op_.executor;
   RunCorrectlyAndCheck();
-  const std::vector<uint8_t> result = out_->StorageBytes();
+  const std::vector<uint8_t> result = written_->StorageBytes();
   EXPECT_TRUE(RejectedNaming(aclnnUpsampleTrilinear3d(op_.workspace, op_.workspaceSize, executor, nullptr),
                              ACLNN_ERR_PARAM_INVALID, {"executor"}));
   ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
-  EXPECT_EQ(out_->StorageBytes(), result);
+  EXPECT_EQ(written_->StorageBytes(), result);
 }
 
 TEST_F(ForwardRunValidation, GarbageExecutor) {
@@ -710,7 +618,7 @@ TEST_F(ForwardRunValidation, GarbageExecutor) {
       RejectedNaming(aclnnUpsampleTrilinear3d(op_.workspace, op_.workspaceSize,
                                               reinterpret_cast<aclOpExecutor *>(notAnExecutor), nullptr),
                      ACLNN_ERR_PARAM_INVALID, {"executor"}));
-  EXPECT_TRUE(OutUntouched());
+  EXPECT_TRUE(WrittenUntouched());
   RunCorrectlyAndCheck();
 }
 

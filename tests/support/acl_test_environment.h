@@ -1,7 +1,7 @@
 // aclInit / aclrtSetDevice once per test binary, as a CANN program does before any aclnn call.
 // Included by every test file; the inline variable registers the environment exactly once.
-#ifndef TRILINEAR3D_TESTS_UT_ACL_TEST_ENVIRONMENT_H_
-#define TRILINEAR3D_TESTS_UT_ACL_TEST_ENVIRONMENT_H_
+#ifndef TRILINEAR3D_TESTS_SUPPORT_ACL_TEST_ENVIRONMENT_H_
+#define TRILINEAR3D_TESTS_SUPPORT_ACL_TEST_ENVIRONMENT_H_
 
 #include <gtest/gtest.h>
 
@@ -27,4 +27,4 @@ inline ::testing::Environment *const kAclEnvironment =
 
 }  // namespace trilinear3d::test
 
-#endif  // TRILINEAR3D_TESTS_UT_ACL_TEST_ENVIRONMENT_H_
+#endif  // TRILINEAR3D_TESTS_SUPPORT_ACL_TEST_ENVIRONMENT_H_

@@ -1,16 +1,18 @@
 // Re-runs the current test binary as a child process with a given core count: the core count is
 // read once per process, so determinism across core counts is checked across processes.
-#ifndef TRILINEAR3D_TESTS_UT_CHILD_PROCESS_H_
-#define TRILINEAR3D_TESTS_UT_CHILD_PROCESS_H_
+#ifndef TRILINEAR3D_TESTS_SUPPORT_CHILD_PROCESS_H_
+#define TRILINEAR3D_TESTS_SUPPORT_CHILD_PROCESS_H_
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <initializer_list>
 #include <iterator>
 #include <sstream>
 #include <string>
@@ -119,6 +121,39 @@ inline bool RegisterChildWriter(const char *suite, const char *outputEnv, const 
   return true;
 }
 
+// Raw result bytes of a determinism test's cases, computed from seed alone (so that every process
+// computes the same problems); with checkAccuracy each result's values are checked too.
+using CasesCompute = std::vector<uint8_t> (*)(uint64_t seed, bool checkAccuracy);
+
+// The parent's side of a determinism test: the cases in process (the default core count), checked
+// against the reference so that the comparison is between correct results, then in a child per core
+// count of `cores` (childFilter selects its RegisterChildWriter test), whose bytes must all be equal.
+inline void ExpectSameBitsForCoreCounts(uint64_t seed, CasesCompute compute, const char *outputEnv,
+                                        const char *seedEnv, const char *childFilter,
+                                        std::initializer_list<int> cores = {1, 2, 3}) {
+  const std::vector<uint8_t> inProcess = compute(seed, true);
+  for (int n : cores) {
+    SCOPED_TRACE(std::string(kCoresEnv) + "=" + std::to_string(n));
+    std::vector<uint8_t> child;
+    ASSERT_TRUE(RunChildWithCores(n, seed, outputEnv, seedEnv, childFilter, &child));
+    ASSERT_EQ(child.size(), inProcess.size());
+    size_t differing = 0, first = child.size();
+    for (size_t i = 0; i < child.size(); ++i) {
+      if (child[i] != inProcess[i]) {
+        ++differing;
+        first = std::min(first, i);
+      }
+    }
+    EXPECT_EQ(differing, 0u) << "result bits differ from the in-process run; first differing byte " << first;
+  }
+}
+
+// The same bits in repeated runs in one process.
+inline void ExpectRepeatedRunsIdentical(uint64_t seed, CasesCompute compute) {
+  const std::vector<uint8_t> first = compute(seed, false);
+  for (int run = 0; run < 3; ++run) EXPECT_TRUE(compute(seed, false) == first) << "run " << run;
+}
+
 }  // namespace trilinear3d::test
 
-#endif  // TRILINEAR3D_TESTS_UT_CHILD_PROCESS_H_
+#endif  // TRILINEAR3D_TESTS_SUPPORT_CHILD_PROCESS_H_

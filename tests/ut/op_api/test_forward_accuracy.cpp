@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "acl_test_environment.h"
-#include "forward/forward_op_runner.h"
-#include "forward/forward_reference.h"
+#include "op_runner.h"
+#include "reference/forward_reference.h"
 #include "test_tensor.h"
 
 namespace trilinear3d::test {
@@ -43,46 +43,18 @@ const ShapeCase kShapes[] = {
 
 enum class ScaleMode { kSizes, kScales };
 
-// A user scale per axis with floor(in * s) == out but 1/s != in/out, so that using it matters.
-std::array<double, 3> ScalesFor(const ShapeCase &shape) {
-  std::array<double, 3> scales{};
-  for (int a = 0; a < 3; ++a) {
-    scales[a] = (static_cast<double>(shape.outputSize[a]) + 0.3) / static_cast<double>(shape.selfSize[2 + a]);
-  }
-  return scales;
-}
-
 using AccuracyParam = std::tuple<aclDataType, aclFormat, bool, ScaleMode, ShapeCase>;
 
 class ForwardAccuracy : public ::testing::TestWithParam<AccuracyParam> {};
 
 TEST_P(ForwardAccuracy, MatchesFloat64Reference) {
   const auto &[dtype, format, alignCorners, scaleMode, shape] = GetParam();
-  ForwardProblem problem;
-  problem.selfSize = shape.selfSize;
-  problem.outputSize = shape.outputSize;
-  problem.alignCorners = alignCorners;
+  ForwardProblem problem{shape.selfSize, shape.outputSize, alignCorners};
   if (scaleMode == ScaleMode::kScales) {
-    problem.scales = ScalesFor(shape);
-    for (int a = 0; a < 3; ++a) {
-      ASSERT_EQ(
-          static_cast<int64_t>(std::floor(static_cast<double>(shape.selfSize[2 + a]) * problem.scales[a])),
-          shape.outputSize[a])
-          << "test setup: scales must be consistent with the sizes";
-    }
+    problem.scales =
+        ScalesSelecting({shape.selfSize[2], shape.selfSize[3], shape.selfSize[4]}, shape.outputSize);
   }
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
-  SCOPED_TRACE(problem.Describe());
-  std::mt19937_64 rng(seed);
-  for (Distribution dist : {Distribution::kUnitNormal, Distribution::kLargeOffset}) {
-    SCOPED_TRACE(DistributionName(dist));
-    DeviceTensor self(problem.selfSize, dtype, format);
-    DeviceTensor out(problem.OutShape(), dtype, format);
-    const std::vector<double> values = self.Upload(RandomValues(rng, ElementCount(problem.selfSize), dist));
-    ASSERT_TRUE(RunForward(self, problem, out));
-    EXPECT_TRUE(ForwardMatchesReference(values, problem, dtype, out.Download()));
-  }
+  ExpectAccurateOnFreshData(problem, dtype, format);
 }
 
 std::string AccuracyName(const ::testing::TestParamInfo<AccuracyParam> &info) {
@@ -101,14 +73,6 @@ INSTANTIATE_TEST_SUITE_P(
 
 // Non-contiguous self and out: read and written through their strides, each by its own format;
 // no byte of out's storage outside its view changes, and self's storage is never written.
-struct ViewCase {
-  const char *name;
-  aclFormat selfFormat;
-  MemLayout selfLayout;
-  aclFormat outFormat;
-  MemLayout outLayout;
-};
-
 const ViewCase kViewCases[] = {
     // NCDHW views over channels-last memory (what torch's channels_last_3d gives).
     {"PermutedBoth", ACL_FORMAT_NCDHW, MemLayout::kPermuted, ACL_FORMAT_NCDHW, MemLayout::kPermuted},
@@ -133,9 +97,7 @@ class ForwardViews : public ::testing::TestWithParam<ViewParam> {};
 
 TEST_P(ForwardViews, StridedViewsMatchReferenceAndGapsKeepCanary) {
   const auto &[dtype, view] = GetParam();
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
-  std::mt19937_64 rng(seed);
+  TracedRng rng;
   // An upsampling and a downsampling problem (the forward's D-pass window differs between them),
   // and one with C >= 8 (out with unit channel stride takes the channels-inner row layout).
   struct ViewProblem {
@@ -146,21 +108,9 @@ TEST_P(ForwardViews, StridedViewsMatchReferenceAndGapsKeepCanary) {
       {{2, 3, 5, 4, 7}, {8, 9, 5}}, {{2, 3, 5, 4, 7}, {3, 2, 4}}, {{1, 9, 3, 4, 5}, {5, 7, 2}}};
   for (const ViewProblem &viewProblem : viewProblems) {
     for (bool alignCorners : {false, true}) {
-      ForwardProblem problem;
-      problem.selfSize = viewProblem.selfSize;
-      problem.outputSize = viewProblem.outputSize;
-      problem.alignCorners = alignCorners;
+      ForwardProblem problem{viewProblem.selfSize, viewProblem.outputSize, alignCorners};
       SCOPED_TRACE(problem.Describe());
-      DeviceTensor self(problem.selfSize, dtype, view.selfFormat, view.selfLayout);
-      DeviceTensor out(problem.OutShape(), dtype, view.outFormat, view.outLayout);
-      const std::vector<uint8_t> canary = out.StorageBytes();
-      const std::vector<double> values =
-          self.Upload(RandomValues(rng, ElementCount(problem.selfSize), Distribution::kUnitNormal));
-      const std::vector<uint8_t> selfBytes = self.StorageBytes();
-      ASSERT_TRUE(RunForward(self, problem, out));
-      EXPECT_TRUE(ForwardMatchesReference(values, problem, dtype, out.Download()));
-      EXPECT_TRUE(out.OutsideViewUnchanged(canary));
-      EXPECT_TRUE(self.StorageBytes() == selfBytes) << "the forward wrote into self's storage";
+      ExpectViewsMatchReference(problem, dtype, view, rng);
     }
   }
 }
@@ -203,7 +153,7 @@ TEST_P(ForwardEmpty, EmptyBatchIsANoOpAndNoChannelsIsRejected) {
     } else {
       ASSERT_TRUE(PrepareForward(self.get(), problem, out.get(), &op));
       EXPECT_EQ(op.workspaceSize, 0u);
-      ASSERT_TRUE(EnqueueForward(&op, nullptr));
+      ASSERT_TRUE(Enqueue(&op, nullptr));
       ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
     }
     EXPECT_EQ(out.StorageBytes(), before) << "an empty out's storage was written";
@@ -226,24 +176,8 @@ class ForwardSpecialValues : public ::testing::TestWithParam<SpecialParam> {};
 
 TEST_P(ForwardSpecialValues, NonFiniteClassesMatchGolden) {
   const auto &[dtype, format, alignCorners] = GetParam();
-  ForwardProblem problem;
-  problem.selfSize = {1, 2, 3, 5, 7};
-  problem.outputSize = {6, 5, 11};  // H is an identity axis: its zero-weight tap must still spread NaN
-  problem.alignCorners = alignCorners;
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
-  std::mt19937_64 rng(seed);
-  DeviceTensor self(problem.selfSize, dtype, format);
-  DeviceTensor out(problem.OutShape(), dtype, format);
-  std::vector<double> values = RandomValues(rng, ElementCount(problem.selfSize), Distribution::kUnitNormal);
-  std::uniform_int_distribution<size_t> pick(0, values.size() - 1);
-  const double specials[] = {INFINITY, -INFINITY, NAN};
-  for (int i = 0; i < 6; ++i) values[pick(rng)] = specials[i % 3];
-  values = self.Upload(values);
-  ASSERT_TRUE(RunForward(self, problem, out));
-  const std::vector<double> got = out.Download();
-  EXPECT_TRUE(ForwardMatchesReference(values, problem, dtype, got));
-  EXPECT_GT(CountNonFinite(got), 0u) << "the non-finite self values vanished";
+  // H is an identity axis: its zero-weight tap must still spread NaN.
+  ExpectNonFiniteClassesMatchGolden(ForwardProblem{{1, 2, 3, 5, 7}, {6, 5, 11}, alignCorners}, dtype, format);
 }
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, ForwardSpecialValues,
@@ -264,12 +198,8 @@ class ForwardIdentity : public ::testing::TestWithParam<aclDataType> {};
 
 TEST_P(ForwardIdentity, ZeroWeightTapTimesInfIsNaNAndFiniteValuesCopyExactly) {
   const aclDataType dtype = GetParam();
-  ForwardProblem problem;
-  problem.selfSize = {1, 2, 3, 3, 3};
-  problem.outputSize = {3, 3, 3};
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
-  std::mt19937_64 rng(seed);
+  ForwardProblem problem{{1, 2, 3, 3, 3}, {3, 3, 3}};
+  TracedRng rng;
   for (aclFormat format : {ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC}) {
     SCOPED_TRACE(FormatName(format));
     DeviceTensor self(problem.selfSize, dtype, format);
@@ -310,12 +240,8 @@ INSTANTIATE_TEST_SUITE_P(Dtypes, ForwardIdentity,
 // fp16 values near the top of the range: a convex blend cannot exceed them by more than the
 // bound; where it rounds past 65520 the rule accepts inf of the golden's sign.
 TEST(ForwardFp16Range, LargeValuesFollowTheOverflowRule) {
-  ForwardProblem problem;
-  problem.selfSize = {1, 2, 2, 3, 4};
-  problem.outputSize = {3, 5, 7};
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
-  std::mt19937_64 rng(seed);
+  ForwardProblem problem{{1, 2, 2, 3, 4}, {3, 5, 7}};
+  TracedRng rng;
   DeviceTensor self(problem.selfSize, ACL_FLOAT16, ACL_FORMAT_NCDHW);
   DeviceTensor out(problem.OutShape(), ACL_FLOAT16, ACL_FORMAT_NCDHW);
   std::vector<double> values(static_cast<size_t>(ElementCount(problem.selfSize)));

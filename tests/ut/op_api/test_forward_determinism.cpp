@@ -2,7 +2,7 @@
 // every core count. TRILINEAR3D_CORES is read once per process, so other core counts run in child
 // processes: this binary re-executes itself (fork + execve of /proc/self/exe) with a gtest filter
 // selecting the child test, which writes its raw results to a file for the parent to compare
-// (the pattern of tests/ut/test_determinism.cpp).
+// (the pattern of test_determinism.cpp).
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,8 +20,8 @@
 
 #include "acl_test_environment.h"
 #include "child_process.h"
-#include "forward/forward_op_runner.h"
-#include "forward/forward_reference.h"
+#include "op_runner.h"
+#include "reference/forward_reference.h"
 
 extern char **environ;
 
@@ -58,10 +58,7 @@ const DeterminismCase kCases[] = {
 };
 
 ForwardProblem ProblemOf(const DeterminismCase &c) {
-  ForwardProblem problem;
-  problem.selfSize = c.selfSize;
-  problem.outputSize = c.outputSize;
-  problem.alignCorners = c.alignCorners;
+  ForwardProblem problem{c.selfSize, c.outputSize, c.alignCorners};
   if (c.withScales) {
     for (int a = 0; a < 3; ++a) {
       problem.scales[a] =
@@ -78,17 +75,7 @@ std::vector<uint8_t> ComputeAllCases(uint64_t seed, bool checkAccuracy) {
   std::mt19937_64 rng(seed);
   for (const DeterminismCase &c : kCases) {
     SCOPED_TRACE(c.name);
-    const ForwardProblem problem = ProblemOf(c);
-    DeviceTensor self(problem.selfSize, c.dtype, c.format);
-    DeviceTensor out(problem.OutShape(), c.dtype, c.format);
-    const std::vector<double> values =
-        self.Upload(RandomValues(rng, ElementCount(problem.selfSize), Distribution::kUnitNormal));
-    EXPECT_TRUE(RunForward(self, problem, out));
-    if (checkAccuracy) {
-      EXPECT_TRUE(ForwardMatchesReference(values, problem, c.dtype, out.Download()));
-    }
-    const std::vector<uint8_t> result = out.StorageBytes();
-    bytes.insert(bytes.end(), result.begin(), result.end());
+    AppendResultBytes(ProblemOf(c), c.dtype, c.format, rng, checkAccuracy, &bytes);
   }
   return bytes;
 }
@@ -98,38 +85,17 @@ std::vector<uint8_t> ComputeAllCases(uint64_t seed, bool checkAccuracy) {
     RegisterChildWriter("ForwardDeterminismChild", kOutputEnv, kSeedEnv,
                         [](uint64_t seed) { return ComputeAllCases(seed, false); });
 
-// Re-executes this binary with TRILINEAR3D_CORES=cores and returns what the child wrote.
-::testing::AssertionResult RunChild(int cores, uint64_t seed, std::vector<uint8_t> *bytes) {
-  return RunChildWithCores(cores, seed, kOutputEnv, kSeedEnv, "ForwardDeterminismChild.WriteResults", bytes);
-}
-
 TEST(ForwardDeterminism, SameBitsForOneTwoAndThreeCores) {
   const uint64_t seed = FreshSeed();
   SCOPED_TRACE(SeedTrace(seed));
-  // In process (the default core count), checked against the reference so that the comparison
-  // below is between correct results.
-  const std::vector<uint8_t> inProcess = ComputeAllCases(seed, true);
-  for (int cores : {1, 2, 3}) {
-    SCOPED_TRACE(std::string(kCoresEnv) + "=" + std::to_string(cores));
-    std::vector<uint8_t> child;
-    ASSERT_TRUE(RunChild(cores, seed, &child));
-    ASSERT_EQ(child.size(), inProcess.size());
-    size_t differing = 0, first = child.size();
-    for (size_t i = 0; i < child.size(); ++i) {
-      if (child[i] != inProcess[i]) {
-        ++differing;
-        first = std::min(first, i);
-      }
-    }
-    EXPECT_EQ(differing, 0u) << "result bits differ from the in-process run; first differing byte " << first;
-  }
+  ExpectSameBitsForCoreCounts(seed, ComputeAllCases, kOutputEnv, kSeedEnv,
+                              "ForwardDeterminismChild.WriteResults");
 }
 
 TEST(ForwardDeterminism, RepeatedRunsInOneProcessAreIdentical) {
   const uint64_t seed = FreshSeed();
   SCOPED_TRACE(SeedTrace(seed));
-  const std::vector<uint8_t> first = ComputeAllCases(seed, false);
-  for (int run = 0; run < 3; ++run) EXPECT_TRUE(ComputeAllCases(seed, false) == first) << "run " << run;
+  ExpectRepeatedRunsIdentical(seed, ComputeAllCases);
 }
 
 }  // namespace

@@ -50,10 +50,7 @@ class BackwardMediumShapes : public ::testing::TestWithParam<MediumParam> {};
 TEST_P(BackwardMediumShapes, MatchesFloat64Reference) {
   const auto &[dtype, memory, alignCorners, shape, order] = GetParam();
   const ScopedPassOrder passOrder(order);
-  BackwardProblem problem;
-  problem.inputSize = shape.inputSize;
-  problem.outputSize = shape.outputSize;
-  problem.alignCorners = alignCorners;
+  BackwardProblem problem{shape.inputSize, shape.outputSize, alignCorners};
   const uint64_t seed = FreshSeed();
   SCOPED_TRACE(SeedTrace(seed));
   SCOPED_TRACE(problem.Describe());
@@ -62,8 +59,7 @@ TEST_P(BackwardMediumShapes, MatchesFloat64Reference) {
   DeviceTensor gradInput(problem.inputSize, dtype, memory.format, memory.layout);
   const Distribution dist = rng() % 2 == 0 ? Distribution::kUnitNormal : Distribution::kLargeOffset;
   SCOPED_TRACE(DistributionName(dist));
-  const std::vector<double> values =
-      gradOut.Upload(RandomValues(rng, ElementCount(problem.GradOutShape()), dist));
+  const std::vector<double> values = gradOut.UploadRandom(rng, dist);
   ASSERT_TRUE(RunBackward(gradOut, problem, gradInput));
   EXPECT_TRUE(ResultMatchesReference(values, problem, dtype, gradInput.Download()));
 }

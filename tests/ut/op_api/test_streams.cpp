@@ -31,16 +31,12 @@ std::unique_ptr<QueuedOp> MakeOp(std::mt19937_64 &rng, const BackwardProblem &pr
   q->dtype = dtype;
   q->gradOut = std::make_unique<DeviceTensor>(problem.GradOutShape(), dtype, format);
   q->gradInput = std::make_unique<DeviceTensor>(problem.inputSize, dtype, format);
-  q->values =
-      q->gradOut->Upload(RandomValues(rng, ElementCount(problem.GradOutShape()), Distribution::kUnitNormal));
+  q->values = q->gradOut->UploadRandom(rng);
   return q;
 }
 
 BackwardProblem Problem(Shape5 inputSize, std::array<int64_t, 3> outputSize, bool alignCorners) {
-  BackwardProblem p;
-  p.inputSize = inputSize;
-  p.outputSize = outputSize;
-  p.alignCorners = alignCorners;
+  BackwardProblem p{inputSize, outputSize, alignCorners};
   return p;
 }
 
@@ -62,7 +58,7 @@ TEST_F(Streams, SeveralOpsOnTwoStreamsBeforeOneSynchronizeEach) {
     ops.push_back(MakeOp(rng_, p, dtypes[i % 4], i % 3 == 0 ? ACL_FORMAT_NDHWC : ACL_FORMAT_NCDHW));
     QueuedOp &q = *ops.back();
     ASSERT_TRUE(PrepareBackward(q.gradOut->get(), q.problem, q.gradInput->get(), &q.op));
-    ASSERT_TRUE(EnqueueBackward(&q.op, streams[i % 2]));
+    ASSERT_TRUE(Enqueue(&q.op, streams[i % 2]));
   }
   ASSERT_EQ(aclrtSynchronizeStream(streams[0]), ACL_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeStream(streams[1]), ACL_SUCCESS);
@@ -86,8 +82,8 @@ TEST_F(Streams, WorkOnOneStreamRunsInOrder) {
   PreparedOp opB;
   ASSERT_TRUE(PrepareBackward(a->gradOut->get(), first, a->gradInput->get(), &a->op));
   ASSERT_TRUE(PrepareBackward(a->gradInput->get(), second, secondOut.get(), &opB));
-  ASSERT_TRUE(EnqueueBackward(&a->op, stream));
-  ASSERT_TRUE(EnqueueBackward(&opB, stream));
+  ASSERT_TRUE(Enqueue(&a->op, stream));
+  ASSERT_TRUE(Enqueue(&opB, stream));
   ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
   const std::vector<double> intermediate = a->gradInput->Download();
   EXPECT_TRUE(ResultMatchesReference(a->values, first, ACL_DOUBLE, intermediate));
@@ -101,7 +97,7 @@ TEST_F(Streams, DefaultStreamRunsQueuedOps) {
     ops.push_back(MakeOp(rng_, Problem({1, 2, 3 + i, 5, 4}, {5, 5, 9}, i == 1), ACL_FLOAT, ACL_FORMAT_NCDHW));
     ASSERT_TRUE(PrepareBackward(ops.back()->gradOut->get(), ops.back()->problem, ops.back()->gradInput->get(),
                                 &ops.back()->op));
-    ASSERT_TRUE(EnqueueBackward(&ops.back()->op, nullptr));
+    ASSERT_TRUE(Enqueue(&ops.back()->op, nullptr));
   }
   ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
   for (const auto &q : ops) {
@@ -124,7 +120,7 @@ TEST_F(Streams, TensorsDestroyedAfterGetWorkspaceSize) {
   for (int i = 0; i < 4; ++i) {
     churn.push_back(std::make_unique<DeviceTensor>(Shape5{1, 1, 2, 2, 2}, ACL_FLOAT, ACL_FORMAT_NCDHW));
   }
-  ASSERT_TRUE(EnqueueBackward(&q->op, stream));
+  ASSERT_TRUE(Enqueue(&q->op, stream));
   ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
   EXPECT_TRUE(ResultMatchesReference(q->values, q->problem, ACL_BF16, q->gradInput->Download()));
   EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);

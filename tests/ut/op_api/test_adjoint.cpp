@@ -13,9 +13,8 @@
 #include <vector>
 
 #include "acl_test_environment.h"
-#include "forward/forward_op_runner.h"
-#include "forward/forward_reference.h"
 #include "op_runner.h"
+#include "reference/forward_reference.h"
 #include "test_tensor.h"
 
 namespace trilinear3d::test {
@@ -29,10 +28,9 @@ constexpr double kRelativeTolerance = 1e-12;
 ForwardProblem RandomProblem(std::mt19937_64 &rng, bool alignCorners, bool withScales) {
   std::uniform_int_distribution<int64_t> batch(1, 2), channels(1, 3), spatial(1, 20);
   std::uniform_real_distribution<double> fraction(0.05, 0.95);
-  ForwardProblem p;
-  p.selfSize = {batch(rng), channels(rng), spatial(rng), spatial(rng), spatial(rng)};
-  p.outputSize = {spatial(rng), spatial(rng), spatial(rng)};
-  p.alignCorners = alignCorners;
+  ForwardProblem p{{batch(rng), channels(rng), spatial(rng), spatial(rng), spatial(rng)},
+                   {spatial(rng), spatial(rng), spatial(rng)},
+                   alignCorners};
   if (withScales) {
     for (int a = 0; a < 3; ++a) {
       const double in = static_cast<double>(p.selfSize[2 + a]);
@@ -70,9 +68,7 @@ TEST_P(Adjoint, ForwardAndBackwardAreTransposes) {
   const aclFormat outFormat = (index & 2) != 0 ? ACL_FORMAT_NDHWC : ACL_FORMAT_NCDHW;
   const bool alignCorners = (index & 4) != 0;
   const bool withScales = (index & 8) != 0;
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
-  std::mt19937_64 rng(seed);
+  TracedRng rng;
   const ForwardProblem problem = RandomProblem(rng, alignCorners, withScales);
   const BackwardProblem transposed = problem.Transposed();
   SCOPED_TRACE(problem.Describe() + " self " + FormatName(selfFormat) + ", out " + FormatName(outFormat));
@@ -88,16 +84,14 @@ TEST_P(Adjoint, ForwardAndBackwardAreTransposes) {
   // y = forward(x): self in selfFormat, out in outFormat.
   DeviceTensor self(problem.selfSize, ACL_DOUBLE, selfFormat);
   DeviceTensor out(problem.OutShape(), ACL_DOUBLE, outFormat);
-  const std::vector<double> x =
-      self.Upload(RandomValues(rng, ElementCount(problem.selfSize), Distribution::kUnitNormal));
+  const std::vector<double> x = self.UploadRandom(rng);
   ASSERT_TRUE(RunForward(self, problem, out));
   const std::vector<double> y = out.Download();
 
   // b = backward(g): gradOut shaped (and formatted) like out, gradInput like self.
   DeviceTensor gradOut(problem.OutShape(), ACL_DOUBLE, outFormat);
   DeviceTensor gradInput(problem.selfSize, ACL_DOUBLE, selfFormat);
-  const std::vector<double> g =
-      gradOut.Upload(RandomValues(rng, ElementCount(problem.OutShape()), Distribution::kUnitNormal));
+  const std::vector<double> g = gradOut.UploadRandom(rng);
   ASSERT_TRUE(RunBackward(gradOut, transposed, gradInput));
   const std::vector<double> b = gradInput.Download();
 
@@ -130,9 +124,7 @@ INSTANTIATE_TEST_SUITE_P(RandomShapes, Adjoint, ::testing::Range(0, kShapeCount)
 // The identity also holds exactly for the float64 references (a check of the references
 // themselves: the forward reference's gather is the transpose of the backward reference's scatter).
 TEST(AdjointReferences, ReferencesAreTransposes) {
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
-  std::mt19937_64 rng(seed);
+  TracedRng rng;
   for (int i = 0; i < 8; ++i) {
     const ForwardProblem problem = RandomProblem(rng, (i & 1) != 0, (i & 2) != 0);
     SCOPED_TRACE(problem.Describe());

@@ -23,10 +23,10 @@ class Validation : public ::testing::Test {
   void SetUp() override { (void)aclGetRecentErrMsg(); }
 
   RawTensor GradOut(aclDataType dtype = ACL_FLOAT, aclFormat format = ACL_FORMAT_NCDHW) {
-    return RawTensor(kOutDims, dtype, format, outBuf_.get());
+    return RawTensor(kOutDims, dtype, format, outBuf_.data());
   }
   RawTensor GradInput(aclDataType dtype = ACL_FLOAT, aclFormat format = ACL_FORMAT_NCDHW) {
-    return RawTensor(kInDims, dtype, format, inBuf_.get());
+    return RawTensor(kInDims, dtype, format, inBuf_.data());
   }
 
   aclnnStatus Call(const aclTensor *gradOut, const aclIntArray *outputSize, const aclIntArray *inputSize,
@@ -38,16 +38,7 @@ class Validation : public ::testing::Test {
   }
 
   // Runs an executor a successful call returned (a run is what frees it).
-  void RunExecutor() {
-    ASSERT_NE(executor_, nullptr);
-    DeviceBuffer workspace(std::max<uint64_t>(workspaceSize_, 1));
-    ASSERT_EQ(aclnnUpsampleTrilinear3dBackward(workspaceSize_ > 0 ? workspace.get() : nullptr, workspaceSize_,
-                                               executor_, nullptr),
-              ACLNN_SUCCESS)
-        << aclGetRecentErrMsg();
-    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
-    executor_ = nullptr;
-  }
+  void RunExecutor() { ASSERT_TRUE(RunPlannedExecutor(true, &executor_, workspaceSize_)); }
 
   const std::vector<int64_t> kOutDims{1, 2, 3, 4, 5};
   const std::vector<int64_t> kInDims{1, 2, 2, 3, 4};
@@ -129,14 +120,14 @@ TEST_F(Validation, MismatchedDtypes) {
 
 // Row 3: ranks, array sizes, formats.
 TEST_F(Validation, GradOutFourDims) {
-  RawTensor gradOut({2, 3, 4, 5}, ACL_FLOAT, ACL_FORMAT_ND, outBuf_.get());
+  RawTensor gradOut({2, 3, 4, 5}, ACL_FLOAT, ACL_FORMAT_ND, outBuf_.data());
   RawTensor gradInput = GradInput();
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_INVALID, {"gradOut"}));
 }
 
 TEST_F(Validation, GradOutSixDims) {
-  RawTensor gradOut({1, 1, 2, 3, 4, 5}, ACL_FLOAT, ACL_FORMAT_ND, outBuf_.get());
+  RawTensor gradOut({1, 1, 2, 3, 4, 5}, ACL_FLOAT, ACL_FORMAT_ND, outBuf_.data());
   RawTensor gradInput = GradInput();
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_INVALID, {"gradOut"}));
@@ -197,7 +188,7 @@ TEST_F(Validation, GradInputFormatNchw) {
 
 // Row 4: sizes and shapes.
 TEST_F(Validation, OutputSizeZero) {
-  RawTensor gradOut({1, 2, 0, 4, 5}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get());
+  RawTensor gradOut({1, 2, 0, 4, 5}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data());
   RawTensor gradInput = GradInput();
   IntArray outputSize{0, 4, 5};
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize.get(), inputSize_.get(), gradInput.get()),
@@ -219,7 +210,7 @@ TEST_F(Validation, InputSizeSpatialNotPositive) {
       SCOPED_TRACE("inputSize[" + std::to_string(axis) + "] = " + std::to_string(bad));
       std::vector<int64_t> dims = kInDims;
       dims[static_cast<size_t>(axis)] = bad;
-      RawTensor gradInput(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.get(), {}, 0, {48});
+      RawTensor gradInput(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.data(), {}, 0, {48});
       IntArray inputSize(dims);
       EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize.get(), gradInput.get()),
                            ACLNN_ERR_PARAM_INVALID, {"inputSize"}));
@@ -228,14 +219,14 @@ TEST_F(Validation, InputSizeSpatialNotPositive) {
 }
 
 TEST_F(Validation, GradOutShapeNotOutputSize) {
-  RawTensor gradOut({1, 2, 3, 4, 6}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get());
+  RawTensor gradOut({1, 2, 3, 4, 6}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data());
   RawTensor gradInput = GradInput();
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_INVALID, {"gradOut"}));
 }
 
 TEST_F(Validation, GradOutChannelsNotInputSize) {
-  RawTensor gradOut({1, 3, 3, 4, 5}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get());
+  RawTensor gradOut({1, 3, 3, 4, 5}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data());
   RawTensor gradInput = GradInput();
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_INVALID, {"gradOut"}));
@@ -243,7 +234,7 @@ TEST_F(Validation, GradOutChannelsNotInputSize) {
 
 TEST_F(Validation, GradOutNdhwcShapeReadInNcdhwOrder) {
   // (N, C, D, H, W) dims under NDHWC mean C = 5 and W = 2: not (N, C, outputSize).
-  RawTensor gradOut(kOutDims, ACL_FLOAT, ACL_FORMAT_NDHWC, outBuf_.get());
+  RawTensor gradOut(kOutDims, ACL_FLOAT, ACL_FORMAT_NDHWC, outBuf_.data());
   RawTensor gradInput = GradInput();
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_INVALID, {"gradOut"}));
@@ -251,14 +242,14 @@ TEST_F(Validation, GradOutNdhwcShapeReadInNcdhwOrder) {
 
 TEST_F(Validation, GradInputShapeNotInputSize) {
   RawTensor gradOut = GradOut();
-  RawTensor gradInput({1, 2, 2, 3, 5}, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.get());
+  RawTensor gradInput({1, 2, 2, 3, 5}, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.data());
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_INVALID, {"gradInput"}));
 }
 
 TEST_F(Validation, GradInputNdhwcShapeReadInNcdhwOrder) {
   RawTensor gradOut = GradOut();
-  RawTensor gradInput(kInDims, ACL_FLOAT, ACL_FORMAT_NDHWC, inBuf_.get());
+  RawTensor gradInput(kInDims, ACL_FLOAT, ACL_FORMAT_NDHWC, inBuf_.data());
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_INVALID, {"gradInput"}));
 }
@@ -266,8 +257,8 @@ TEST_F(Validation, GradInputNdhwcShapeReadInNcdhwOrder) {
 // Row 5: limits.
 TEST_F(Validation, GradOutDimAboveLimit) {
   DeviceBuffer big(4 * static_cast<size_t>(kDimLimit + 1));
-  RawTensor gradOut({1, 1, 1, 1, kDimLimit + 1}, ACL_FLOAT, ACL_FORMAT_NCDHW, big.get());
-  RawTensor gradInput({1, 1, 1, 1, 2}, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.get());
+  RawTensor gradOut({1, 1, 1, 1, kDimLimit + 1}, ACL_FLOAT, ACL_FORMAT_NCDHW, big.data());
+  RawTensor gradInput({1, 1, 1, 1, 2}, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.data());
   IntArray outputSize{1, 1, kDimLimit + 1};
   IntArray inputSize{1, 1, 1, 1, 2};
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize.get(), inputSize.get(), gradInput.get()),
@@ -276,8 +267,8 @@ TEST_F(Validation, GradOutDimAboveLimit) {
 
 TEST_F(Validation, GradInputDimAboveLimit) {
   DeviceBuffer big(4 * static_cast<size_t>(kDimLimit + 1));
-  RawTensor gradOut({1, 1, 1, 1, 2}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get());
-  RawTensor gradInput({1, 1, 1, kDimLimit + 1, 1}, ACL_FLOAT, ACL_FORMAT_NCDHW, big.get());
+  RawTensor gradOut({1, 1, 1, 1, 2}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data());
+  RawTensor gradInput({1, 1, 1, kDimLimit + 1, 1}, ACL_FLOAT, ACL_FORMAT_NCDHW, big.data());
   IntArray outputSize{1, 1, 2};
   IntArray inputSize{1, 1, 1, kDimLimit + 1, 1};
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize.get(), inputSize.get(), gradInput.get()),
@@ -285,14 +276,10 @@ TEST_F(Validation, GradInputDimAboveLimit) {
 }
 
 TEST_F(Validation, DimAtLimitIsAccepted) {
-  BackwardProblem problem;
-  problem.inputSize = {1, 1, 1, 1, 3};
-  problem.outputSize = {1, 1, kDimLimit};
+  BackwardProblem problem{{1, 1, 1, 1, 3}, {1, 1, kDimLimit}};
   DeviceTensor gradOut(problem.GradOutShape(), ACL_FLOAT, ACL_FORMAT_NCDHW);
   DeviceTensor gradInput(problem.inputSize, ACL_FLOAT, ACL_FORMAT_NCDHW);
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
-  std::mt19937_64 rng(seed);
+  TracedRng rng;
   const std::vector<double> values = gradOut.Upload(RandomValues(rng, kDimLimit, Distribution::kUnitNormal));
   ASSERT_TRUE(RunBackward(gradOut, problem, gradInput));
   EXPECT_TRUE(ResultMatchesReference(values, problem, ACL_FLOAT, gradInput.Download()));
@@ -302,8 +289,8 @@ TEST_F(Validation, SizeProductOverflowsInt64) {
   // Every dim within 2^20, but N*C*D*H*W = 2^64: must be rejected without being allocated.
   const std::vector<int64_t> dims{kDimLimit, kDimLimit, 256, 256, 256};
   const std::vector<int64_t> strides{int64_t{1} << 44, int64_t{1} << 24, 1 << 16, 1 << 8, 1};
-  RawTensor gradOut(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), strides, 0, dims);
-  RawTensor gradInput(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.get(), strides, 0, dims);
+  RawTensor gradOut(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), strides, 0, dims);
+  RawTensor gradInput(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.data(), strides, 0, dims);
   IntArray outputSize{256, 256, 256};
   IntArray inputSize(dims);
   ResetLargestAllocation();
@@ -331,9 +318,7 @@ TEST_F(Validation, ScalesWithOneNotPositiveAreIgnored) {
        {std::array<double, 3>{1.5, 0.0, 9.0}, std::array<double, 3>{-1.0, 7.0, 1.3}}) {
     SCOPED_TRACE("scales " + std::to_string(scales[0]) + "," + std::to_string(scales[1]) + "," +
                  std::to_string(scales[2]));
-    BackwardProblem problem;
-    problem.inputSize = {1, 2, 2, 3, 4};
-    problem.outputSize = {3, 4, 5};
+    BackwardProblem problem{{1, 2, 2, 3, 4}, {3, 4, 5}};
     problem.scales = scales;
     DeviceTensor gradOut(problem.GradOutShape(), ACL_FLOAT, ACL_FORMAT_NCDHW);
     DeviceTensor gradInput(problem.inputSize, ACL_FLOAT, ACL_FORMAT_NCDHW);
@@ -353,8 +338,8 @@ TEST_F(Validation, EmptyBatchOrChannelsIsANoOp) {
     std::vector<int64_t> outDims = kOutDims, inDims = kInDims;
     outDims[static_cast<size_t>(emptyAxis)] = 0;
     inDims[static_cast<size_t>(emptyAxis)] = 0;
-    RawTensor gradOut(outDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), {}, 0, {120});
-    RawTensor gradInput(inDims, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.get(), {}, 0, {48});
+    RawTensor gradOut(outDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {}, 0, {120});
+    RawTensor gradInput(inDims, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.data(), {}, 0, {48});
     IntArray inputSize(inDims);
     const std::vector<uint8_t> before = inBuf_.Bytes();
     workspaceSize_ = 12345;
@@ -367,9 +352,9 @@ TEST_F(Validation, EmptyBatchOrChannelsIsANoOp) {
 }
 
 TEST_F(Validation, NegativeBatch) {
-  RawTensor gradOut({-1, 2, 3, 4, 5}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), {120, 60, 20, 5, 1}, 0,
+  RawTensor gradOut({-1, 2, 3, 4, 5}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {120, 60, 20, 5, 1}, 0,
                     {120});
-  RawTensor gradInput({-1, 2, 2, 3, 4}, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.get(), {48, 24, 12, 4, 1}, 0,
+  RawTensor gradInput({-1, 2, 2, 3, 4}, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.data(), {48, 24, 12, 4, 1}, 0,
                       {48});
   IntArray inputSize{-1, 2, 2, 3, 4};
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize.get(), gradInput.get()),
@@ -380,20 +365,20 @@ TEST_F(Validation, ViewExtentBeyondStorage) {
   RawTensor gradInput = GradInput();
   {
     SCOPED_TRACE("storage one element short");
-    RawTensor gradOut(kOutDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), {}, 0, {119});
+    RawTensor gradOut(kOutDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {}, 0, {119});
     EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                          ACLNN_ERR_PARAM_INVALID, {"gradOut"}));
   }
   {
     SCOPED_TRACE("offset pushes the view past the end");
-    RawTensor gradOut(kOutDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), {}, 1, {120});
+    RawTensor gradOut(kOutDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {}, 1, {120});
     EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                          ACLNN_ERR_PARAM_INVALID, {"gradOut"}));
   }
   {
     SCOPED_TRACE("gradInput storage too small");
     RawTensor gradOut = GradOut();
-    RawTensor shortInput(kInDims, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.get(), {}, 0, {2, 23});
+    RawTensor shortInput(kInDims, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.data(), {}, 0, {2, 23});
     EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), shortInput.get()),
                          ACLNN_ERR_PARAM_INVALID, {"gradInput"}));
   }
@@ -401,7 +386,7 @@ TEST_F(Validation, ViewExtentBeyondStorage) {
 
 TEST_F(Validation, NegativeStride) {
   // W walks backwards from offset 4: every element lies inside the storage, the stride is still invalid.
-  RawTensor gradOut(kOutDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.get(), {120, 60, 20, 5, -1}, 4, {120});
+  RawTensor gradOut(kOutDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {120, 60, 20, 5, -1}, 4, {120});
   RawTensor gradInput = GradInput();
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_INVALID, {"gradOut"}));

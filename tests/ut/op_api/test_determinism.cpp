@@ -46,10 +46,7 @@ const DeterminismCase kCases[] = {
 };
 
 BackwardProblem ProblemOf(const DeterminismCase &c) {
-  BackwardProblem problem;
-  problem.inputSize = c.inputSize;
-  problem.outputSize = c.outputSize;
-  problem.alignCorners = c.alignCorners;
+  BackwardProblem problem{c.inputSize, c.outputSize, c.alignCorners};
   return problem;
 }
 
@@ -62,17 +59,7 @@ std::vector<uint8_t> ComputeAllCases(uint64_t seed, bool checkAccuracy) {
     for (PassOrder order : kPassOrders) {
       const ScopedPassOrder passOrder(order);
       SCOPED_TRACE(std::string(DtypeName(c.dtype)) + " " + FormatName(c.format) + " " + PassOrderName(order));
-      const BackwardProblem problem = ProblemOf(c);
-      DeviceTensor gradOut(problem.GradOutShape(), c.dtype, c.format);
-      DeviceTensor gradInput(problem.inputSize, c.dtype, c.format);
-      const std::vector<double> values =
-          gradOut.Upload(RandomValues(rng, ElementCount(problem.GradOutShape()), Distribution::kUnitNormal));
-      EXPECT_TRUE(RunBackward(gradOut, problem, gradInput));
-      if (checkAccuracy) {
-        EXPECT_TRUE(ResultMatchesReference(values, problem, c.dtype, gradInput.Download()));
-      }
-      const std::vector<uint8_t> result = gradInput.StorageBytes();
-      bytes.insert(bytes.end(), result.begin(), result.end());
+      AppendResultBytes(ProblemOf(c), c.dtype, c.format, rng, checkAccuracy, &bytes);
     }
   }
   return bytes;
@@ -82,30 +69,16 @@ std::vector<uint8_t> ComputeAllCases(uint64_t seed, bool checkAccuracy) {
 [[maybe_unused]] const bool kChildRegistered = RegisterChildWriter(
     "DeterminismChild", kOutputEnv, kSeedEnv, [](uint64_t seed) { return ComputeAllCases(seed, false); });
 
-// Re-executes this binary with TRILINEAR3D_CORES=cores and returns what the child wrote.
-::testing::AssertionResult RunChild(int cores, uint64_t seed, std::vector<uint8_t> *bytes) {
-  return RunChildWithCores(cores, seed, kOutputEnv, kSeedEnv, "DeterminismChild.WriteResults", bytes);
-}
-
 TEST(Determinism, SameBitsForOneTwoAndThreeCores) {
   const uint64_t seed = FreshSeed();
   SCOPED_TRACE(SeedTrace(seed));
-  // In process (the default core count), checked against the reference so that the comparison
-  // below is between correct results.
-  const std::vector<uint8_t> inProcess = ComputeAllCases(seed, true);
-  for (int cores : {1, 2, 3}) {
-    SCOPED_TRACE(std::string(kCoresEnv) + "=" + std::to_string(cores));
-    std::vector<uint8_t> child;
-    ASSERT_TRUE(RunChild(cores, seed, &child));
-    EXPECT_TRUE(child == inProcess) << "result bits differ from the in-process run";
-  }
+  ExpectSameBitsForCoreCounts(seed, ComputeAllCases, kOutputEnv, kSeedEnv, "DeterminismChild.WriteResults");
 }
 
 TEST(Determinism, RepeatedRunsInOneProcessAreIdentical) {
   const uint64_t seed = FreshSeed();
   SCOPED_TRACE(SeedTrace(seed));
-  const std::vector<uint8_t> first = ComputeAllCases(seed, false);
-  for (int run = 0; run < 3; ++run) EXPECT_TRUE(ComputeAllCases(seed, false) == first) << "run " << run;
+  ExpectRepeatedRunsIdentical(seed, ComputeAllCases);
 }
 
 }  // namespace

@@ -18,7 +18,6 @@
 #include <vector>
 
 #include "acl_test_environment.h"
-#include "forward/forward_op_runner.h"
 #include "op_runner.h"
 
 namespace trilinear3d::test {
@@ -137,48 +136,28 @@ const FarCase kFarCases[] = {
     {"Fp16Ndhwc", ACL_FLOAT16, ACL_FORMAT_NDHWC, {3, 16, 3, 5, 7}, {6, 9, 13}},
 };
 
-// Both phases and a synchronize on the default stream, over raw tensors.
-::testing::AssertionResult RunBackwardOn(const aclTensor *gradOut, const BackwardProblem &p,
-                                         aclTensor *gradInput) {
-  PreparedOp op;
-  ::testing::AssertionResult done = PrepareBackward(gradOut, p, gradInput, &op);
-  if (done) done = EnqueueBackward(&op, nullptr);
-  if (done) done = SynchronizeStream(nullptr);
-  return done;
-}
-
-::testing::AssertionResult RunForwardOn(const aclTensor *self, const ForwardProblem &p, aclTensor *out) {
-  PreparedOp op;
-  ::testing::AssertionResult done = PrepareForward(self, p, out, &op);
-  if (done) done = EnqueueForward(&op, nullptr);
-  if (done) done = SynchronizeStream(nullptr);
-  return done;
-}
-
-// One case's two views (both checked to reach past 2^31 elements), the source filled with random
-// values and the destination with NaN (an element left unwritten fails the comparison); run(src, dst)
-// runs the operator, matches(values, result) compares with the float64 reference.
-template <typename Run, typename Matches>
-void CheckFarViews(const FarCase &c, const Shape5 &srcShape, const Shape5 &dstShape, std::mt19937_64 &rng,
-                   Run run, Matches matches) {
-  FarView src(srcShape, c.dtype, c.format);
-  FarView dst(dstShape, c.dtype, c.format);
+// One case's two views for problem p (both checked to reach past 2^31 elements), the tensor read
+// filled with random values and the one written with NaN (an element left unwritten fails the
+// comparison); the operator's result is compared with the float64 reference.
+template <typename Problem>
+void CheckFarViews(const FarCase &c, const Problem &p, std::mt19937_64 &rng) {
+  FarView src(ReadShape(p), c.dtype, c.format);
+  FarView dst(WrittenShape(p), c.dtype, c.format);
   ASSERT_TRUE(src.ok() && dst.ok()) << "no address space for the sparse storages";
   ASSERT_GT(src.MaxOffset(), int64_t{1} << 31);
   ASSERT_GT(dst.MaxOffset(), int64_t{1} << 31);
   const std::vector<double> values =
-      src.Write(RandomValues(rng, ElementCount(srcShape), Distribution::kUnitNormal));
-  dst.Write(std::vector<double>(ElementCount(dstShape), std::nan("")));
-  ASSERT_TRUE(run(src.get(), dst.get()));
-  EXPECT_TRUE(matches(values, dst.Read()));
+      src.Write(RandomValues(rng, ElementCount(ReadShape(p)), Distribution::kUnitNormal));
+  dst.Write(std::vector<double>(ElementCount(WrittenShape(p)), std::nan("")));
+  PreparedOp op;
+  ASSERT_TRUE(EnqueueAndSynchronize(Prepare(src.get(), p, dst.get(), &op), &op, nullptr));
+  EXPECT_TRUE(ResultMatchesReference(values, p, c.dtype, dst.Read()));
 }
 
 // body(alignCorners, rng) for both alignments, with a fresh seed (reported on failure).
 template <typename Body>
 void ForBothAlignments(Body body) {
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
-  std::mt19937_64 rng(seed);
+  TracedRng rng;
   for (bool alignCorners : {false, true}) {
     SCOPED_TRACE(alignCorners ? "alignCorners" : "no alignCorners");
     body(alignCorners, rng);
@@ -192,19 +171,10 @@ class LargeOffsetsBackward : public ::testing::TestWithParam<FarParam> {};
 TEST_P(LargeOffsetsBackward, BeyondTwoToThe31Elements) {
   const auto &[c, order] = GetParam();
   const ScopedPassOrder passOrder(order);
-  BackwardProblem problem;
-  problem.inputSize = c.small;
-  problem.outputSize = c.large;
+  BackwardProblem problem{c.small, c.large};
   ForBothAlignments([&](bool alignCorners, std::mt19937_64 &rng) {
     problem.alignCorners = alignCorners;
-    CheckFarViews(
-        c, problem.GradOutShape(), problem.inputSize, rng,
-        [&](const aclTensor *gradOut, aclTensor *gradInput) {
-          return RunBackwardOn(gradOut, problem, gradInput);
-        },
-        [&](const std::vector<double> &values, const std::vector<double> &got) {
-          return ResultMatchesReference(values, problem, c.dtype, got);
-        });
+    CheckFarViews(c, problem, rng);
   });
 }
 
@@ -219,17 +189,10 @@ class LargeOffsetsForward : public ::testing::TestWithParam<FarCase> {};
 
 TEST_P(LargeOffsetsForward, BeyondTwoToThe31Elements) {
   const FarCase &c = GetParam();
-  ForwardProblem problem;
-  problem.selfSize = c.small;
-  problem.outputSize = c.large;
+  ForwardProblem problem{c.small, c.large};
   ForBothAlignments([&](bool alignCorners, std::mt19937_64 &rng) {
     problem.alignCorners = alignCorners;
-    CheckFarViews(
-        c, problem.selfSize, problem.OutShape(), rng,
-        [&](const aclTensor *self, aclTensor *out) { return RunForwardOn(self, problem, out); },
-        [&](const std::vector<double> &values, const std::vector<double> &got) {
-          return ForwardMatchesReference(values, problem, c.dtype, got);
-        });
+    CheckFarViews(c, problem, rng);
   });
 }
 

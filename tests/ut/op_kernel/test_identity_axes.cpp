@@ -21,7 +21,6 @@
 #include <vector>
 
 #include "acl_test_environment.h"
-#include "forward/forward_op_runner.h"
 #include "op_host/upsample_trilinear3d_tiling.h"
 #include "op_runner.h"
 #include "test_tensor.h"
@@ -56,19 +55,9 @@ TorchTap TorchTapOf(int64_t in, int64_t out, bool alignCorners, double userScale
 enum class Kernel { kWidthFirst, kWidthLast, kStencil2x, kForwardWidthLast, kForwardWidthFirst };
 
 const char *KernelName(Kernel k) {
-  switch (k) {
-    case Kernel::kWidthFirst:
-      return "BackwardWidthFirst";
-    case Kernel::kWidthLast:
-      return "BackwardWidthLast";
-    case Kernel::kStencil2x:
-      return "BackwardStencil2x";
-    case Kernel::kForwardWidthLast:
-      return "ForwardWidthLast";
-    case Kernel::kForwardWidthFirst:
-      break;
-  }
-  return "ForwardWidthFirst";
+  static const char *const kNames[] = {"BackwardWidthFirst", "BackwardWidthLast", "BackwardStencil2x",
+                                       "ForwardWidthLast", "ForwardWidthFirst"};
+  return kNames[static_cast<int>(k)];
 }
 
 bool IsBackward(Kernel k) {
@@ -271,9 +260,7 @@ constexpr int kTrials = 8;
 
 TEST_P(IdentityAxes, NonFiniteClassesArePyTorchs) {
   const auto &[kernel, format, dtype] = GetParam();
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
-  std::mt19937_64 rng(seed);
+  TracedRng rng;
   const ScopedPassOrder passOrder(kernel == Kernel::kWidthLast   ? PassOrder::kWidthLast
                                   : kernel == Kernel::kStencil2x ? PassOrder::kStencil2x
                                                                  : PassOrder::kWidthFirst);

@@ -12,7 +12,6 @@
 #include <tuple>
 
 #include "acl_test_environment.h"
-#include "forward/forward_op_runner.h"
 #include "op_host/upsample_trilinear3d_tiling.h"
 #include "op_runner.h"
 
@@ -76,10 +75,7 @@ class StreamedBackward : public ::testing::TestWithParam<BackwardParam> {};
 TEST_P(StreamedBackward, MatchesFloat64Reference) {
   const auto &[c, order] = GetParam();
   const ScopedPassOrder passOrder(order);
-  BackwardProblem problem;
-  problem.inputSize = c.small;
-  problem.outputSize = c.large;
-  problem.alignCorners = c.alignCorners;
+  BackwardProblem problem{c.small, c.large, c.alignCorners};
   ASSERT_TRUE(Streamed(problem.inputSize, c.dtype));
   const uint64_t seed = FreshSeed();
   SCOPED_TRACE(SeedTrace(seed));
@@ -87,8 +83,7 @@ TEST_P(StreamedBackward, MatchesFloat64Reference) {
   std::mt19937_64 rng(seed);
   DeviceTensor gradOut(problem.GradOutShape(), c.dtype, c.format, c.layout);
   DeviceTensor gradInput(problem.inputSize, c.dtype, c.format, c.layout);
-  const std::vector<double> values =
-      gradOut.Upload(RandomValues(rng, ElementCount(problem.GradOutShape()), Distribution::kUnitNormal));
+  const std::vector<double> values = gradOut.UploadRandom(rng);
   const std::vector<uint8_t> before = gradInput.StorageBytes();
   ASSERT_TRUE(RunBackward(gradOut, problem, gradInput));
   EXPECT_TRUE(ResultMatchesReference(values, problem, c.dtype, gradInput.Download()));
@@ -107,18 +102,12 @@ class StreamedForward : public ::testing::TestWithParam<StreamedCase> {};
 
 TEST_P(StreamedForward, MatchesFloat64Reference) {
   const StreamedCase &c = GetParam();
-  ForwardProblem problem;
-  problem.selfSize = c.small;
-  problem.outputSize = c.large;
-  problem.alignCorners = c.alignCorners;
+  ForwardProblem problem{c.small, c.large, c.alignCorners};
   ASSERT_TRUE(Streamed(problem.OutShape(), c.dtype));
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
-  std::mt19937_64 rng(seed);
+  TracedRng rng;
   DeviceTensor self(problem.selfSize, c.dtype, c.format, c.layout);
   DeviceTensor out(problem.OutShape(), c.dtype, c.format, c.layout);
-  const std::vector<double> values =
-      self.Upload(RandomValues(rng, ElementCount(problem.selfSize), Distribution::kUnitNormal));
+  const std::vector<double> values = self.UploadRandom(rng);
   const std::vector<uint8_t> before = out.StorageBytes();
   ASSERT_TRUE(RunForward(self, problem, out));
   EXPECT_TRUE(ForwardMatchesReference(values, problem, c.dtype, out.Download()));

@@ -1,0 +1,351 @@
+// Calls both operators, aclnnUpsampleTrilinear3dBackward and aclnnUpsampleTrilinear3d, the two-phase
+// CANN way, and checks a backward result against the float64 reference. Shared by the unit and
+// reliability tests.
+#ifndef TRILINEAR3D_TESTS_SUPPORT_OP_RUNNER_H_
+#define TRILINEAR3D_TESTS_SUPPORT_OP_RUNNER_H_
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_upsample_trilinear_3d.h"
+#include "aclnnop/aclnn_upsample_trilinear_3d_backward.h"
+#include "reference/forward_reference.h"
+#include "reference/upsample_reference.h"
+#include "test_tensor.h"
+
+namespace trilinear3d::test {
+
+// The backward's two general kernels (pass orders). The library picks one per shape; tests run both
+// on every shape through TRILINEAR3D_PASS_ORDER, which is read at each GetWorkspaceSize. kStencil2x
+// asks for the doubling stencil kernel where it applies (test_stencil2x.cpp; elsewhere it is kAuto).
+enum class PassOrder { kWidthFirst, kWidthLast, kStencil2x };
+
+inline const char *PassOrderName(PassOrder order) {
+  switch (order) {
+    case PassOrder::kWidthFirst:
+      return "width_first";
+    case PassOrder::kWidthLast:
+      return "width_last";
+    case PassOrder::kStencil2x:
+      break;
+  }
+  return "stencil2x";
+}
+
+// Sets TRILINEAR3D_PASS_ORDER for the scope's plans; restores the previous value (or "unset") on exit,
+// so that scopes nest.
+class ScopedPassOrder {
+ public:
+  explicit ScopedPassOrder(PassOrder order) {
+    if (const char *previous = std::getenv(kVariable)) {
+      hadPrevious_ = true;
+      previous_ = previous;
+    }
+    setenv(kVariable, PassOrderName(order), 1);
+  }
+  ~ScopedPassOrder() {
+    if (hadPrevious_) {
+      setenv(kVariable, previous_.c_str(), 1);
+    } else {
+      unsetenv(kVariable);
+    }
+  }
+  ScopedPassOrder(const ScopedPassOrder &) = delete;
+  ScopedPassOrder &operator=(const ScopedPassOrder &) = delete;
+
+ private:
+  static constexpr const char *kVariable = "TRILINEAR3D_PASS_ORDER";
+  bool hadPrevious_ = false;
+  std::string previous_;
+};
+
+constexpr PassOrder kPassOrders[] = {PassOrder::kWidthFirst, PassOrder::kWidthLast};
+
+// Phase 1 done: an executor and its workspace, waiting to be enqueued.
+struct PreparedOp {
+  bool backward = true;  // which operator planned it
+  aclOpExecutor *executor = nullptr;
+  uint64_t workspaceSize = 0;
+  void *workspace = nullptr;
+
+  PreparedOp() = default;
+  PreparedOp(const PreparedOp &) = delete;
+  PreparedOp &operator=(const PreparedOp &) = delete;
+  // The workspace must outlive the queued work: free only after the stream is synchronised.
+  ~PreparedOp() {
+    if (workspace != nullptr) aclrtFree(workspace);
+  }
+};
+
+// Allocates op->workspaceSize bytes of workspace. A workspace's contents are unspecified (CANN
+// reuses pools): it is filled with NaN bytes so that a kernel reading it before writing it fails
+// here, not only when fresh pages happen to be zero.
+inline ::testing::AssertionResult AllocateWorkspace(PreparedOp *op) {
+  if (op->workspaceSize == 0) return ::testing::AssertionSuccess();
+  if (aclrtMalloc(&op->workspace, op->workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
+    return ::testing::AssertionFailure()
+           << "aclrtMalloc of " << op->workspaceSize << " workspace bytes failed";
+  }
+  if (aclrtMemset(op->workspace, op->workspaceSize, 0xFF, op->workspaceSize) != ACL_SUCCESS) {
+    return ::testing::AssertionFailure() << "aclrtMemset of the workspace failed";
+  }
+  return ::testing::AssertionSuccess();
+}
+
+inline ::testing::AssertionResult SynchronizeStream(aclrtStream stream) {
+  if (aclrtSynchronizeStream(stream) != ACL_SUCCESS) {
+    return ::testing::AssertionFailure() << "aclrtSynchronizeStream failed: " << aclGetRecentErrMsg();
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// The status of a GetWorkspaceSize call: on success the workspace is allocated.
+inline ::testing::AssertionResult Planned(aclnnStatus status, const char *call, const std::string &problem,
+                                          PreparedOp *op) {
+  if (status != ACLNN_SUCCESS) {
+    return ::testing::AssertionFailure()
+           << call << " returned " << status << ": " << aclGetRecentErrMsg() << " for " << problem;
+  }
+  return AllocateWorkspace(op);
+}
+
+// GetWorkspaceSize with the problem's sizes and attributes; the int arrays are destroyed before
+// returning (the executor must have copied them). Allocates the workspace on success.
+inline ::testing::AssertionResult PrepareBackward(const aclTensor *gradOut, const BackwardProblem &p,
+                                                  aclTensor *gradInput, PreparedOp *op) {
+  aclIntArray *outputSize = aclCreateIntArray(p.outputSize.data(), 3);
+  aclIntArray *inputSize = aclCreateIntArray(p.inputSize.data(), 5);
+  const aclnnStatus status = aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize(
+      gradOut, outputSize, inputSize, p.alignCorners, p.scales[0], p.scales[1], p.scales[2], gradInput,
+      &op->workspaceSize, &op->executor);
+  aclDestroyIntArray(outputSize);
+  aclDestroyIntArray(inputSize);
+  op->backward = true;
+  return Planned(status, "GetWorkspaceSize", p.Describe(), op);
+}
+
+inline ::testing::AssertionResult PrepareForward(const aclTensor *self, const ForwardProblem &p,
+                                                 aclTensor *out, PreparedOp *op) {
+  aclIntArray *outputSize = aclCreateIntArray(p.outputSize.data(), 3);
+  const aclnnStatus status =
+      aclnnUpsampleTrilinear3dGetWorkspaceSize(self, outputSize, p.alignCorners, p.scales[0], p.scales[1],
+                                               p.scales[2], out, &op->workspaceSize, &op->executor);
+  aclDestroyIntArray(outputSize);
+  op->backward = false;
+  return Planned(status, "aclnnUpsampleTrilinear3dGetWorkspaceSize", p.Describe(), op);
+}
+
+// The run phase of the operator op was planned for; the executor is left as it is (a run rejected
+// before it starts, e.g. on a destroyed stream, keeps it usable).
+inline aclnnStatus RunPhase(const PreparedOp &op, aclrtStream stream) {
+  return op.backward ? aclnnUpsampleTrilinear3dBackward(op.workspace, op.workspaceSize, op.executor, stream)
+                     : aclnnUpsampleTrilinear3d(op.workspace, op.workspaceSize, op.executor, stream);
+}
+
+// The run phase; the executor counts as consumed either way.
+inline ::testing::AssertionResult Enqueue(PreparedOp *op, aclrtStream stream) {
+  const aclnnStatus status = RunPhase(*op, stream);
+  op->executor = nullptr;
+  if (status != ACLNN_SUCCESS) {
+    return ::testing::AssertionFailure()
+           << (op->backward ? "aclnnUpsampleTrilinear3dBackward" : "aclnnUpsampleTrilinear3d") << " returned "
+           << status << ": " << aclGetRecentErrMsg();
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// The run phase after a phase one (which may have failed), and a synchronize.
+inline ::testing::AssertionResult EnqueueAndSynchronize(::testing::AssertionResult prepared, PreparedOp *op,
+                                                        aclrtStream stream) {
+  if (!prepared) return prepared;
+  ::testing::AssertionResult enqueued = Enqueue(op, stream);
+  if (!enqueued) return enqueued;
+  return SynchronizeStream(stream);
+}
+
+// gradOutValues: what the library read (already rounded to the dtype), logical NCDHW.
+inline ::testing::AssertionResult ResultMatchesReference(const std::vector<double> &gradOutValues,
+                                                         const BackwardProblem &p, aclDataType dtype,
+                                                         const std::vector<double> &got) {
+  const ReferenceResult ref = BackwardReference(p, gradOutValues);
+  return MatchesReference(got, ref, ToleranceFor(dtype, p), p.inputSize);
+}
+
+// selfValues: what the library read (already rounded to the dtype), logical NCDHW.
+inline ::testing::AssertionResult ResultMatchesReference(const std::vector<double> &selfValues,
+                                                         const ForwardProblem &p, aclDataType dtype,
+                                                         const std::vector<double> &got) {
+  return ForwardMatchesReference(selfValues, p, dtype, got);
+}
+
+// Either operator by the type of its problem: the shapes of the tensor it reads (gradOut / self) and
+// of the one it writes (gradInput / out), and its two phases.
+inline Shape5 ReadShape(const BackwardProblem &p) { return p.GradOutShape(); }
+inline Shape5 ReadShape(const ForwardProblem &p) { return p.selfSize; }
+inline Shape5 WrittenShape(const BackwardProblem &p) { return p.inputSize; }
+inline Shape5 WrittenShape(const ForwardProblem &p) { return p.OutShape(); }
+inline ::testing::AssertionResult Prepare(const aclTensor *read, const BackwardProblem &p, aclTensor *written,
+                                          PreparedOp *op) {
+  return PrepareBackward(read, p, written, op);
+}
+inline ::testing::AssertionResult Prepare(const aclTensor *read, const ForwardProblem &p, aclTensor *written,
+                                          PreparedOp *op) {
+  return PrepareForward(read, p, written, op);
+}
+template <typename Problem>
+::testing::AssertionResult Run(const DeviceTensor &read, const Problem &p, DeviceTensor &written,
+                               aclrtStream stream = nullptr) {
+  PreparedOp op;
+  return EnqueueAndSynchronize(Prepare(read.get(), p, written.get(), &op), &op, stream);
+}
+
+// Runs an executor that a GetWorkspaceSize call returned, on a workspace of the size it asked for,
+// and synchronizes; *executor is consumed (set to null) either way.
+inline ::testing::AssertionResult RunPlannedExecutor(bool backward, aclOpExecutor **executor,
+                                                     uint64_t workspaceSize) {
+  PreparedOp op;
+  op.backward = backward;
+  op.executor = *executor;
+  op.workspaceSize = workspaceSize;
+  *executor = nullptr;
+  if (op.executor == nullptr) return ::testing::AssertionFailure() << "no executor to run";
+  return EnqueueAndSynchronize(AllocateWorkspace(&op), &op, nullptr);
+}
+
+// Both phases and a synchronize: gradInput holds the result on success.
+inline ::testing::AssertionResult RunBackward(const DeviceTensor &gradOut, const BackwardProblem &p,
+                                              DeviceTensor &gradInput, aclrtStream stream = nullptr) {
+  return Run(gradOut, p, gradInput, stream);
+}
+
+// Both phases and a synchronize: out holds the result on success.
+inline ::testing::AssertionResult RunForward(const DeviceTensor &self, const ForwardProblem &p,
+                                             DeviceTensor &out, aclrtStream stream = nullptr) {
+  return Run(self, p, out, stream);
+}
+
+// One run on fresh random values of `dist` (tensors of dtype in format), checked against the
+// float64 reference: the body of the accuracy sweeps.
+template <typename Problem>
+::testing::AssertionResult RandomRunMatchesReference(const Problem &p, aclDataType dtype, aclFormat format,
+                                                     Distribution dist, std::mt19937_64 &rng) {
+  DeviceTensor read(ReadShape(p), dtype, format);
+  DeviceTensor written(WrittenShape(p), dtype, format);
+  const std::vector<double> values = read.UploadRandom(rng, dist);
+  const ::testing::AssertionResult ran = Run(read, p, written);
+  if (!ran) return ran;
+  return ResultMatchesReference(values, p, dtype, written.Download());
+}
+
+// The accuracy sweeps' check: a fresh seed (reported, replayable), then one run per distribution,
+// each against the float64 reference.
+template <typename Problem>
+void ExpectAccurateOnFreshData(const Problem &p, aclDataType dtype, aclFormat format) {
+  TracedRng rng;
+  SCOPED_TRACE(p.Describe());
+  for (Distribution dist : {Distribution::kUnitNormal, Distribution::kLargeOffset}) {
+    SCOPED_TRACE(DistributionName(dist));
+    EXPECT_TRUE(RandomRunMatchesReference(p, dtype, format, dist, rng));
+  }
+}
+
+// ±inf and NaN among fresh N(0, 1) values (tensors of dtype in format): each output's class must be
+// the float64 golden's (docs/spec.md §6), and some non-finite outputs must survive.
+template <typename Problem>
+void ExpectNonFiniteClassesMatchGolden(const Problem &p, aclDataType dtype, aclFormat format) {
+  TracedRng rng;
+  DeviceTensor read(ReadShape(p), dtype, format);
+  DeviceTensor written(WrittenShape(p), dtype, format);
+  std::vector<double> values = RandomValues(rng, ElementCount(ReadShape(p)), Distribution::kUnitNormal);
+  SprinkleNonFinite(rng, values);
+  values = read.Upload(values);
+  ASSERT_TRUE(Run(read, p, written));
+  const std::vector<double> got = written.Download();
+  EXPECT_TRUE(ResultMatchesReference(values, p, dtype, got));
+  EXPECT_GT(CountNonFinite(got), 0u) << "the non-finite input values vanished";
+}
+
+// One run on fresh N(0, 1) data from rng, each tensor in the format and layout `view` gives it: the
+// result matches the float64 reference, no byte of the written tensor's storage outside its view
+// changes, and the read tensor's storage is not written.
+template <typename Problem>
+void ExpectViewsMatchReference(const Problem &p, aclDataType dtype, const ViewCase &view,
+                               std::mt19937_64 &rng) {
+  DeviceTensor read(ReadShape(p), dtype, view.readFormat, view.readLayout);
+  DeviceTensor written(WrittenShape(p), dtype, view.writtenFormat, view.writtenLayout);
+  const std::vector<uint8_t> canary = written.StorageBytes();
+  const std::vector<double> values = read.UploadRandom(rng);
+  const std::vector<uint8_t> readBytes = read.StorageBytes();
+  ASSERT_TRUE(Run(read, p, written));
+  EXPECT_TRUE(ResultMatchesReference(values, p, dtype, written.Download()));
+  EXPECT_TRUE(written.OutsideViewUnchanged(canary));
+  EXPECT_TRUE(read.StorageBytes() == readBytes) << "the operator wrote into the storage it reads";
+}
+
+// One run of a determinism test's case on N(0, 1) values from rng, checked against the reference when
+// checkAccuracy; appends the written tensor's whole storage to bytes.
+template <typename Problem>
+void AppendResultBytes(const Problem &p, aclDataType dtype, aclFormat format, std::mt19937_64 &rng,
+                       bool checkAccuracy, std::vector<uint8_t> *bytes) {
+  DeviceTensor read(ReadShape(p), dtype, format);
+  DeviceTensor written(WrittenShape(p), dtype, format);
+  const std::vector<double> values = read.UploadRandom(rng);
+  EXPECT_TRUE(Run(read, p, written));
+  if (checkAccuracy) {
+    EXPECT_TRUE(ResultMatchesReference(values, p, dtype, written.Download()));
+  }
+  const std::vector<uint8_t> result = written.StorageBytes();
+  bytes->insert(bytes->end(), result.begin(), result.end());
+}
+
+// A planned op on float NCDHW tensors, the one it writes pre-filled with N(+-100, 25) values: the
+// subject of the run-phase validation tests. A rejected run must leave the written tensor as it was;
+// a corrected retry with the same executor must give the right result.
+template <typename Problem>
+class PlannedRunTest : public ::testing::Test {
+ protected:
+  void Plan(const Problem &p) {
+    (void)aclGetRecentErrMsg();
+    problem_ = p;
+    read_ = std::make_unique<DeviceTensor>(ReadShape(p), ACL_FLOAT, ACL_FORMAT_NCDHW);
+    written_ = std::make_unique<DeviceTensor>(WrittenShape(p), ACL_FLOAT, ACL_FORMAT_NCDHW);
+    values_ = read_->UploadRandom(rng_);
+    written_->UploadRandom(rng_, Distribution::kLargeOffset);
+    before_ = written_->StorageBytes();
+    ASSERT_TRUE(Prepare(read_->get(), problem_, written_->get(), &op_));
+  }
+
+  // After draining the default stream, the written tensor still holds its pre-filled bytes.
+  ::testing::AssertionResult WrittenUntouched() {
+    if (aclrtSynchronizeStream(nullptr) != ACL_SUCCESS) return ::testing::AssertionFailure() << "sync failed";
+    if (written_->StorageBytes() != before_)
+      return ::testing::AssertionFailure() << "a rejected run wrote its output tensor";
+    return ::testing::AssertionSuccess();
+  }
+
+  // The corrected retry: the same executor, the right workspace, the right result.
+  void RunCorrectlyAndCheck() {
+    ASSERT_TRUE(Enqueue(&op_, nullptr));
+    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+    EXPECT_TRUE(ResultMatchesReference(values_, problem_, ACL_FLOAT, written_->Download()));
+  }
+
+  TracedRng rng_;
+  Problem problem_;
+  std::unique_ptr<DeviceTensor> read_;
+  std::unique_ptr<DeviceTensor> written_;
+  std::vector<double> values_;  // the read tensor's, as stored
+  std::vector<uint8_t> before_;
+  PreparedOp op_;
+};
+
+}  // namespace trilinear3d::test
+
+#endif  // TRILINEAR3D_TESTS_SUPPORT_OP_RUNNER_H_
