@@ -59,9 +59,10 @@ std::vector<uint8_t> ComputeAllCases(uint64_t seed, bool checkAccuracy) {
   std::vector<uint8_t> bytes;
   std::mt19937_64 rng(seed);
   for (const DeterminismCase &c : kCases) {
-    for (PassOrder order : kPassOrders) {
-      const ScopedPassOrder passOrder(order);
-      SCOPED_TRACE(std::string(DtypeName(c.dtype)) + " " + FormatName(c.format) + " " + PassOrderName(order));
+    for (BackwardKernel order : kBackwardKernels) {
+      const ScopedKernel forcedKernel(order);
+      SCOPED_TRACE(std::string(DtypeName(c.dtype)) + " " + FormatName(c.format) + " " +
+                   BackwardKernelName(order));
       const BackwardProblem problem = ProblemOf(c);
       DeviceTensor gradOut(problem.GradOutShape(), c.dtype, c.format);
       DeviceTensor gradInput(problem.inputSize, c.dtype, c.format);
