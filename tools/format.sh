@@ -9,7 +9,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "${ROOT}"
 CLANG_FORMAT="${CLANG_FORMAT:-clang-format}"
-DIRS=(include src tests examples bench python)
+DIRS=(include src tests examples bench python tools)
 
 check=0
 if [[ "${1:-}" == "--check" ]]; then

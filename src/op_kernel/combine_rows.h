@@ -16,74 +16,50 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "op_kernel/simd_row_ops.h"
+#include "op_kernel/convert_rows.h"
+#include "op_kernel/element_types.h"
+#include "op_kernel/vector_lanes.h"
 
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
 
 #if defined(TRILINEAR3D_HAVE_AVX512)
 namespace combine_detail {
 
-// 16 source elements as fp32 lanes (simd_row_ops.h's LoadFloatLanes); the masked form reads
-// nothing outside the mask.
-template <typename S>
-inline __m512 LoadLanes(const S *p, __mmask16 m) {
-  return LoadFloatLanes(p, m);
-}
-
-template <typename S>
-inline __m512 LoadLanes(const S *p) {
-  return LoadFloatLanes(p);
-}
-
-inline __m512d LoadLanes(const double *p, __mmask8 m) { return _mm512_maskz_loadu_pd(m, p); }
-inline __m512d LoadLanes(const double *p) { return _mm512_loadu_pd(p); }
-inline __m512 Broadcast(float w) { return _mm512_set1_ps(w); }
-inline __m512d Broadcast(double w) { return _mm512_set1_pd(w); }
-inline __m512 Mul(__m512 a, __m512 b) { return _mm512_mul_ps(a, b); }
-inline __m512d Mul(__m512d a, __m512d b) { return _mm512_mul_pd(a, b); }
-inline __m512 Fma(__m512 a, __m512 b, __m512 c) { return _mm512_fmadd_ps(a, b, c); }
-inline __m512d Fma(__m512d a, __m512d b, __m512d c) { return _mm512_fmadd_pd(a, b, c); }
-inline __m512 LoadAcc(const float *p) { return _mm512_loadu_ps(p); }
-inline __m512d LoadAcc(const double *p) { return _mm512_loadu_pd(p); }
-inline __m512 LoadAcc(const float *p, __mmask16 m) { return _mm512_maskz_loadu_ps(m, p); }
-inline __m512d LoadAcc(const double *p, __mmask8 m) { return _mm512_maskz_loadu_pd(m, p); }
-inline void StoreAcc(float *p, __m512 v) { _mm512_storeu_ps(p, v); }
-inline void StoreAcc(double *p, __m512d v) { _mm512_storeu_pd(p, v); }
-inline void StoreAcc(float *p, __m512 v, __mmask16 m) { _mm512_mask_storeu_ps(p, m, v); }
-inline void StoreAcc(double *p, __m512d v, __mmask8 m) { _mm512_mask_storeu_pd(p, m, v); }
-
-// One vector of results at x (Ms: no mask, or the tail's mask).
+// One vector of results at x (Ms: no mask, or the tail's mask); sources are converted as they are
+// loaded (Avx512Lanes).
 template <int K, typename A, typename S, typename Vec, typename... Ms>
 inline Vec CombineLanes(const A *dst, const S *const *src, const Vec *w, int64_t x, bool accumulate,
                         Ms... mask) {
-  Vec acc = accumulate ? Fma(w[0], LoadLanes(src[0] + x, mask...), LoadAcc(dst + x, mask...))
-                       : Mul(w[0], LoadLanes(src[0] + x, mask...));
+  using L = Avx512Lanes<A>;
+  Vec acc = accumulate ? L::Fma(w[0], L::Load(src[0] + x, mask...), L::Load(dst + x, mask...))
+                       : L::Mul(w[0], L::Load(src[0] + x, mask...));
 #pragma GCC unroll 8
-  for (int j = 1; j < K; ++j) acc = Fma(w[j], LoadLanes(src[j] + x, mask...), acc);
+  for (int j = 1; j < K; ++j) acc = L::Fma(w[j], L::Load(src[j] + x, mask...), acc);
   return acc;
 }
 
 template <int K, typename A, typename S>
 inline void CombineK(A *__restrict dst, const S *const *src, const A *weights, int64_t n, bool accumulate) {
-  using Vec = typename Avx512Types<A>::Vec;
-  using Mask = typename Avx512Types<A>::Mask;
-  constexpr int64_t kLanes = 64 / sizeof(A);
+  using L = Avx512Lanes<A>;
+  using Vec = typename L::Vec;
+  using Mask = typename L::Mask;
+  constexpr int64_t kLanes = L::kLanes;
   Vec w[K];
   const S *s[K];
   for (int j = 0; j < K; ++j) {
-    w[j] = Broadcast(weights[j]);
+    w[j] = L::Broadcast(weights[j]);
     s[j] = src[j];
   }
   int64_t x = 0;
   for (; x + 2 * kLanes <= n; x += 2 * kLanes) {  // two independent chains per iteration
     const Vec a = CombineLanes<K>(dst, s, w, x, accumulate);
     const Vec b = CombineLanes<K>(dst, s, w, x + kLanes, accumulate);
-    StoreAcc(dst + x, a);
-    StoreAcc(dst + x + kLanes, b);
+    L::Store(dst + x, a);
+    L::Store(dst + x + kLanes, b);
   }
   for (; x < n; x += kLanes) {
     const Mask m = n - x >= kLanes ? Mask(~Mask(0)) : static_cast<Mask>((1u << (n - x)) - 1);
-    StoreAcc(dst + x, CombineLanes<K>(dst, s, w, x, accumulate, m), m);
+    L::Store(dst + x, CombineLanes<K>(dst, s, w, x, accumulate, m), m);
   }
 }
 
@@ -91,7 +67,7 @@ inline void CombineK(A *__restrict dst, const S *const *src, const A *weights, i
 #elif defined(TRILINEAR3D_HAVE_AVX2)
 namespace combine_detail {
 
-// CombineK for AVX2 (8 fp32 or 4 fp64 lanes; Avx2Lanes of simd_row_ops.h): the accumulator stays in
+// CombineK for AVX2 (8 fp32 or 4 fp64 lanes; Avx2Lanes): the accumulator stays in
 // a register across the k sources (one store per vector, instead of one sweep over dst per source);
 // fp16 / bf16 sources are converted as they are loaded (exactly, as LoadRow does), and the tail runs
 // the same fused operations one element at a time.

@@ -65,7 +65,7 @@
 #endif
 #endif
 
-// ISA headers (simd_row_ops.h and the other headers that open the ISA namespace) check this.
+// ISA headers (the headers that open the ISA namespace) check this.
 #define TRILINEAR3D_ISA_REGION 1
 
 #endif  // TRILINEAR3D_OP_KERNEL_ISA_BEGIN_H_

@@ -12,9 +12,10 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "op_kernel/convert_rows.h"
 #include "op_kernel/kernel_args.h"
-#include "op_kernel/line_streamer.h"
-#include "op_kernel/simd_row_ops.h"
+#include "op_kernel/row_arith.h"
+#include "op_kernel/stream_stores.h"
 
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
 
@@ -154,7 +155,7 @@ inline bool ContiguousRows(const TensorView5d &view, tiling::RowLayout layout, i
 
 // Stores the destination rows of one D index, in increasing H order between Begin and Finish. A
 // streamed destination with contiguous rows (fp32 / fp64) gets them joined into one span written in
-// whole lines (line_streamer.h); otherwise each row goes through WriteRow.
+// whole lines (LineStreamer); otherwise each row goes through WriteRow.
 template <typename T>
 class DstRowWriter {
  public:

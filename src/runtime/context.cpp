@@ -88,13 +88,12 @@ void DestroyAllContexts() {
 
 }  // namespace trilinear3d::runtime
 
+using trilinear3d::runtime::NotLive;
+using trilinear3d::runtime::NullArgument;
 using trilinear3d::runtime::ReportError;
 
 aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId) {
-  if (context == nullptr) {
-    ReportError("aclrtCreateContext: context is null");
-    return ACL_ERROR_INVALID_PARAM;
-  }
+  if (context == nullptr) return NullArgument("aclrtCreateContext", "context");
   *context = nullptr;
   if (deviceId != trilinear3d::runtime::kOnlyDeviceId) {
     ReportError("aclrtCreateContext: invalid device id %d (the CPU runtime has exactly one device, id 0)",
@@ -116,10 +115,7 @@ aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId) {
 }
 
 aclError aclrtDestroyContext(aclrtContext context) {
-  if (context == nullptr) {
-    ReportError("aclrtDestroyContext: context is null");
-    return ACL_ERROR_INVALID_PARAM;
-  }
+  if (context == nullptr) return NullArgument("aclrtDestroyContext", "context");
   auto &registry = trilinear3d::runtime::Registry();
   std::lock_guard<std::mutex> lock(registry.mutex);
   if (context == registry.defaultContext) {
@@ -128,38 +124,24 @@ aclError aclrtDestroyContext(aclrtContext context) {
         context);
     return ACL_ERROR_INVALID_PARAM;
   }
-  if (registry.live.erase(context) == 0) {
-    ReportError("aclrtDestroyContext: context %p is not a live context (never created, or already destroyed)",
-                context);
-    return ACL_ERROR_INVALID_PARAM;
-  }
+  if (registry.live.erase(context) == 0) return NotLive("aclrtDestroyContext", "context", context);
   // Other threads still naming it find it gone at their next aclrtGetCurrentContext.
   if (trilinear3d::runtime::t_explicitContext == context) trilinear3d::runtime::t_explicitContext = nullptr;
   return ACL_SUCCESS;
 }
 
 aclError aclrtSetCurrentContext(aclrtContext context) {
-  if (context == nullptr) {
-    ReportError("aclrtSetCurrentContext: context is null");
-    return ACL_ERROR_INVALID_PARAM;
-  }
+  if (context == nullptr) return NullArgument("aclrtSetCurrentContext", "context");
   auto &registry = trilinear3d::runtime::Registry();
   std::lock_guard<std::mutex> lock(registry.mutex);
-  if (!trilinear3d::runtime::IsLiveLocked(registry, context)) {
-    ReportError(
-        "aclrtSetCurrentContext: context %p is not a live context (never created, or already destroyed)",
-        context);
-    return ACL_ERROR_INVALID_PARAM;
-  }
+  if (!trilinear3d::runtime::IsLiveLocked(registry, context))
+    return NotLive("aclrtSetCurrentContext", "context", context);
   trilinear3d::runtime::t_explicitContext = context;
   return ACL_SUCCESS;
 }
 
 aclError aclrtGetCurrentContext(aclrtContext *context) {
-  if (context == nullptr) {
-    ReportError("aclrtGetCurrentContext: context is null");
-    return ACL_ERROR_INVALID_PARAM;
-  }
+  if (context == nullptr) return NullArgument("aclrtGetCurrentContext", "context");
   *context = nullptr;
   auto &registry = trilinear3d::runtime::Registry();
   std::lock_guard<std::mutex> lock(registry.mutex);
@@ -184,10 +166,7 @@ aclError aclrtGetCurrentContext(aclrtContext *context) {
 // The program runs on the host and the operators' "device" is the host as well, as with an NPU card
 // in a server, so host code written for that case runs unchanged.
 aclError aclrtGetRunMode(aclrtRunMode *runMode) {
-  if (runMode == nullptr) {
-    ReportError("aclrtGetRunMode: runMode is null");
-    return ACL_ERROR_INVALID_PARAM;
-  }
+  if (runMode == nullptr) return NullArgument("aclrtGetRunMode", "runMode");
   *runMode = ACL_HOST;
   return ACL_SUCCESS;
 }

@@ -27,6 +27,7 @@ aclError CheckDeviceId(const char *function, int32_t deviceId) {
 }  // namespace
 }  // namespace trilinear3d::runtime
 
+using trilinear3d::runtime::NullArgument;
 using trilinear3d::runtime::ReportError;
 
 // configPath is accepted and ignored, whatever it names: the CPU runtime has nothing to configure,
@@ -78,19 +79,13 @@ aclError aclrtResetDevice(int32_t deviceId) {
 
 // Always device 0, even before aclrtSetDevice (CANN would report a missing context): lenient.
 aclError aclrtGetDevice(int32_t *deviceId) {
-  if (deviceId == nullptr) {
-    ReportError("aclrtGetDevice: deviceId is null");
-    return ACL_ERROR_INVALID_PARAM;
-  }
+  if (deviceId == nullptr) return NullArgument("aclrtGetDevice", "deviceId");
   *deviceId = trilinear3d::runtime::kOnlyDeviceId;
   return ACL_SUCCESS;
 }
 
 aclError aclrtGetDeviceCount(uint32_t *count) {
-  if (count == nullptr) {
-    ReportError("aclrtGetDeviceCount: count is null");
-    return ACL_ERROR_INVALID_PARAM;
-  }
+  if (count == nullptr) return NullArgument("aclrtGetDeviceCount", "count");
   *count = 1;
   return ACL_SUCCESS;
 }

@@ -50,6 +50,17 @@ void ReportError(const char *format, ...) {
   }
 }
 
+aclError NullArgument(const char *function, const char *what) {
+  ReportError("%s: %s is null", function, what);
+  return ACL_ERROR_INVALID_PARAM;
+}
+
+aclError NotLive(const char *function, const char *kind, const void *handle) {
+  ReportError("%s: %s %p is not a live %s (never created, or already destroyed)", function, kind, handle,
+              kind);
+  return ACL_ERROR_INVALID_PARAM;
+}
+
 }  // namespace trilinear3d::runtime
 
 const char *aclGetRecentErrMsg(void) {

@@ -57,24 +57,21 @@ EventRegistry &Registry() {
 // The event for a live handle, or null (reported, naming function) for a null or unknown one.
 std::shared_ptr<Event> Find(const char *function, aclrtEvent handle) {
   if (handle == nullptr) {
-    ReportError("%s: event is null", function);
+    NullArgument(function, "event");
     return nullptr;
   }
   EventRegistry &registry = Registry();
   std::lock_guard<std::mutex> lock(registry.mutex);
   const auto it = registry.live.find(handle);
   if (it == registry.live.end()) {
-    ReportError("%s: event %p is not a live event (never created, or already destroyed)", function, handle);
+    NotLive(function, "event", handle);
     return nullptr;
   }
   return it->second;
 }
 
 aclError Create(const char *function, aclrtEvent *event, bool timed) {
-  if (event == nullptr) {
-    ReportError("%s: event is null", function);
-    return ACL_ERROR_INVALID_PARAM;
-  }
+  if (event == nullptr) return NullArgument(function, "event");
   *event = nullptr;
   try {
     auto created = std::make_shared<Event>(timed);
@@ -98,6 +95,8 @@ bool IsCompleteLocked(const Event &event) { return event.completed >= event.reco
 }  // namespace trilinear3d::runtime
 
 using trilinear3d::runtime::Event;
+using trilinear3d::runtime::NotLive;
+using trilinear3d::runtime::NullArgument;
 using trilinear3d::runtime::ReportError;
 
 // CANN's events created without flags record timestamps; aclrtEventElapsedTime works on them.
@@ -118,17 +117,10 @@ aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag) {
 }
 
 aclError aclrtDestroyEvent(aclrtEvent event) {
-  if (event == nullptr) {
-    ReportError("aclrtDestroyEvent: event is null");
-    return ACL_ERROR_INVALID_PARAM;
-  }
+  if (event == nullptr) return NullArgument("aclrtDestroyEvent", "event");
   auto &registry = trilinear3d::runtime::Registry();
   std::lock_guard<std::mutex> lock(registry.mutex);
-  if (registry.live.erase(event) == 0) {
-    ReportError("aclrtDestroyEvent: event %p is not a live event (never created, or already destroyed)",
-                event);
-    return ACL_ERROR_INVALID_PARAM;
-  }
+  if (registry.live.erase(event) == 0) return NotLive("aclrtDestroyEvent", "event", event);
   return ACL_SUCCESS;
 }
 
@@ -168,10 +160,7 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
 // An event that is not recorded counts as complete here, as there is nothing to wait for (the same
 // rule as aclrtSynchronizeEvent); aclrtQueryEventStatus reports it as not ready.
 aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status) {
-  if (status == nullptr) {
-    ReportError("aclrtQueryEvent: status is null");
-    return ACL_ERROR_INVALID_PARAM;
-  }
+  if (status == nullptr) return NullArgument("aclrtQueryEvent", "status");
   const std::shared_ptr<Event> target = trilinear3d::runtime::Find("aclrtQueryEvent", event);
   if (!target) return ACL_ERROR_INVALID_PARAM;
   std::lock_guard<std::mutex> lock(target->mutex);
@@ -183,10 +172,7 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status) {
 }
 
 aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status) {
-  if (status == nullptr) {
-    ReportError("aclrtQueryEventStatus: status is null");
-    return ACL_ERROR_INVALID_PARAM;
-  }
+  if (status == nullptr) return NullArgument("aclrtQueryEventStatus", "status");
   const std::shared_ptr<Event> target = trilinear3d::runtime::Find("aclrtQueryEventStatus", event);
   if (!target) return ACL_ERROR_INVALID_PARAM;
   std::lock_guard<std::mutex> lock(target->mutex);
@@ -220,10 +206,7 @@ aclError aclrtSynchronizeEvent(aclrtEvent event) {
 }
 
 aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent) {
-  if (ms == nullptr) {
-    ReportError("aclrtEventElapsedTime: ms is null");
-    return ACL_ERROR_INVALID_PARAM;
-  }
+  if (ms == nullptr) return NullArgument("aclrtEventElapsedTime", "ms");
   const std::shared_ptr<Event> start =
       trilinear3d::runtime::Find("aclrtEventElapsedTime (start)", startEvent);
   if (!start) return ACL_ERROR_INVALID_PARAM;
@@ -273,9 +256,7 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
   }
   if (awaited == 0) {  // nothing to wait for; the stream must still be a valid one
     if (trilinear3d::runtime::IsValidStream(stream)) return ACL_SUCCESS;
-    ReportError("aclrtStreamWaitEvent: stream %p is not a live stream (never created, or already destroyed)",
-                stream);
-    return ACL_ERROR_INVALID_PARAM;
+    return NotLive("aclrtStreamWaitEvent", "stream", stream);
   }
   return trilinear3d::runtime::Enqueue(stream, [target, awaited] {
     std::unique_lock<std::mutex> lock(target->mutex);

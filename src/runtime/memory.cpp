@@ -178,8 +178,7 @@ aclError CheckMemset(const char *function, const void *devPtr, size_t maxCount, 
 // Nothing to enqueue for an empty copy or fill, but the stream must still be a valid one.
 aclError CheckStreamOnly(const char *function, aclrtStream stream) {
   if (IsValidStream(stream)) return ACL_SUCCESS;
-  ReportError("%s: stream %p is not a live stream (never created, or already destroyed)", function, stream);
-  return ACL_ERROR_INVALID_PARAM;
+  return NotLive(function, "stream", stream);
 }
 
 }  // namespace

@@ -297,14 +297,13 @@ void DestroyAllStreams() {
 
 }  // namespace trilinear3d::runtime
 
+using trilinear3d::runtime::NotLive;
+using trilinear3d::runtime::NullArgument;
 using trilinear3d::runtime::ReportError;
 using trilinear3d::runtime::Stream;
 
 aclError aclrtCreateStream(aclrtStream *stream) {
-  if (stream == nullptr) {
-    ReportError("aclrtCreateStream: stream is null");
-    return ACL_ERROR_INVALID_PARAM;
-  }
+  if (stream == nullptr) return NullArgument("aclrtCreateStream", "stream");
   *stream = nullptr;
   try {
     std::shared_ptr<Stream> created = trilinear3d::runtime::StartStream();
@@ -338,11 +337,7 @@ aclError aclrtDestroyStream(aclrtStream stream) {
     auto &registry = trilinear3d::runtime::Registry();
     std::lock_guard<std::mutex> lock(registry.mutex);
     const auto it = registry.live.find(stream);
-    if (it == registry.live.end()) {
-      ReportError("aclrtDestroyStream: stream %p is not a live stream (never created, or already destroyed)",
-                  stream);
-      return ACL_ERROR_INVALID_PARAM;
-    }
+    if (it == registry.live.end()) return NotLive("aclrtDestroyStream", "stream", stream);
     if (trilinear3d::runtime::t_currentWorkerStream == it->second.get()) {
       ReportError("aclrtDestroyStream: stream %p cannot be destroyed by one of its own tasks", stream);
       return ACL_ERROR_INVALID_PARAM;
@@ -358,12 +353,7 @@ aclError aclrtDestroyStream(aclrtStream stream) {
 aclError aclrtSynchronizeStream(aclrtStream stream) {
   bool known = false;
   const std::shared_ptr<Stream> target = trilinear3d::runtime::Lookup(stream, &known);
-  if (!known) {
-    ReportError(
-        "aclrtSynchronizeStream: stream %p is not a live stream (never created, or already destroyed)",
-        stream);
-    return ACL_ERROR_INVALID_PARAM;
-  }
+  if (!known) return NotLive("aclrtSynchronizeStream", "stream", stream);
   if (target && !trilinear3d::runtime::WaitDrained(*target)) {
     ReportError("aclrtSynchronizeStream: a task cannot wait for its own stream %p", stream);
     return ACL_ERROR_INVALID_PARAM;
@@ -382,13 +372,7 @@ aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) 
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout);
   bool known = false;
   const std::shared_ptr<Stream> target = trilinear3d::runtime::Lookup(stream, &known);
-  if (!known) {
-    ReportError(
-        "aclrtSynchronizeStreamWithTimeout: stream %p is not a live stream (never created, or already "
-        "destroyed)",
-        stream);
-    return ACL_ERROR_INVALID_PARAM;
-  }
+  if (!known) return NotLive("aclrtSynchronizeStreamWithTimeout", "stream", stream);
   if (!target) return ACL_SUCCESS;
   if (trilinear3d::runtime::t_currentWorkerStream == target.get()) {
     ReportError("aclrtSynchronizeStreamWithTimeout: a task cannot wait for its own stream %p", stream);

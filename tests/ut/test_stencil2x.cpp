@@ -1,5 +1,5 @@
-// The doubling stencil kernel (TilingData::stencil2x: fp32, every axis doubled, align_corners false,
-// unit-stride gradOut rows) against the float64 reference with docs/spec.md §5's bound, on the shapes
+// The doubling stencil kernel (the registry's backward_stencil2x: fp32, every axis doubled, align_corners
+// false, unit-stride gradOut rows) against the float64 reference with docs/spec.md §5's bound, on the shapes
 // that reach each of its paths: W strips (up to 128 gradInput columns; partial last vectors; rows of
 // one element; rows of 128 and 64 in four-plane lockstep), H and D of one, two and odd sizes, chunks cut
 // for 2 and 3 cores (items starting at index 1, or mid-axis), NaN and inf (its zero-weight taps),

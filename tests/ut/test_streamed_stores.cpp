@@ -1,9 +1,10 @@
 // Destinations large enough to be written with non-temporal stores (tiling::kStreamStoreBytes),
 // whose rows are not a multiple of 64 bytes: the kernels join an item's rows into one span and
-// stream whole lines only (op_kernel/line_streamer.h, and the width-first backward's chunk runs), so
-// the spans start and end inside lines, and neighbouring spans (other items, maybe other cores) share
-// those lines. Every element must still match the float64 reference, and nothing outside the views
-// changes. Views whose rows are not contiguous take the per-row path.
+// stream whole lines only (LineStreamer of op_kernel/stream_stores.h, and the width-first
+// backward's chunk runs), so the spans start and end inside lines, and neighbouring spans (other
+// items, maybe other cores) share those lines. Every element must still match the float64
+// reference, and nothing outside the views changes. Views whose rows are not contiguous take the
+// per-row path.
 #include <gtest/gtest.h>
 
 #include <random>

@@ -5,7 +5,7 @@
 
 #include "op_kernel/isa_begin.h"
 
-#include "op_kernel/simd_row_ops.h"
+#include "op_kernel/resample_rows_w_inner.h"
 
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
 

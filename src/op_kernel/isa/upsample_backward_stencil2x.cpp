@@ -30,7 +30,8 @@
 #include "op_kernel/isa_begin.h"
 
 #include "op_kernel/item_loop.h"
-#include "op_kernel/simd_row_ops.h"
+#include "op_kernel/row_arith.h"
+#include "op_kernel/vector_lanes.h"
 
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
 namespace {

@@ -14,7 +14,7 @@
 // next D step needs (beyond those it shares with id) are requested in doses (PrefetchQueue), so
 // that reading gradOut overlaps computing.
 // Channels-inner rows (long): the slab is a ring of rows, D-stepped just before the first H row
-// that needs them (RingRows), and the W pass sums channel vectors (GatherChannels).
+// that needs them (RingRows), and the W pass sums channel vectors (ResampleRowCInner).
 // Every element's sum runs over the same terms in the same order whatever the item split, so every
 // core count gives the same bits. Scratch: the slab and a few rows (TilingData::slabRows).
 #include <algorithm>
@@ -27,7 +27,8 @@
 
 #include "op_kernel/combine_rows.h"
 #include "op_kernel/item_loop.h"
-#include "op_kernel/simd_row_ops.h"
+#include "op_kernel/resample_row_c_inner.h"
+#include "op_kernel/resample_rows_w_inner.h"
 
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
 namespace {
@@ -238,7 +239,7 @@ class BackwardWidthLastRunner {
         for (const int64_t last = p_.colH.src[h1 - 1]; next <= last; ++next) DStepRow(id, next);
       }
       HStep(ih, reached, hRow);
-      GatherChannels(p_.rowW, GatherSpan{w0_, w1_, colFirst_}, hRow, wRows_, t_.c, SourceIn::kCache);
+      ResampleRowCInner(p_.rowW, ResampleSpan{w0_, w1_, colFirst_}, hRow, wRows_, t_.c, SourceIn::kCache);
       out_.Put(wRows_, DstRow(id, ih), w1_ - w0_);
     }
   }
@@ -260,7 +261,7 @@ class BackwardWidthLastRunner {
       hRows[k] = hRows[0];
       wRows[k] = wRows_ + k * dstRowStride_;
     }
-    GatherFourRows(p_.rowW, hRows, wRows);
+    ResampleRowsWInner<kRowBatch>(p_.rowW, hRows, wRows);
     for (int k = 0; k < count; ++k) {
       out_.Put(wRows[k], DstRow(id, ih + k), t_.w.inSize);
     }

@@ -17,7 +17,10 @@
 #include "op_kernel/isa_begin.h"
 
 #include "op_kernel/item_loop.h"
-#include "op_kernel/simd_row_ops.h"
+#include "op_kernel/resample_row_c_inner.h"
+#include "op_kernel/resample_rows_w_inner.h"
+#include "op_kernel/row_arith.h"
+#include "op_kernel/stream_stores.h"
 
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
 namespace {
@@ -30,11 +33,11 @@ using tiling::TilingData;
 constexpr int64_t kPrefetchBatches = 2;
 
 template <typename T>
-class BackwardItemRunner {
+class BackwardWidthFirstRunner {
  public:
   using A = Acc<T>;
 
-  BackwardItemRunner(const KernelArgs &args, A *scratch)
+  BackwardWidthFirstRunner(const KernelArgs &args, A *scratch)
       : t_(*args.tiling),
         p_(*static_cast<const PlanTables<A> *>(args.tables)),
         src_(args.src),
@@ -142,16 +145,16 @@ class BackwardItemRunner {
         // W pass with the H scatter fused into its epilogue.
         RowTargets<A> targets[kBatch];
         for (int k = 0; k < kBatch; ++k) targets[k] = HTargets(oh + k);
-        GatherRows<kBatch>(p_.rowW, rows, wRows, prefetch ? ahead : nullptr, static_cast<int64_t>(sizeof(T)),
-                           targets);
+        ResampleRowsWInner<kBatch>(p_.rowW, rows, wRows, prefetch ? ahead : nullptr,
+                                   static_cast<int64_t>(sizeof(T)), targets);
       } else {
         for (int k = 0; k < count; ++k) {
           const RowTargets<A> targets = HTargets(oh + k);
           if (t_.layout == RowLayout::kCInner) {
-            GatherChannels(p_.rowW, rows[k], wRows[k], t_.c, &targets);  // H scatter fused
+            ResampleRowCInner(p_.rowW, rows[k], wRows[k], t_.c, &targets);  // H scatter fused
             continue;
           }
-          GatherRow(p_.rowW, rows[k], wRows[k]);
+          ResampleRowsWInner(p_.rowW, rows[k], wRows[k]);
           ApplyTargets(targets, wRows[k], t_.rowElems);
         }
       }
@@ -227,7 +230,7 @@ class BackwardItemRunner {
 }  // namespace
 
 void RunBackwardWidthFirst(const KernelArgs &args, int blockIdx) {
-  RunItemsForDataType<BackwardItemRunner>(args, blockIdx);
+  RunItemsForDataType<BackwardWidthFirstRunner>(args, blockIdx);
 }
 
 }  // namespace trilinear3d::kernel::TRILINEAR3D_ISA

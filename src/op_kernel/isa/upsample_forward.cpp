@@ -14,7 +14,8 @@
 #include "op_kernel/isa_begin.h"
 
 #include "op_kernel/item_loop.h"
-#include "op_kernel/simd_row_ops.h"
+#include "op_kernel/resample_rows_w_inner.h"
+#include "op_kernel/row_arith.h"
 
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
 namespace {
@@ -96,7 +97,7 @@ class ForwardItemRunner {
           outRows[k] = dstRow_ + k * dstRowStride_;
         }
         if (t_.layout == RowLayout::kWInner && count == kBatch) {
-          GatherFourRows(p_.rowW, hRows, outRows);
+          ResampleRowsWInner<kBatch>(p_.rowW, hRows, outRows);
         } else {
           for (int k = 0; k < count; ++k) ResampleW(hRows[k], outRows[k]);
         }
@@ -178,7 +179,7 @@ class ForwardItemRunner {
   void ResampleW(const A *hRow, A *outRow) {
     const RowGather<A> &g = p_.rowW;
     if (t_.layout == RowLayout::kWInner) {
-      GatherRow(g, hRow, outRow);
+      ResampleRowsWInner(g, hRow, outRow);
       return;
     }
     const int64_t c = t_.c;

@@ -1,0 +1,104 @@
+// Element conversion of rows: the storage dtype (fp32, fp64, fp16, bf16) to its accumulation type
+// and back (LoadRow, StoreRow), fp16 / bf16 widened exactly and narrowed with round to nearest even,
+// with vectors where the compiler does not vectorise the conversion. Compiled once per ISA (included
+// only from src/op_kernel/isa/*.cpp).
+#ifndef TRILINEAR3D_OP_KERNEL_CONVERT_ROWS_H_
+#define TRILINEAR3D_OP_KERNEL_CONVERT_ROWS_H_
+
+#if !defined(TRILINEAR3D_ISA_REGION)
+#error "an ISA header: include op_kernel/isa_begin.h before it"
+#endif
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "op_kernel/element_types.h"
+#include "op_kernel/vector_lanes.h"
+
+namespace trilinear3d::kernel::TRILINEAR3D_ISA {
+
+// Converts n elements at src (stride in elements) to the accumulation type.
+template <typename T>
+inline void LoadRow(const T *src, int64_t stride, Acc<T> *__restrict dst, int64_t n) {
+  int64_t i = 0;
+  if (stride == 1) {
+#if defined(TRILINEAR3D_HAVE_AVX512)
+    if constexpr (std::is_same_v<T, Bf16> || std::is_same_v<T, Fp16>) {
+      using L = Avx512Lanes<float>;
+      for (; i + 16 <= n; i += 16) L::Store(dst + i, L::Load(src + i));
+      if (i < n) {  // the tail with masks: nothing past the row is read
+        const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
+        L::Store(dst + i, L::Load(src + i, m), m);
+        return;
+      }
+    }
+#elif defined(TRILINEAR3D_HAVE_AVX2)
+    if constexpr (std::is_same_v<T, Bf16> || std::is_same_v<T, Fp16>) {
+      using L = Avx2Lanes<float>;
+      for (; i + L::kLanes <= n; i += L::kLanes) L::Store(dst + i, L::Load(src + i));
+    }
+#endif
+  }
+  for (; i < n; ++i) dst[i] = ToAcc(src[i * stride]);
+}
+
+#if defined(TRILINEAR3D_HAVE_AVX512)
+// Round-to-nearest-even fp32 -> bf16 of 16 lanes, NaN kept quiet (as FloatToBf16).
+inline __m256i FloatToBf16x16(__m512 v) {
+  const __m512i u = _mm512_castps_si512(v);
+  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
+  __m512i r = _mm512_add_epi32(u, _mm512_add_epi32(lsb, _mm512_set1_epi32(0x7fff)));
+  const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+  r = _mm512_mask_mov_epi32(r, nan, _mm512_or_si512(u, _mm512_set1_epi32(0x400000)));
+  return _mm512_cvtepi32_epi16(_mm512_srli_epi32(r, 16));
+}
+
+// 16 fp32 lanes as bf16 or fp16 (round to nearest even).
+template <typename T>
+inline __m256i FloatToHalfLanes(__m512 v) {
+  if constexpr (std::is_same_v<T, Bf16>) {
+    return FloatToBf16x16(v);
+  } else {
+    return _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  }
+}
+#endif
+
+// Converts n accumulation-type elements to T at dst (stride in elements).
+template <typename T>
+inline void StoreRow(const Acc<T> *__restrict src, T *dst, int64_t stride, int64_t n) {
+  int64_t i = 0;
+  if (stride == 1) {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      std::memcpy(dst, src, static_cast<size_t>(n) * sizeof(T));
+      return;
+    }
+#if defined(TRILINEAR3D_HAVE_AVX512)
+    if constexpr (std::is_same_v<T, Bf16> || std::is_same_v<T, Fp16>) {
+      for (; i + 16 <= n; i += 16) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i *>(dst + i),
+                            FloatToHalfLanes<T>(_mm512_loadu_ps(src + i)));
+      }
+      if (i < n) {  // the tail with masks: short rows (a few elements) would go scalar
+        const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
+        _mm256_mask_storeu_epi16(dst + i, m, FloatToHalfLanes<T>(_mm512_maskz_loadu_ps(m, src + i)));
+        return;
+      }
+    }
+#elif defined(TRILINEAR3D_HAVE_AVX2)
+    if constexpr (std::is_same_v<T, Fp16>) {
+      for (; i + 8 <= n; i += 8) {
+        _mm_storeu_si128(
+            reinterpret_cast<__m128i *>(dst + i),
+            _mm256_cvtps_ph(_mm256_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+      }
+    }
+#endif
+  }
+  for (; i < n; ++i) dst[i * stride] = FromAcc<T>(src[i]);
+}
+
+}  // namespace trilinear3d::kernel::TRILINEAR3D_ISA
+
+#endif  // TRILINEAR3D_OP_KERNEL_CONVERT_ROWS_H_

@@ -1,0 +1,105 @@
+// The W pass over W-innermost rows, ResampleRowsWInner: for each of kRows rows,
+// dst[j] = sum over j's list of w * src[s] (RowGather), through the vector steps when the plan built
+// them for this ISA's width (RowGather::lanes == GatherLanes<A>()), else through the scalar lists;
+// both sum every element's list in the same order. The rows share every step's indices, weights and
+// masks, and their independent accumulators hide the FMA latency. The vector variants are the
+// tier's overload set in namespace w_inner (resample_rows_w_inner_avx512.h, _avx2.h); the baseline
+// tier has none. Compiled once per ISA (included only from src/op_kernel/isa/*.cpp).
+#ifndef TRILINEAR3D_OP_KERNEL_RESAMPLE_ROWS_W_INNER_H_
+#define TRILINEAR3D_OP_KERNEL_RESAMPLE_ROWS_W_INNER_H_
+
+#if !defined(TRILINEAR3D_ISA_REGION)
+#error "an ISA header: include op_kernel/isa_begin.h before it"
+#endif
+
+#include <cstdint>
+
+#include "op_kernel/kernel_plan.h"
+#include "op_kernel/row_arith.h"
+
+#if defined(TRILINEAR3D_HAVE_AVX512)
+#include "op_kernel/resample_rows_w_inner_avx512.h"
+#elif defined(TRILINEAR3D_HAVE_AVX2)
+#include "op_kernel/resample_rows_w_inner_avx2.h"
+#else
+namespace trilinear3d::kernel::TRILINEAR3D_ISA {
+
+// No vector steps in the baseline tier: the plan builds none (RowGather::lanes 0).
+template <typename A>
+constexpr int GatherLanes() {
+  return 0;
+}
+
+namespace w_inner {
+
+template <int kRows, typename A>
+inline bool VectorRows(const RowGather<A> &, const A *const *, A *const *, const char *const *, int64_t,
+                       const RowTargets<A> *) {
+  return false;
+}
+
+template <typename A>
+inline bool FourWindowedRows(const RowGather<A> &, const A *const *, A *const *) {
+  return false;
+}
+
+}  // namespace w_inner
+}  // namespace trilinear3d::kernel::TRILINEAR3D_ISA
+#endif
+
+namespace trilinear3d::kernel::TRILINEAR3D_ISA {
+
+namespace w_inner {
+
+// The scalar lists: dst[j] = sum of w * src[s] in list order.
+template <typename A>
+inline void ScalarRow(const RowGather<A> &g, const A *__restrict src, A *__restrict dst) {
+  for (int64_t j = 0; j < g.dstLen; ++j) {
+    A acc = A(0);
+    for (int64_t e = g.begin[static_cast<size_t>(j)]; e < g.begin[static_cast<size_t>(j) + 1]; ++e) {
+      acc += g.w[static_cast<size_t>(e)] * src[g.src[static_cast<size_t>(e)]];
+    }
+    dst[j] = acc;
+  }
+}
+
+}  // namespace w_inner
+
+// The W pass of kRows rows src[r] -> dst[r].
+// prefetch: optional rows of a later batch (kRows byte pointers, elements of prefetchBytes each)
+// to request from memory as this batch is computed.
+// targets: optional, one per row: the results go to the targets (fused with the W pass: no round
+// trip through dst on the vector paths that fuse them) after being written to dst on the others.
+// Destination rows overlap no source row (the AVX2 variants store whole vectors past a block).
+template <int kRows, typename A>
+inline void ResampleRowsWInner(const RowGather<A> &g, const A *const *src, A *const *dst,
+                               const char *const *prefetch, int64_t prefetchBytes,
+                               const RowTargets<A> *targets) {
+  if (w_inner::VectorRows<kRows>(g, src, dst, prefetch, prefetchBytes, targets)) return;
+  (void)prefetch;  // the scalar lists leave prefetching to the hardware
+  (void)prefetchBytes;
+  for (int r = 0; r < kRows; ++r) {
+    w_inner::ScalarRow(g, src[r], dst[r]);
+    if (targets != nullptr) ApplyTargets(targets[r], dst[r], g.dstLen);
+  }
+}
+
+// The W pass of kRows rows without prefetch or targets, through the fastest variant that applies
+// (four rows of fp32 whose blocks are all windowed have their own).
+template <int kRows, typename A>
+inline void ResampleRowsWInner(const RowGather<A> &g, const A *const *src, A *const *dst) {
+  if constexpr (kRows == 4) {
+    if (w_inner::FourWindowedRows(g, src, dst)) return;
+  }
+  ResampleRowsWInner<kRows, A>(g, src, dst, nullptr, 0, nullptr);
+}
+
+// The W pass of one row.
+template <typename A>
+inline void ResampleRowsWInner(const RowGather<A> &g, const A *src, A *dst) {
+  ResampleRowsWInner<1>(g, &src, &dst);
+}
+
+}  // namespace trilinear3d::kernel::TRILINEAR3D_ISA
+
+#endif  // TRILINEAR3D_OP_KERNEL_RESAMPLE_ROWS_W_INNER_H_

@@ -1,0 +1,255 @@
+// Prints a digest of the operator's result bits over a fixed sweep of cases, through the public C API:
+// the evidence that a restructuring or a kernel change keeps every result bit (docs/spec.md §7 makes
+// the bits of one ISA tier part of the contract). The sweep is generated from a fixed seed, so two
+// builds run the same problems; run it once per ISA tier (TRILINEAR3D_ISA) and per forced kernel
+// (tools/bit_digest.sh does both) and compare the digests.
+//
+// Usage: bit_digest [--cases]   (--cases: one line per case before the digest, for diffing two builds)
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_upsample_trilinear_3d.h"
+#include "aclnnop/aclnn_upsample_trilinear_3d_backward.h"
+
+namespace {
+
+struct Rng {  // SplitMix64: the same stream on every compiler and standard library
+  uint64_t state;
+  uint64_t Next() {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  int64_t Uniform(int64_t lo, int64_t hi) { return lo + static_cast<int64_t>(Next() % (hi - lo + 1)); }
+};
+
+struct Case {
+  bool backward = true;
+  aclDataType dtype = ACL_FLOAT;
+  aclFormat format = ACL_FORMAT_NCDHW;
+  int64_t n = 1, c = 1;
+  int64_t small[3] = {1, 1, 1};  // gradInput (backward) / self (forward): D, H, W
+  int64_t large[3] = {1, 1, 1};  // gradOut (backward) / out (forward): D, H, W
+  bool alignCorners = false;
+  double scales[3] = {0.0, 0.0, 0.0};
+};
+
+size_t ElementBytes(aclDataType dtype) {
+  switch (dtype) {
+    case ACL_FLOAT16:
+    case ACL_BF16:
+      return 2;
+    case ACL_DOUBLE:
+      return 8;
+    default:
+      return 4;
+  }
+}
+
+const char *DtypeName(aclDataType dtype) {
+  switch (dtype) {
+    case ACL_FLOAT16:
+      return "fp16";
+    case ACL_BF16:
+      return "bf16";
+    case ACL_DOUBLE:
+      return "fp64";
+    default:
+      return "fp32";
+  }
+}
+
+// Finite values of magnitude about 0.25 to 2, either sign, in the dtype's own bits.
+void FillRandom(Rng &rng, aclDataType dtype, std::vector<uint8_t> *bytes) {
+  const size_t size = ElementBytes(dtype);
+  for (size_t i = 0; i < bytes->size(); i += size) {
+    const uint64_t r = rng.Next();
+    const double value = (static_cast<double>(r >> 11) / 9007199254740992.0) * 3.5 - 1.75;
+    if (dtype == ACL_DOUBLE) {
+      std::memcpy(bytes->data() + i, &value, 8);
+    } else if (dtype == ACL_FLOAT) {
+      const float f = static_cast<float>(value);
+      std::memcpy(bytes->data() + i, &f, 4);
+    } else if (dtype == ACL_BF16) {
+      const float f = static_cast<float>(value);
+      uint32_t bits;
+      std::memcpy(&bits, &f, 4);
+      const uint16_t half = static_cast<uint16_t>(bits >> 16);
+      std::memcpy(bytes->data() + i, &half, 2);
+    } else {  // fp16: sign, exponent 13..15 (0.25 to < 2), 10 random mantissa bits
+      const uint16_t half =
+          static_cast<uint16_t>(((r & 1) << 15) | ((13 + (r >> 1) % 3) << 10) | ((r >> 8) & 0x3FF));
+      std::memcpy(bytes->data() + i, &half, 2);
+    }
+  }
+}
+
+uint64_t Fnv1a(const std::vector<uint8_t> &bytes, uint64_t hash = 0xCBF29CE484222325ull) {
+  for (uint8_t b : bytes) hash = (hash ^ b) * 0x100000001B3ull;
+  return hash;
+}
+
+// A contiguous tensor whose view is given in its format's order (NCDHW or NDHWC).
+struct DeviceTensor {
+  std::vector<int64_t> shape;
+  void *data = nullptr;
+  aclTensor *tensor = nullptr;
+  size_t bytes = 0;
+  DeviceTensor(const Case &c, const int64_t dhw[3]) {
+    shape = c.format == ACL_FORMAT_NDHWC ? std::vector<int64_t>{c.n, dhw[0], dhw[1], dhw[2], c.c}
+                                         : std::vector<int64_t>{c.n, c.c, dhw[0], dhw[1], dhw[2]};
+    int64_t count = 1;
+    for (int64_t d : shape) count *= d;
+    bytes = static_cast<size_t>(count) * ElementBytes(c.dtype);
+    aclrtMalloc(&data, bytes == 0 ? 1 : bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+    std::vector<int64_t> strides(5, 1);
+    for (int i = 3; i >= 0; --i) strides[i] = strides[i + 1] * shape[i + 1];
+    tensor = aclCreateTensor(shape.data(), 5, c.dtype, strides.data(), 0, c.format, shape.data(), 5, data);
+  }
+  ~DeviceTensor() {
+    aclDestroyTensor(tensor);
+    aclrtFree(data);
+  }
+  DeviceTensor(const DeviceTensor &) = delete;
+  DeviceTensor &operator=(const DeviceTensor &) = delete;
+};
+
+// Runs one case and returns the hash of its status and result bytes.
+uint64_t RunCase(const Case &c, Rng &rng, aclrtStream stream, int *status) {
+  DeviceTensor source(c, c.backward ? c.large : c.small);
+  DeviceTensor destination(c, c.backward ? c.small : c.large);
+  std::vector<uint8_t> host(source.bytes);
+  FillRandom(rng, c.dtype, &host);
+  aclrtMemcpy(source.data, source.bytes, host.data(), host.size(), ACL_MEMCPY_HOST_TO_DEVICE);
+  aclrtMemset(destination.data, destination.bytes, 0x5A, destination.bytes);
+  aclIntArray *outputSize = aclCreateIntArray(c.large, 3);
+  const int64_t inputDims[5] = {c.n, c.c, c.small[0], c.small[1], c.small[2]};  // NCDHW for every format
+  aclIntArray *inputSize = aclCreateIntArray(inputDims, 5);
+  uint64_t workspaceSize = 0;
+  aclOpExecutor *executor = nullptr;
+  aclnnStatus ret = c.backward ? aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize(
+                                     source.tensor, outputSize, inputSize, c.alignCorners, c.scales[0],
+                                     c.scales[1], c.scales[2], destination.tensor, &workspaceSize, &executor)
+                               : aclnnUpsampleTrilinear3dGetWorkspaceSize(
+                                     source.tensor, outputSize, c.alignCorners, c.scales[0], c.scales[1],
+                                     c.scales[2], destination.tensor, &workspaceSize, &executor);
+  void *workspace = nullptr;
+  if (ret == 0) {
+    if (workspaceSize > 0) aclrtMalloc(&workspace, workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST);
+    ret = c.backward ? aclnnUpsampleTrilinear3dBackward(workspace, workspaceSize, executor, stream)
+                     : aclnnUpsampleTrilinear3d(workspace, workspaceSize, executor, stream);
+    aclrtSynchronizeStream(stream);
+  }
+  *status = ret;
+  std::vector<uint8_t> result(destination.bytes);
+  aclrtMemcpy(result.data(), result.size(), destination.data, destination.bytes, ACL_MEMCPY_DEVICE_TO_HOST);
+  if (workspace != nullptr) aclrtFree(workspace);
+  aclDestroyIntArray(outputSize);
+  aclDestroyIntArray(inputSize);
+  std::vector<uint8_t> statusBytes(reinterpret_cast<uint8_t *>(&ret), reinterpret_cast<uint8_t *>(&ret) + 4);
+  return Fnv1a(result, Fnv1a(statusBytes));
+}
+
+// Cases each kernel takes by itself (doubling stencil, downsampling, upsampling, channels inner,
+// identity axes, long rows), then a random sweep over every dtype, layout, ratio and attribute.
+std::vector<Case> Sweep() {
+  std::vector<Case> cases;
+  const aclDataType dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE};
+  auto add = [&](bool backward, aclDataType dtype, aclFormat format, int64_t n, int64_t c,
+                 std::vector<int64_t> small, std::vector<int64_t> large, bool alignCorners) {
+    Case k;
+    k.backward = backward;
+    k.dtype = dtype;
+    k.format = format;
+    k.n = n;
+    k.c = c;
+    for (int i = 0; i < 3; ++i) {
+      k.small[i] = small[i];
+      k.large[i] = large[i];
+    }
+    k.alignCorners = alignCorners;
+    cases.push_back(k);
+  };
+  for (bool backward : {true, false}) {
+    for (aclDataType dtype : dtypes) {
+      for (aclFormat format : {ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC}) {
+        add(backward, dtype, format, 2, 3, {6, 9, 40}, {12, 18, 80}, false);    // doubling
+        add(backward, dtype, format, 1, 2, {5, 7, 33}, {10, 14, 66}, false);    // doubling, odd W
+        add(backward, dtype, format, 1, 3, {13, 31, 40}, {9, 17, 23}, true);    // shrinking
+        add(backward, dtype, format, 2, 5, {9, 17, 23}, {13, 31, 40}, false);   // growing
+        add(backward, dtype, format, 1, 16, {9, 17, 23}, {13, 31, 40}, false);  // channels inner, C >= 8
+        add(backward, dtype, format, 1, 4, {3, 5, 7}, {3, 9, 7}, true);         // identity axes
+        add(backward, dtype, format, 1, 9, {2, 3, 120}, {3, 5, 250}, false);    // long rows
+      }
+    }
+  }
+  Rng rng{20261201};
+  for (int i = 0; i < 160; ++i) {
+    Case k;
+    k.backward = rng.Next() % 2 == 0;
+    k.dtype = dtypes[rng.Next() % 4];
+    k.format = rng.Next() % 2 == 0 ? ACL_FORMAT_NCDHW : ACL_FORMAT_NDHWC;
+    k.n = rng.Uniform(1, 2);
+    k.c = rng.Uniform(1, 12);
+    k.alignCorners = rng.Next() % 3 == 0;
+    const bool withScales = !k.alignCorners && rng.Next() % 3 == 0;
+    for (int a = 0; a < 3; ++a) {
+      k.small[a] = rng.Uniform(1, 14);
+      const uint64_t kind = rng.Next() % 4;
+      if (withScales) {
+        k.scales[a] = 0.5 + static_cast<double>(rng.Uniform(0, 10)) * 0.25;
+        k.large[a] = static_cast<int64_t>(static_cast<double>(k.small[a]) * k.scales[a]);
+        if (k.large[a] < 1) k.large[a] = 1;
+      } else {
+        k.large[a] = kind == 0 ? 2 * k.small[a] : kind == 1 ? k.small[a] : rng.Uniform(1, 30);
+      }
+    }
+    cases.push_back(k);
+  }
+  return cases;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  const bool perCase = argc > 1 && std::strcmp(argv[1], "--cases") == 0;
+  aclrtStream stream = nullptr;
+  if (aclInit(nullptr) != 0 || aclrtSetDevice(0) != 0 || aclrtCreateStream(&stream) != 0) {
+    std::fprintf(stderr, "bit_digest: runtime initialisation failed: %s\n", aclGetRecentErrMsg());
+    return 1;
+  }
+  Rng rng{7};
+  uint64_t digest = 0xCBF29CE484222325ull;
+  int failed = 0;
+  const std::vector<Case> cases = Sweep();
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const Case &c = cases[i];
+    int status = 0;
+    const uint64_t hash = RunCase(c, rng, stream, &status);
+    failed += status != 0;
+    std::vector<uint8_t> hashBytes(reinterpret_cast<const uint8_t *>(&hash),
+                                   reinterpret_cast<const uint8_t *>(&hash) + 8);
+    digest = Fnv1a(hashBytes, digest);
+    if (perCase) {
+      std::printf(
+          "%3zu %s %s %s n%lld c%lld %lldx%lldx%lld %s %lldx%lldx%lld ac%d s%g,%g,%g status %d %016llx\n", i,
+          c.backward ? "bwd" : "fwd", DtypeName(c.dtype), c.format == ACL_FORMAT_NDHWC ? "NDHWC" : "NCDHW",
+          static_cast<long long>(c.n), static_cast<long long>(c.c), static_cast<long long>(c.small[0]),
+          static_cast<long long>(c.small[1]), static_cast<long long>(c.small[2]), c.backward ? "<-" : "->",
+          static_cast<long long>(c.large[0]), static_cast<long long>(c.large[1]),
+          static_cast<long long>(c.large[2]), c.alignCorners ? 1 : 0, c.scales[0], c.scales[1], c.scales[2],
+          status, static_cast<unsigned long long>(hash));
+    }
+  }
+  std::printf("digest %016llx cases %zu rejected %d\n", static_cast<unsigned long long>(digest), cases.size(),
+              failed);
+  aclrtDestroyStream(stream);
+  aclrtResetDevice(0);
+  aclFinalize();
+  return 0;
+}
