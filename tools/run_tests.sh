@@ -78,6 +78,7 @@ EMULATED_PROGRAMS=(
   examples/upsample_trilinear3d_forward_example
   examples/event_timing_async_copy_example
   tests/ut/op_kernel/trilinear3d_ut_op_kernel_test_kernel_dispatch
+  tests/ut/op_kernel/trilinear3d_ut_op_kernel_test_kernel_sweeps
   tests/ut/op_api/trilinear3d_ut_op_api_test_backward_accuracy
   tests/ut/op_kernel/trilinear3d_ut_op_kernel_test_stencil2x
   tests/ut/op_api/trilinear3d_ut_op_api_test_views

@@ -2,36 +2,15 @@
 #include "aclnnop/aclnn_upsample_trilinear_3d.h"
 
 #include "op_api/op_executor.h"
-#include "op_api/plan_requests.h"
 #include "op_api/tensor_checks.h"
 #include "op_api/upsample_executor.h"
 #include "op_api/upsample_validation.h"
-#include "runtime/core_pool.h"
 #include "runtime/error.h"
 
 namespace trilinear3d::op_api {
 namespace {
 
 constexpr const char *kApi = "aclnnUpsampleTrilinear3d";
-
-int32_t CheckNotNull(const aclTensor *self, const aclIntArray *outputSize, const aclTensor *out,
-                     const uint64_t *workspaceSize, aclOpExecutor **executor) {
-  const struct {
-    const void *p;
-    const char *name;
-  } args[] = {{self, "self"},
-              {outputSize, "outputSize"},
-              {out, "out"},
-              {workspaceSize, "workspaceSize"},
-              {executor, "executor"}};
-  for (const auto &a : args) {
-    if (a.p == nullptr) {
-      runtime::ReportError("%s: %s is null", kApi, a.name);
-      return ACLNN_ERR_PARAM_NULLPTR;
-    }
-  }
-  return ACLNN_SUCCESS;
-}
 
 int32_t CheckParams(const aclTensor &self, const aclIntArray &outputSize, const double scales[3],
                     const aclTensor &out) {
@@ -78,31 +57,16 @@ using namespace trilinear3d;
 extern "C" aclnnStatus aclnnUpsampleTrilinear3dGetWorkspaceSize(
     const aclTensor *self, const aclIntArray *outputSize, bool alignCorners, double scalesD, double scalesH,
     double scalesW, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
-  int32_t s = op_api::CheckNotNull(self, outputSize, out, workspaceSize, executor);
+  int32_t s = op_api::CheckNotNull(op_api::kApi, {{self, "self"},
+                                                  {outputSize, "outputSize"},
+                                                  {out, "out"},
+                                                  {workspaceSize, "workspaceSize"},
+                                                  {executor, "executor"}});
   const double scales[3] = {scalesD, scalesH, scalesW};
   if (s == ACLNN_SUCCESS) s = op_api::CheckParams(*self, *outputSize, scales, *out);
   if (s != ACLNN_SUCCESS) return s;
-
-  DataType dataType = DataType::kFloat32;
-  ToDataType(self->dataType, &dataType);
-  const kernel::TensorView5d src = op_api::KernelView(*self, ElementSize(dataType));
-  const kernel::TensorView5d dst = op_api::KernelView(*out, ElementSize(dataType));
-  tiling::TilingInput input;
-  input.direction = tiling::Direction::kForward;
-  input.dataType = dataType;
-  input.n = src.dims[0];
-  input.c = src.dims[1];
-  for (int i = 0; i < 3; ++i) {
-    input.inSize[i] = src.dims[2 + i];
-    input.outSize[i] = outputSize->values[static_cast<size_t>(i)];
-    input.userScales[i] = scales[i];
-  }
-  input.alignCorners = alignCorners;
-  input.channelsContiguous = dst.strides[1] == 1 && input.c > 1;  // out, the tensor streamed
-  input.srcUnitW = src.strides[4] == 1;
-  input.cores = runtime::ConfiguredCores();
-  input.streamStores = op_api::RequestedStreamStores();
-  return op_api::PlanAndPublish(op_api::kApi, input, src, dst, workspaceSize, executor);
+  return op_api::PlanAndPublish(op_api::kApi, tiling::Direction::kForward, *self, *out, alignCorners, scales,
+                                workspaceSize, executor);
 }
 
 extern "C" aclnnStatus aclnnUpsampleTrilinear3d(void *workspace, uint64_t workspaceSize,

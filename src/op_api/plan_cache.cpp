@@ -10,6 +10,8 @@
 #include <new>
 #include <utility>
 
+#include "op_host/kernel_registry.h"
+
 namespace trilinear3d::op_api {
 namespace {
 
@@ -19,18 +21,19 @@ std::unique_ptr<kernel::PlanTables<A>> BuildTables(const tiling::TilingData &t, 
   const math::AxisSpec d = tiling::AxisSpecOf(t.d, t.alignCorners);
   const math::AxisSpec h = tiling::AxisSpecOf(t.h, t.alignCorners);
   const math::AxisSpec w = tiling::AxisSpecOf(t.w, t.alignCorners);
-  const bool backward = t.direction == tiling::Direction::kBackward;
-  // Only the tables the chosen kernel reads (a 2^20 axis costs tens of megabytes per table). The
-  // doubling stencil reads none: its weights are fixed (op_kernel/stencil2x_steps.h).
-  if (t.stencil2x) return tables;
-  if (backward && t.passOrder == tiling::PassOrder::kWidthLast) {
+  // Only the tables the chosen kernel reads (a 2^20 axis costs tens of megabytes per table).
+  const tiling::KernelTables &needed = tiling::KernelEntryOf(t.kernel).tables;
+  if (needed.columns) {
     tables->colD = kernel::BuildBackwardRowGather<A>(d);
     tables->colH = kernel::BuildBackwardRowGather<A>(h);
-  } else {
+  }
+  if (needed.taps) {
     tables->d = kernel::BuildTapTable<A>(d);
     tables->h = kernel::BuildTapTable<A>(h);
   }
-  tables->rowW = backward ? kernel::BuildBackwardRowGather<A>(w) : kernel::BuildForwardRowGather<A>(w);
+  if (needed.rowW == tiling::RowGatherKind::kNone) return tables;
+  tables->rowW = needed.rowW == tiling::RowGatherKind::kBackward ? kernel::BuildBackwardRowGather<A>(w)
+                                                                 : kernel::BuildForwardRowGather<A>(w);
   if (t.layout == tiling::RowLayout::kWInner && lanes > 0) kernel::BuildRowSteps(&tables->rowW, lanes);
   return tables;
 }
@@ -76,7 +79,7 @@ struct PlanKey {
     }
     return a.direction == b.direction && a.dataType == b.dataType && a.n == b.n && a.c == b.c &&
            a.alignCorners == b.alignCorners && a.channelsContiguous == b.channelsContiguous &&
-           a.srcUnitW == b.srcUnitW && a.cores == b.cores && a.passOrder == b.passOrder &&
+           a.srcUnitW == b.srcUnitW && a.cores == b.cores && a.forcedKernel == b.forcedKernel &&
            a.streamStores == b.streamStores && lanesF32 == o.lanesF32 && lanesF64 == o.lanesF64;
   }
 };

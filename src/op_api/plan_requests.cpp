@@ -1,5 +1,7 @@
 #include "op_api/plan_requests.h"
 
+#include "op_host/kernel_registry.h"
+
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
@@ -22,12 +24,11 @@ Request FromEnvironment(const char *variable, Request fallback,
 
 }  // namespace
 
-tiling::PassOrderRequest RequestedPassOrder() {
-  using tiling::PassOrderRequest;
-  return FromEnvironment("TRILINEAR3D_PASS_ORDER", PassOrderRequest::kAuto,
-                         {{"width_first", PassOrderRequest::kWidthFirst},
-                          {"width_last", PassOrderRequest::kWidthLast},
-                          {"stencil2x", PassOrderRequest::kStencil2x}});
+std::optional<tiling::Kernel> RequestedKernel() {
+  const char *text = std::getenv("TRILINEAR3D_KERNEL");
+  tiling::Kernel kernel;
+  if (text == nullptr || !tiling::KernelNamed(text, &kernel)) return std::nullopt;
+  return kernel;
 }
 
 tiling::StreamStoresRequest RequestedStreamStores() {

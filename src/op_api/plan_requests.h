@@ -4,12 +4,15 @@
 #ifndef TRILINEAR3D_OP_API_PLAN_REQUESTS_H_
 #define TRILINEAR3D_OP_API_PLAN_REQUESTS_H_
 
+#include <optional>
+
 #include "op_host/upsample_trilinear3d_tiling.h"
 
 namespace trilinear3d::op_api {
 
-// TRILINEAR3D_PASS_ORDER = width_first | width_last: the backward's pass order.
-tiling::PassOrderRequest RequestedPassOrder();
+// TRILINEAR3D_KERNEL = <a registry name> (op_host/kernel_registry.cpp): that kernel wherever it
+// applies; the tiling falls back to its own choice where it does not.
+std::optional<tiling::Kernel> RequestedKernel();
 
 // TRILINEAR3D_STREAM_STORES = always | never: non-temporal destination stores whatever the size.
 tiling::StreamStoresRequest RequestedStreamStores();

@@ -114,6 +114,16 @@ int32_t CheckTensorMemory(const char *api, const char *name, const aclTensor &t)
   return ACLNN_SUCCESS;
 }
 
+int32_t CheckNotNull(const char *api, std::initializer_list<NamedPointer> args) {
+  for (const NamedPointer &a : args) {
+    if (a.pointer == nullptr) {
+      runtime::ReportError("%s: %s is null", api, a.name);
+      return ACLNN_ERR_PARAM_NULLPTR;
+    }
+  }
+  return ACLNN_SUCCESS;
+}
+
 kernel::TensorView5d KernelView(const aclTensor &t, int64_t elementSize) {
   kernel::TensorView5d v;
   LogicalNcdhw(t, v.dims, v.strides);

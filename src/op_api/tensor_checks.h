@@ -4,6 +4,7 @@
 #define TRILINEAR3D_OP_API_TENSOR_CHECKS_H_
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,15 @@ bool CheckedProduct(const std::vector<int64_t> &dims, int64_t *product);
 // the view's extent inside storageDims' element count, and data non-null when not empty.
 // Returns ACLNN_SUCCESS or the code (message already reported).
 int32_t CheckTensorMemory(const char *api, const char *name, const aclTensor &t);
+
+struct NamedPointer {
+  const void *pointer;
+  const char *name;
+};
+
+// The API's pointer parameters in order: ACLNN_ERR_PARAM_NULLPTR (reported, naming it) for the
+// first null one, else ACLNN_SUCCESS.
+int32_t CheckNotNull(const char *api, std::initializer_list<NamedPointer> args);
 
 // The kernel's view: data advanced by the offset, logical NCDHW dims and strides.
 kernel::TensorView5d KernelView(const aclTensor &t, int64_t elementSize);

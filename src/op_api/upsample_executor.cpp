@@ -3,6 +3,9 @@
 #include <atomic>
 #include <new>
 
+#include "op_api/plan_requests.h"
+#include "op_api/tensor_checks.h"
+#include "op_api/tiling_input.h"
 #include "runtime/core_pool.h"
 #include "runtime/error.h"
 
@@ -17,9 +20,10 @@ std::unique_ptr<UpsampleExecutor> UpsampleExecutor::Plan(const tiling::TilingInp
     *error = "out of memory";
     return nullptr;
   }
-  e->kernels_ = &kernel::SelectedKernels();
-  e->plan_ = GetPlan(input, e->kernels_->lanesF32, e->kernels_->lanesF64, error);
+  const kernel::IsaKernels &kernels = kernel::SelectedKernels();
+  e->plan_ = GetPlan(input, kernels.lanesF32, kernels.lanesF64, error);
   if (!e->plan_) return nullptr;
+  e->entryPoint_ = kernels.EntryPoint(e->plan_->tiling.kernel);
   e->src_ = src;
   e->dst_ = dst;
   return e;
@@ -37,15 +41,22 @@ void UpsampleExecutor::Execute(void *workspace) {
   args.dst = dst_;
   args.workspace = workspace;
   args.nextItem = &nextItem;
-  const kernel::KernelFn fn =
-      t.direction == tiling::Direction::kBackward ? kernels_->backward : kernels_->forward;
-  runtime::LaunchSpmd(static_cast<int>(t.blockDim), [&](int blockIdx) { fn(args, blockIdx); });
+  runtime::LaunchSpmd(static_cast<int>(t.blockDim), [&](int blockIdx) { entryPoint_(args, blockIdx); });
 }
 
-int32_t PlanAndPublish(const char *api, const tiling::TilingInput &input, const kernel::TensorView5d &src,
-                       const kernel::TensorView5d &dst, uint64_t *workspaceSize, aclOpExecutor **executor) {
+int32_t PlanAndPublish(const char *api, tiling::Direction direction, const aclTensor &src,
+                       const aclTensor &dst, bool alignCorners, const double scales[3],
+                       uint64_t *workspaceSize, aclOpExecutor **executor) {
+  DataType dataType = DataType::kFloat32;
+  ToDataType(src.dataType, &dataType);  // validated: one of the op's dtypes
+  const kernel::TensorView5d srcView = KernelView(src, ElementSize(dataType));
+  const kernel::TensorView5d dstView = KernelView(dst, ElementSize(dataType));
+  tiling::TilingInput input = TilingInputOf(direction, dataType, srcView, dstView, alignCorners, scales);
+  input.cores = runtime::ConfiguredCores();
+  input.forcedKernel = RequestedKernel();
+  input.streamStores = RequestedStreamStores();
   std::string error;
-  std::unique_ptr<UpsampleExecutor> e = UpsampleExecutor::Plan(input, src, dst, &error);
+  std::unique_ptr<UpsampleExecutor> e = UpsampleExecutor::Plan(input, srcView, dstView, &error);
   if (!e) {
     runtime::ReportError("%s: planning failed: %s", api, error.c_str());
     return ACLNN_ERR_INNER_TILING_ERROR;

@@ -12,6 +12,7 @@
 #include "op_host/upsample_trilinear3d_tiling.h"
 #include "op_kernel/kernel_args.h"
 #include "op_kernel/kernel_plan.h"
+#include "runtime/meta_objects.h"
 
 namespace trilinear3d::op_api {
 
@@ -32,13 +33,14 @@ class UpsampleExecutor final : public aclOpExecutor {
   std::shared_ptr<const UpsamplePlan> plan_;
   kernel::TensorView5d src_;
   kernel::TensorView5d dst_;
-  const kernel::IsaKernels *kernels_ = nullptr;
+  kernel::KernelFn entryPoint_ = nullptr;  // the chosen ISA's function of the plan's kernel
 };
 
-// Plans and publishes an executor, reporting an inner error on failure; the shared tail of both
-// ops' GetWorkspaceSize.
-int32_t PlanAndPublish(const char *api, const tiling::TilingInput &input, const kernel::TensorView5d &src,
-                       const kernel::TensorView5d &dst, uint64_t *workspaceSize, aclOpExecutor **executor);
+// Plans and publishes an executor for validated tensors (src: gradOut / self, dst: gradInput / out),
+// reporting an inner error on failure; the shared tail of both ops' GetWorkspaceSize.
+int32_t PlanAndPublish(const char *api, tiling::Direction direction, const aclTensor &src,
+                       const aclTensor &dst, bool alignCorners, const double scales[3],
+                       uint64_t *workspaceSize, aclOpExecutor **executor);
 
 }  // namespace trilinear3d::op_api
 

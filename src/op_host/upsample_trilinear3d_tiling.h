@@ -11,6 +11,7 @@
 #endif
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,20 +42,27 @@ enum class Direction { kBackward, kForward };
 // Which axis is innermost in the kernel's rows: W (NCDHW-like memory) or C (channels-last memory).
 enum class RowLayout { kWInner, kCInner };
 
-// The order of the backward's three separable passes. They commute (each is a banded matrix on its
-// own axis), so the order changes only the work and the rounding, never the math:
-//  kWidthFirst: W -> H -> D, the seed's order; cheapest when the gradient grows (a downsampling
-//               forward), since the W pass, the only one that moves data across lanes, then runs on
-//               the smallest tensor.
-//  kWidthLast:  D -> H -> W; cheapest when the gradient shrinks (upsampling forward): the D and H
-//               passes combine whole rows (pure vector FMAs) while the data is large, and the W pass
-//               runs last, on the smallest tensor.
-// The forward has its own two orders (ChooseForwardPassOrder): kWidthLast is D -> H -> W there too,
-// kWidthFirst is W -> D -> H.
-enum class PassOrder { kWidthFirst, kWidthLast };
-// kStencil2x asks for the doubling stencil kernel (TilingData::stencil2x) where it applies, and
-// otherwise for kAuto's order; kAuto takes that kernel too wherever it applies.
-enum class PassOrderRequest { kAuto, kWidthFirst, kWidthLast, kStencil2x };
+// The kernels (op_host/kernel_registry.cpp lists them with their checks, tilings and tables, in
+// order of preference; docs/design.md has their passes). The backward's three separable passes
+// commute (each is a banded matrix on its own axis), so the kernels differ in the work and the
+// rounding, never in the math:
+//  kBackwardStencil2x:   the exact doubling on every axis, W -> H -> D with fixed weights.
+//  kBackwardWidthFirst:  W -> H -> D, the seed's order; cheap when the gradient grows (a downsampling
+//                        forward): the W pass, the only one that moves data across lanes, then runs
+//                        on the smallest tensor.
+//  kBackwardWidthLast:   D -> H -> W; cheap when the gradient shrinks (an upsampling forward): the D
+//                        and H passes combine whole rows (vector FMAs) while the data is large.
+//  kForwardWidthFirst:   W -> D -> H: each source row resampled first, when W shrinks.
+//  kForwardWidthLast:    D -> H -> W, every other forward.
+enum class Kernel {
+  kBackwardStencil2x,
+  kBackwardWidthFirst,
+  kBackwardWidthLast,
+  kForwardWidthFirst,
+  kForwardWidthLast
+};
+constexpr int kKernelCount = 5;
+
 // Whether destination rows are written with non-temporal stores (TilingData::streamStores).
 // kAuto: above kStreamStoreBytes of destination; kAlways / kNever force it (tests reach the streamed
 // stores' line joins with small shapes; a caller that reads a large result at once may keep it cached).
@@ -82,8 +90,9 @@ struct TilingInput {
   bool channelsContiguous = false;         // the big tensor's C stride is 1 (channels-last memory)
   bool srcUnitW = false;                   // the source (gradOut / self) has W stride 1
   int64_t cores = 1;
-  // kAuto: the cheaper order by ChooseBackwardPassOrder (backward only; the forward ignores it).
-  PassOrderRequest passOrder = PassOrderRequest::kAuto;
+  // A kernel to run instead of the registry's choice (tests, comparisons); ignored where it does not
+  // apply (another direction, or a shape its check rejects).
+  std::optional<Kernel> forcedKernel;
   StreamStoresRequest streamStores = StreamStoresRequest::kAuto;
 };
 
@@ -96,14 +105,11 @@ struct TilingData {
   bool alignCorners = false;
   AxisTiling d, h, w;
   RowLayout layout = RowLayout::kWInner;
-  PassOrder passOrder = PassOrder::kWidthLast;
-  // The backward of an exact doubling on every axis (gradOut = 2 x gradInput, align_corners false,
-  // real scale 0.5: StencilApplies), fp32, W-inner rows of unit stride: every axis is then the
-  // fixed stencil 1/4, 3/4, 3/4, 1/4 (op_kernel/stencil2x_steps.h), which its own kernel applies
-  // W -> H -> D with the weights and the H sums in registers, each gradOut plane read once, in order
-  // (passOrder kWidthFirst). Items: (plane, D chunk, H chunk); scratch: two D accumulator planes
-  // (hChunk rows of stencilRowStride floats) and three rows for the ISAs without AVX-512.
-  bool stencil2x = false;
+  Kernel kernel = Kernel::kBackwardWidthLast;  // the registry's choice (ChooseKernel)
+  // kBackwardStencil2x: every axis is the fixed stencil 1/4, 3/4, 3/4, 1/4 (op_kernel/stencil2x_steps.h),
+  // applied W -> H -> D with the weights and the H sums in registers, each gradOut plane read once, in
+  // order. Items: (plane, D chunk, H chunk); scratch: two D accumulator planes (hChunk rows of
+  // stencilRowStride floats) and three rows for the ISAs without AVX-512.
   int64_t stencilRowStride = 0;  // floats per accumulator row: dstW rounded up to 16
 
   // Work split. The destination tensor (gradInput backward, out forward) is cut into items
@@ -137,26 +143,9 @@ inline math::AxisSpec AxisSpecOf(const AxisTiling &axis, bool alignCorners) {
   return math::AxisSpec{axis.inSize, axis.outSize, alignCorners, axis.scale};
 }
 
-// The backward pass order of kAuto: the one with the lower estimated cost, where a pass costs
-// max(elements it reads, elements it writes), times 3 for a W pass over W-inner rows (lane
-// permutes; along C it is a plain row combination: 1). Ties keep the seed's kWidthFirst for W-inner
-// rows and take kWidthLast for channels-inner rows, whose kernel then streams each gradOut row once
-// through a ring of D-step rows, which B3-like shapes run faster than kWidthFirst.
-PassOrder ChooseBackwardPassOrder(const int64_t inSize[3], const int64_t outSize[3], RowLayout layout);
-
-// The forward's pass order: kWidthFirst (W -> D -> H) only when W shrinks and that order moves fewer
-// elements, counting a W resample (lane permutes) twice: W first resamples each source row it reads
-// once (rows of planes min(inD, 2 outD) by min(inH, 2 outH), inW wide) and blends out-wide rows;
-// W last blends inW-wide rows (the D pass over those source rows, the H pass over out rows) and
-// resamples each out row. The estimate picks the faster order on both sides of the boundary
-// (docs/performance.md has the shapes that calibrate it).
-PassOrder ChooseForwardPassOrder(const int64_t inSize[3], const int64_t outSize[3]);
-
-// Whether the backward's doubling stencil kernel applies (TilingData::stencil2x): fp32, W-inner
-// rows of unit W stride, align_corners false, and every axis exactly doubled with real scale 0.5.
-bool StencilApplies(const TilingInput &input, const math::AxisSpec axes[3]);
-
-// Returns false and sets *error when the input cannot be tiled (sizes must already be valid).
+// The tiling of the first kernel of the registry that applies and is preferred (or of
+// input.forcedKernel where it applies). Returns false and sets *error when the input cannot be tiled
+// (sizes must already be valid).
 bool ComputeTiling(const TilingInput &input, TilingData *out, std::string *error);
 
 // For each slide of kSlideSize source indices, the [first, last] window of destination-side

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <vector>
 
 #include "op_host/upsample_trilinear3d_tiling.h"
 
@@ -33,17 +34,22 @@ struct KernelArgs {
 
 using KernelFn = void (*)(const KernelArgs &args, int blockIdx);
 
+// One ISA tier's entry point of every registry kernel (op_host/kernel_registry.h), by Kernel id.
 struct IsaKernels {
   const char *name;
   int lanesF32;  // vector steps width for the W pass (0: scalar lists)
   int lanesF64;
-  KernelFn backward;
-  KernelFn forward;
+  KernelFn entryPoints[tiling::kKernelCount];
+
+  KernelFn EntryPoint(tiling::Kernel kernel) const { return entryPoints[static_cast<int>(kernel)]; }
 };
 
 // The best kernels this CPU runs, chosen once (TRILINEAR3D_ISA=avx512|avx2|baseline overrides,
 // falling back to the best supported one when the requested ISA is not available).
 const IsaKernels &SelectedKernels();
+
+// Every tier this CPU supports, best first (the kernel tests run each one directly).
+std::vector<const IsaKernels *> SupportedIsaKernels();
 
 }  // namespace trilinear3d::kernel
 

@@ -128,6 +128,14 @@ const IsaKernels &SelectedKernels() {
   return kernels;
 }
 
+std::vector<const IsaKernels *> SupportedIsaKernels() {
+  std::vector<const IsaKernels *> kernels;
+  for (const Tier &tier : kTiers) {
+    if (tier.supported()) kernels.push_back(&tier.kernels());
+  }
+  return kernels;
+}
+
 }  // namespace trilinear3d::kernel
 
 const char *trilinear3dKernelIsa(void) { return trilinear3d::kernel::ChosenTier().name; }

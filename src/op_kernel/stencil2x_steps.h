@@ -1,4 +1,4 @@
-// The backward's doubling stencil on one axis (TilingData::stencil2x: gradOut size 2 * in,
+// The backward's doubling stencil on one axis (Kernel::kBackwardStencil2x: gradOut size 2 * in,
 // align_corners false, real scale 0.5). math::ComputeTap then gives gradOut index o = 2k the taps
 // (k - 1: 1/4, k: 3/4) and o = 2k + 1 the taps (k: 3/4, k + 1: 1/4), clamped at the ends: o = 0
 // is (0: 1, 1: 0) and o = 2 in - 1 is (in - 1: 1/4, in - 1: 3/4). So gradInput index i sums

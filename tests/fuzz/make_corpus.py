@@ -148,7 +148,7 @@ SEEDS = {
     # Found by the fuzzer (a -timeout hit in CI): a forward whose W shrinks 65536 -> 16 while H grows
     # 3 -> 4097 blended 65536-wide rows for every out row (C = 2: 1.4 s; over 10 s under the fuzz build's
     # sanitizers). The forward now resamples W first when W shrinks and that moves fewer elements
-    # (ChooseForwardPassOrder). Here with C = 1, within the run cap.
+    # (the forward_width_first kernel, src/op_host/kernel_registry.cpp). Here with C = 1, within the run cap.
     "forward_w_65536_to_16_h_3_to_4097": header() + tensor([1, 1, 3, 3, "65536"]) +
         tensor([1, 1, 18, "4097", 16], copy_nc=True) + derived() + scales("none", "none", "none"),
     # W first while D grows 5 -> 17: each D tap plane's W-resampled rows come from the kernel's two-plane

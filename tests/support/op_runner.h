@@ -22,51 +22,52 @@
 
 namespace trilinear3d::test {
 
-// The backward's two general kernels (pass orders). The library picks one per shape; tests run both
-// on every shape through TRILINEAR3D_PASS_ORDER, which is read at each GetWorkspaceSize. kStencil2x
-// asks for the doubling stencil kernel where it applies (test_stencil2x.cpp; elsewhere it is kAuto).
-enum class PassOrder { kWidthFirst, kWidthLast, kStencil2x };
+// The backward's kernels by their registry names (src/op_host/kernel_registry.cpp). The library picks
+// one per shape; tests run the two general ones on every shape through TRILINEAR3D_KERNEL, which is
+// read at each GetWorkspaceSize. kStencil2x forces the doubling stencil where it applies
+// (test_stencil2x.cpp; elsewhere the registry's own choice runs).
+enum class BackwardKernel { kWidthFirst, kWidthLast, kStencil2x };
 
-inline const char *PassOrderName(PassOrder order) {
-  switch (order) {
-    case PassOrder::kWidthFirst:
-      return "width_first";
-    case PassOrder::kWidthLast:
-      return "width_last";
-    case PassOrder::kStencil2x:
+inline const char *BackwardKernelName(BackwardKernel kernel) {
+  switch (kernel) {
+    case BackwardKernel::kWidthFirst:
+      return "backward_width_first";
+    case BackwardKernel::kWidthLast:
+      return "backward_width_last";
+    case BackwardKernel::kStencil2x:
       break;
   }
-  return "stencil2x";
+  return "backward_stencil2x";
 }
 
-// Sets TRILINEAR3D_PASS_ORDER for the scope's plans; restores the previous value (or "unset") on exit,
+// Sets TRILINEAR3D_KERNEL for the scope's plans; restores the previous value (or "unset") on exit,
 // so that scopes nest.
-class ScopedPassOrder {
+class ScopedKernel {
  public:
-  explicit ScopedPassOrder(PassOrder order) {
+  explicit ScopedKernel(BackwardKernel kernel) {
     if (const char *previous = std::getenv(kVariable)) {
       hadPrevious_ = true;
       previous_ = previous;
     }
-    setenv(kVariable, PassOrderName(order), 1);
+    setenv(kVariable, BackwardKernelName(kernel), 1);
   }
-  ~ScopedPassOrder() {
+  ~ScopedKernel() {
     if (hadPrevious_) {
       setenv(kVariable, previous_.c_str(), 1);
     } else {
       unsetenv(kVariable);
     }
   }
-  ScopedPassOrder(const ScopedPassOrder &) = delete;
-  ScopedPassOrder &operator=(const ScopedPassOrder &) = delete;
+  ScopedKernel(const ScopedKernel &) = delete;
+  ScopedKernel &operator=(const ScopedKernel &) = delete;
 
  private:
-  static constexpr const char *kVariable = "TRILINEAR3D_PASS_ORDER";
+  static constexpr const char *kVariable = "TRILINEAR3D_KERNEL";
   bool hadPrevious_ = false;
   std::string previous_;
 };
 
-constexpr PassOrder kPassOrders[] = {PassOrder::kWidthFirst, PassOrder::kWidthLast};
+constexpr BackwardKernel kBackwardKernels[] = {BackwardKernel::kWidthFirst, BackwardKernel::kWidthLast};
 
 // Phase 1 done: an executor and its workspace, waiting to be enqueued.
 struct PreparedOp {

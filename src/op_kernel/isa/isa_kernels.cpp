@@ -1,4 +1,6 @@
-// This ISA's kernel table (the file is compiled once per ISA; see CMakeLists.txt).
+// This ISA's entry point of every registry kernel (the file is compiled once per ISA; see
+// CMakeLists.txt). The registry (op_host/kernel_registry.cpp) chooses the kernel; this table only
+// maps its id to this tier's function.
 #include "op_kernel/kernel_args.h"
 
 #include "op_kernel/isa_begin.h"
@@ -14,27 +16,37 @@ void RunForward(const KernelArgs &args, int blockIdx);
 
 namespace {
 
-// The backward's two pass orders are two kernels, and the doubling stencil a third; the tiling
-// picked one (TilingData::stencil2x, then passOrder).
-void RunBackward(const KernelArgs &args, int blockIdx) {
-  if (args.tiling->stencil2x) {
-    RunBackwardStencil2x(args, blockIdx);
-  } else if (args.tiling->passOrder == tiling::PassOrder::kWidthLast) {
-    RunBackwardWidthLast(args, blockIdx);
-  } else {
-    RunBackwardWidthFirst(args, blockIdx);
+// The forward's two orders are one function: it reads TilingData::kernel.
+KernelFn EntryPointOf(tiling::Kernel kernel) {
+  switch (kernel) {
+    case tiling::Kernel::kBackwardStencil2x:
+      return &RunBackwardStencil2x;
+    case tiling::Kernel::kBackwardWidthFirst:
+      return &RunBackwardWidthFirst;
+    case tiling::Kernel::kBackwardWidthLast:
+      return &RunBackwardWidthLast;
+    case tiling::Kernel::kForwardWidthFirst:
+    case tiling::Kernel::kForwardWidthLast:
+      return &RunForward;
   }
+  return nullptr;  // not reached: every Kernel is a case
+}
+
+IsaKernels MakeKernels() {
+#define TRILINEAR3D_STR2(x) #x
+#define TRILINEAR3D_STR(x) TRILINEAR3D_STR2(x)
+  IsaKernels kernels{TRILINEAR3D_STR(TRILINEAR3D_ISA), GatherLanes<float>(), GatherLanes<double>(), {}};
+#undef TRILINEAR3D_STR
+#undef TRILINEAR3D_STR2
+  for (int k = 0; k < tiling::kKernelCount; ++k)
+    kernels.entryPoints[k] = EntryPointOf(static_cast<tiling::Kernel>(k));
+  return kernels;
 }
 
 }  // namespace
 
 const IsaKernels &Kernels() {
-#define TRILINEAR3D_STR2(x) #x
-#define TRILINEAR3D_STR(x) TRILINEAR3D_STR2(x)
-  static const IsaKernels kernels{TRILINEAR3D_STR(TRILINEAR3D_ISA), GatherLanes<float>(),
-                                  GatherLanes<double>(), &RunBackward, &RunForward};
-#undef TRILINEAR3D_STR
-#undef TRILINEAR3D_STR2
+  static const IsaKernels kernels = MakeKernels();
   return kernels;
 }
 

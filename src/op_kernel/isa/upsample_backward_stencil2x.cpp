@@ -1,4 +1,4 @@
-// UpsampleTrilinear3dBackward kernel for an exact doubling on every axis (TilingData::stencil2x):
+// UpsampleTrilinear3dBackward kernel for an exact doubling on every axis (Kernel::kBackwardStencil2x):
 // each axis is the fixed stencil of stencil2x_steps.h, applied W -> H -> D.
 //
 // An item is (plane, D chunk, H chunk) of gradInput. For each gradOut plane od the D chunk reads

@@ -1,5 +1,5 @@
-// UpsampleTrilinear3dBackward kernel, width-first order (W -> H -> D, the seed's; TilingData::
-// passOrder), for gradients that grow: fused per item so that gradOut is read once and gradInput
+// UpsampleTrilinear3dBackward kernel, width-first order (W -> H -> D, the seed's; Kernel::
+// kBackwardWidthFirst), for gradients that grow: fused per item so that gradOut is read once and gradInput
 // written once, with per-core scratch only.
 //
 // An item is (plane, D chunk, H chunk) of gradInput. For every gradOut D index od that reaches

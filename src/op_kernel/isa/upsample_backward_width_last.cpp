@@ -1,4 +1,4 @@
-// UpsampleTrilinear3dBackward kernel, width-last order (D -> H -> W; TilingData::passOrder), for
+// UpsampleTrilinear3dBackward kernel, width-last order (D -> H -> W; Kernel::kBackwardWidthLast), for
 // gradients that shrink: the D and H passes combine whole rows while the data is large, and the
 // W pass, the only one that permutes lanes, runs on the smallest tensor.
 //

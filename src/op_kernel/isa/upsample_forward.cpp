@@ -2,7 +2,7 @@
 // per item (plane, D chunk, H chunk of out) so that out is written once and self is read from
 // cache. Per out D index: blend the two self planes (only the H rows the chunk needs), then per
 // out row blend two of those rows and W-resample it (banded gather, vector steps) into out.
-// When W shrinks enough (TilingData::passOrder width-first) every source row is W-resampled first and
+// When W shrinks enough (Kernel::kForwardWidthFirst) every source row is W-resampled first and
 // the D and H blends run on out-wide rows: they would otherwise blend the input's wide rows once per
 // out row. The W-resampled rows of the last two source planes are kept, so that a plane shared by
 // consecutive out D indices (every plane, when D grows) is converted and resampled once per item.
@@ -45,7 +45,7 @@ class ForwardItemRunner {
     dstRow_ = hRow_ + tiling::kRowBatch * srcRowStride;
     dPlane_ = dstRow_ + tiling::kRowBatch * dstRowStride_;
     srcRowStride_ = srcRowStride;
-    widthFirst_ = t_.passOrder == tiling::PassOrder::kWidthFirst;
+    widthFirst_ = t_.kernel == tiling::Kernel::kForwardWidthFirst;
     if (widthFirst_) {
       // The tiling's W-first layout: one converted source row | two W-resampled rows (the taps streamed
       // row by row) | destination rows | D-pass rows | two cached planes of W-resampled source rows;

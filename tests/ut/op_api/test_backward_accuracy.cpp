@@ -29,13 +29,13 @@ const ShapeCase kShapes[] = {
 
 enum class ScaleMode { kSizes, kScales };
 
-using AccuracyParam = std::tuple<aclDataType, aclFormat, bool, ScaleMode, ShapeCase, PassOrder>;
+using AccuracyParam = std::tuple<aclDataType, aclFormat, bool, ScaleMode, ShapeCase, BackwardKernel>;
 
 class BackwardAccuracy : public ::testing::TestWithParam<AccuracyParam> {};
 
 TEST_P(BackwardAccuracy, MatchesFloat64Reference) {
   const auto &[dtype, format, alignCorners, scaleMode, shape, order] = GetParam();
-  const ScopedPassOrder passOrder(order);
+  const ScopedKernel forcedKernel(order);
   BackwardProblem problem{shape.inputSize, shape.outputSize, alignCorners};
   if (scaleMode == ScaleMode::kScales) {
     problem.scales =
@@ -47,7 +47,8 @@ TEST_P(BackwardAccuracy, MatchesFloat64Reference) {
 std::string AccuracyName(const ::testing::TestParamInfo<AccuracyParam> &info) {
   const auto &[dtype, format, alignCorners, scaleMode, shape, order] = info.param;
   return std::string(DtypeName(dtype)) + "_" + FormatName(format) + (alignCorners ? "_Align_" : "_NoAlign_") +
-         (scaleMode == ScaleMode::kScales ? "Scales_" : "Sizes_") + shape.name + "_" + PassOrderName(order);
+         (scaleMode == ScaleMode::kScales ? "Scales_" : "Sizes_") + shape.name + "_" +
+         BackwardKernelName(order);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -55,18 +56,18 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Combine(::testing::Values(ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE),
                        ::testing::Values(ACL_FORMAT_ND, ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC),
                        ::testing::Bool(), ::testing::Values(ScaleMode::kSizes, ScaleMode::kScales),
-                       ::testing::ValuesIn(kShapes), ::testing::ValuesIn(kPassOrders)),
+                       ::testing::ValuesIn(kShapes), ::testing::ValuesIn(kBackwardKernels)),
     AccuracyName);
 
 // ±inf and NaN in gradOut: each output's class must be the float64 golden's (docs/spec.md §6),
 // including NaN from a zero-weight tap times inf.
-using SpecialParam = std::tuple<aclDataType, bool, PassOrder>;
+using SpecialParam = std::tuple<aclDataType, bool, BackwardKernel>;
 
 class BackwardSpecialValues : public ::testing::TestWithParam<SpecialParam> {};
 
 TEST_P(BackwardSpecialValues, NonFiniteClassesMatchGolden) {
   const auto &[dtype, alignCorners, order] = GetParam();
-  const ScopedPassOrder passOrder(order);
+  const ScopedKernel forcedKernel(order);
   // H is an identity axis: its zero-weight tap must still spread NaN.
   ExpectNonFiniteClassesMatchGolden(BackwardProblem{{1, 2, 3, 5, 7}, {6, 5, 11}, alignCorners}, dtype,
                                     ACL_FORMAT_NCDHW);
@@ -74,11 +75,11 @@ TEST_P(BackwardSpecialValues, NonFiniteClassesMatchGolden) {
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, BackwardSpecialValues,
                          ::testing::Combine(::testing::Values(ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE),
-                                            ::testing::Bool(), ::testing::ValuesIn(kPassOrders)),
+                                            ::testing::Bool(), ::testing::ValuesIn(kBackwardKernels)),
                          [](const ::testing::TestParamInfo<SpecialParam> &info) {
                            return std::string(DtypeName(std::get<0>(info.param))) +
                                   (std::get<1>(info.param) ? "_Align_" : "_NoAlign_") +
-                                  PassOrderName(std::get<2>(info.param));
+                                  BackwardKernelName(std::get<2>(info.param));
                          });
 
 // fp16 sums beyond 65520 must saturate to inf of the right sign (fp32 accumulation, one rounding).

@@ -43,13 +43,13 @@ const MemoryCase kMemoryCases[] = {
     {"NCDHWOverChannelsLast", ACL_FORMAT_NCDHW, MemLayout::kPermuted},
 };
 
-using MediumParam = std::tuple<aclDataType, MemoryCase, bool, MediumShape, PassOrder>;
+using MediumParam = std::tuple<aclDataType, MemoryCase, bool, MediumShape, BackwardKernel>;
 
 class BackwardMediumShapes : public ::testing::TestWithParam<MediumParam> {};
 
 TEST_P(BackwardMediumShapes, MatchesFloat64Reference) {
   const auto &[dtype, memory, alignCorners, shape, order] = GetParam();
-  const ScopedPassOrder passOrder(order);
+  const ScopedKernel forcedKernel(order);
   BackwardProblem problem{shape.inputSize, shape.outputSize, alignCorners};
   const uint64_t seed = FreshSeed();
   SCOPED_TRACE(SeedTrace(seed));
@@ -67,14 +67,14 @@ TEST_P(BackwardMediumShapes, MatchesFloat64Reference) {
 std::string MediumName(const ::testing::TestParamInfo<MediumParam> &info) {
   const auto &[dtype, memory, alignCorners, shape, order] = info.param;
   return std::string(DtypeName(dtype)) + "_" + memory.name + (alignCorners ? "_Align_" : "_NoAlign_") +
-         shape.name + "_" + PassOrderName(order);
+         shape.name + "_" + BackwardKernelName(order);
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernels, BackwardMediumShapes,
                          ::testing::Combine(::testing::Values(ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE),
                                             ::testing::ValuesIn(kMemoryCases), ::testing::Bool(),
                                             ::testing::ValuesIn(kMediumShapes),
-                                            ::testing::ValuesIn(kPassOrders)),
+                                            ::testing::ValuesIn(kBackwardKernels)),
                          MediumName);
 
 }  // namespace

@@ -56,9 +56,10 @@ std::vector<uint8_t> ComputeAllCases(uint64_t seed, bool checkAccuracy) {
   std::vector<uint8_t> bytes;
   std::mt19937_64 rng(seed);
   for (const DeterminismCase &c : kCases) {
-    for (PassOrder order : kPassOrders) {
-      const ScopedPassOrder passOrder(order);
-      SCOPED_TRACE(std::string(DtypeName(c.dtype)) + " " + FormatName(c.format) + " " + PassOrderName(order));
+    for (BackwardKernel order : kBackwardKernels) {
+      const ScopedKernel forcedKernel(order);
+      SCOPED_TRACE(std::string(DtypeName(c.dtype)) + " " + FormatName(c.format) + " " +
+                   BackwardKernelName(order));
       AppendResultBytes(ProblemOf(c), c.dtype, c.format, rng, checkAccuracy, &bytes);
     }
   }

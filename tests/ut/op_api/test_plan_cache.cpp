@@ -16,7 +16,7 @@ namespace trilinear3d::op_api {
 namespace {
 
 using tiling::Direction;
-using tiling::PassOrderRequest;
+using tiling::Kernel;
 using tiling::TilingInput;
 
 constexpr int kLanesF32 = 16;
@@ -86,8 +86,8 @@ TEST(PlanCache, EveryInputFieldIsPartOfTheKey) {
       [](TilingInput &in) { in.channelsContiguous = true; },
       [](TilingInput &in) { in.srcUnitW = !in.srcUnitW; },
       [](TilingInput &in) { in.cores = 3; },
-      [](TilingInput &in) { in.passOrder = PassOrderRequest::kWidthFirst; },
-      [](TilingInput &in) { in.passOrder = PassOrderRequest::kStencil2x; },
+      [](TilingInput &in) { in.forcedKernel = Kernel::kBackwardWidthFirst; },
+      [](TilingInput &in) { in.forcedKernel = Kernel::kBackwardStencil2x; },
       [](TilingInput &in) { in.streamStores = tiling::StreamStoresRequest::kAlways; },
   };
   const auto basePlan = Get(base);

@@ -29,13 +29,13 @@ const ViewCase kViewCases[] = {
      MemLayout::kPermuted},
 };
 
-using ViewParam = std::tuple<aclDataType, ViewCase, PassOrder>;
+using ViewParam = std::tuple<aclDataType, ViewCase, BackwardKernel>;
 
 class BackwardViews : public ::testing::TestWithParam<ViewParam> {};
 
 TEST_P(BackwardViews, StridedViewsMatchReferenceAndGapsKeepCanary) {
   const auto &[dtype, view, order] = GetParam();
-  const ScopedPassOrder passOrder(order);
+  const ScopedKernel forcedKernel(order);
   BackwardProblem problem{{2, 3, 5, 4, 7}, {8, 9, 5}};
   TracedRng rng;
   for (bool alignCorners : {false, true}) {
@@ -48,10 +48,11 @@ TEST_P(BackwardViews, StridedViewsMatchReferenceAndGapsKeepCanary) {
 INSTANTIATE_TEST_SUITE_P(Layouts, BackwardViews,
                          ::testing::Combine(::testing::Values(ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE),
                                             ::testing::ValuesIn(kViewCases),
-                                            ::testing::ValuesIn(kPassOrders)),
+                                            ::testing::ValuesIn(kBackwardKernels)),
                          [](const ::testing::TestParamInfo<ViewParam> &info) {
                            return std::string(DtypeName(std::get<0>(info.param))) + "_" +
-                                  std::get<1>(info.param).name + "_" + PassOrderName(std::get<2>(info.param));
+                                  std::get<1>(info.param).name + "_" +
+                                  BackwardKernelName(std::get<2>(info.param));
                          });
 
 }  // namespace

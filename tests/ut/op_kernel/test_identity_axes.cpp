@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -81,7 +82,7 @@ struct Case {
 };
 
 // The tiling the library computes for c in `format` (contiguous tensors) with `order` requested.
-bool TilingFor(const Case &c, aclDataType dtype, aclFormat format, tiling::PassOrderRequest order,
+bool TilingFor(const Case &c, aclDataType dtype, aclFormat format, std::optional<tiling::Kernel> forced,
                tiling::TilingData *t) {
   tiling::TilingInput input;
   input.direction = c.backward ? tiling::Direction::kBackward : tiling::Direction::kForward;
@@ -98,40 +99,35 @@ bool TilingFor(const Case &c, aclDataType dtype, aclFormat format, tiling::PassO
   input.channelsContiguous = channelsLast && c.in[1] > 1;  // the C stride of a contiguous NDHWC tensor is 1
   input.srcUnitW = !channelsLast || c.in[1] == 1;
   input.cores = 2;
-  input.passOrder = order;
+  input.forcedKernel = forced;
   std::string error;
   return tiling::ComputeTiling(input, t, &error);
 }
 
-tiling::PassOrderRequest RequestOf(Kernel k) {
+// The registry's id of k.
+tiling::Kernel RegistryKernelOf(Kernel k) {
   switch (k) {
     case Kernel::kWidthFirst:
-      return tiling::PassOrderRequest::kWidthFirst;
+      return tiling::Kernel::kBackwardWidthFirst;
     case Kernel::kWidthLast:
-      return tiling::PassOrderRequest::kWidthLast;
+      return tiling::Kernel::kBackwardWidthLast;
     case Kernel::kStencil2x:
-      return tiling::PassOrderRequest::kStencil2x;
-    default:
-      break;
-  }
-  return tiling::PassOrderRequest::kAuto;
-}
-
-bool TilingPicks(const tiling::TilingData &t, Kernel k) {
-  switch (k) {
-    case Kernel::kWidthFirst:
-      return !t.stencil2x && t.passOrder == tiling::PassOrder::kWidthFirst;
-    case Kernel::kWidthLast:
-      return t.passOrder == tiling::PassOrder::kWidthLast;
-    case Kernel::kStencil2x:
-      return t.stencil2x;
+      return tiling::Kernel::kBackwardStencil2x;
     case Kernel::kForwardWidthLast:
-      return t.passOrder == tiling::PassOrder::kWidthLast;
+      return tiling::Kernel::kForwardWidthLast;
     case Kernel::kForwardWidthFirst:
       break;
   }
-  return t.passOrder == tiling::PassOrder::kWidthFirst;
+  return tiling::Kernel::kForwardWidthFirst;
 }
+
+// The forced kernel of k's cases: the backward's; the forward's cases are those the registry picks.
+std::optional<tiling::Kernel> RequestOf(Kernel k) {
+  if (!IsBackward(k)) return std::nullopt;
+  return RegistryKernelOf(k);
+}
+
+bool TilingPicks(const tiling::TilingData &t, Kernel k) { return t.kernel == RegistryKernelOf(k); }
 
 // A random case the tiling runs with kernel k. Every case but the stencil's has an identity axis of
 // size >= 2 (so that a tap on the next index would show); C >= kMinChannelsInner when wideChannels
@@ -261,9 +257,9 @@ constexpr int kTrials = 8;
 TEST_P(IdentityAxes, NonFiniteClassesArePyTorchs) {
   const auto &[kernel, format, dtype] = GetParam();
   TracedRng rng;
-  const ScopedPassOrder passOrder(kernel == Kernel::kWidthLast   ? PassOrder::kWidthLast
-                                  : kernel == Kernel::kStencil2x ? PassOrder::kStencil2x
-                                                                 : PassOrder::kWidthFirst);
+  const ScopedKernel forcedKernel(kernel == Kernel::kWidthLast   ? BackwardKernel::kWidthLast
+                                  : kernel == Kernel::kStencil2x ? BackwardKernel::kStencil2x
+                                                                 : BackwardKernel::kWidthFirst);
   bool sawCInner = false;
   size_t nonFinite = 0;
   for (int trial = 0; trial < kTrials; ++trial) {

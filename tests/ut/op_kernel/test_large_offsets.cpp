@@ -164,13 +164,13 @@ void ForBothAlignments(Body body) {
   }
 }
 
-using FarParam = std::tuple<FarCase, PassOrder>;
+using FarParam = std::tuple<FarCase, BackwardKernel>;
 
 class LargeOffsetsBackward : public ::testing::TestWithParam<FarParam> {};
 
 TEST_P(LargeOffsetsBackward, BeyondTwoToThe31Elements) {
   const auto &[c, order] = GetParam();
-  const ScopedPassOrder passOrder(order);
+  const ScopedKernel forcedKernel(order);
   BackwardProblem problem{c.small, c.large};
   ForBothAlignments([&](bool alignCorners, std::mt19937_64 &rng) {
     problem.alignCorners = alignCorners;
@@ -179,10 +179,11 @@ TEST_P(LargeOffsetsBackward, BeyondTwoToThe31Elements) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Views, LargeOffsetsBackward,
-                         ::testing::Combine(::testing::ValuesIn(kFarCases), ::testing::ValuesIn(kPassOrders)),
+                         ::testing::Combine(::testing::ValuesIn(kFarCases),
+                                            ::testing::ValuesIn(kBackwardKernels)),
                          [](const ::testing::TestParamInfo<FarParam> &info) {
                            return std::string(std::get<0>(info.param).name) + "_" +
-                                  PassOrderName(std::get<1>(info.param));
+                                  BackwardKernelName(std::get<1>(info.param));
                          });
 
 class LargeOffsetsForward : public ::testing::TestWithParam<FarCase> {};

@@ -1,5 +1,5 @@
-// The doubling stencil kernel (TilingData::stencil2x: fp32, every axis doubled, align_corners false,
-// unit-stride gradOut rows) against the float64 reference with docs/spec.md §5's bound, on the shapes
+// The doubling stencil kernel (the registry's backward_stencil2x: fp32, every axis doubled, align_corners
+// false, unit-stride gradOut rows) against the float64 reference with docs/spec.md §5's bound, on the shapes
 // that reach each of its paths: W strips (up to 128 gradInput columns; partial last vectors; rows of
 // one element; rows of 128 and 64 in four-plane lockstep), H and D of one, two and odd sizes, chunks cut
 // for 2 and 3 cores (items starting at index 1, or mid-axis), NaN and inf (its zero-weight taps),
@@ -73,13 +73,13 @@ BackwardProblem ProblemOf(const Shape5 &inputSize, bool scales) {
   return problem;
 }
 
-using AccuracyParam = std::tuple<DoublingShape, aclFormat, bool, PassOrder>;
+using AccuracyParam = std::tuple<DoublingShape, aclFormat, bool, BackwardKernel>;
 
 class Stencil2xAccuracy : public ::testing::TestWithParam<AccuracyParam> {};
 
 TEST_P(Stencil2xAccuracy, MatchesFloat64Reference) {
   const auto &[shape, format, scales, order] = GetParam();
-  const ScopedPassOrder passOrder(order);
+  const ScopedKernel forcedKernel(order);
   const BackwardProblem problem = ProblemOf(shape.inputSize, scales);
   ExpectAccurateOnFreshData(problem, ACL_FLOAT, format);
 }
@@ -88,10 +88,11 @@ INSTANTIATE_TEST_SUITE_P(
     Shapes, Stencil2xAccuracy,
     ::testing::Combine(::testing::ValuesIn(kShapes),
                        ::testing::Values(ACL_FORMAT_ND, ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC),
-                       ::testing::Bool(), ::testing::Values(PassOrder::kStencil2x, PassOrder::kWidthLast)),
+                       ::testing::Bool(),
+                       ::testing::Values(BackwardKernel::kStencil2x, BackwardKernel::kWidthLast)),
     [](const ::testing::TestParamInfo<AccuracyParam> &info) {
       return std::string(std::get<0>(info.param).name) + "_" + FormatName(std::get<1>(info.param)) +
-             (std::get<2>(info.param) ? "_Scales_" : "_Sizes_") + PassOrderName(std::get<3>(info.param));
+             (std::get<2>(info.param) ? "_Scales_" : "_Sizes_") + BackwardKernelName(std::get<3>(info.param));
     });
 
 // NaN and inf, also at gradOut index 0 of each axis, whose zero-weight tap reaches index 1 (or index
@@ -99,7 +100,7 @@ INSTANTIATE_TEST_SUITE_P(
 class Stencil2xSpecialValues : public ::testing::TestWithParam<DoublingShape> {};
 
 TEST_P(Stencil2xSpecialValues, NonFiniteClassesMatchGolden) {
-  const ScopedPassOrder passOrder(PassOrder::kStencil2x);
+  const ScopedKernel forcedKernel(BackwardKernel::kStencil2x);
   const BackwardProblem problem = ProblemOf(GetParam().inputSize, false);
   const uint64_t seed = FreshSeed();
   SCOPED_TRACE(SeedTrace(seed));
@@ -138,7 +139,7 @@ TEST_P(Stencil2xSpecialValues, NonFiniteClassesMatchGolden) {
     // (0 * inf = NaN), so there each element's class must be the general kernel's.
     DeviceTensor general(problem.inputSize, ACL_FLOAT, ACL_FORMAT_NCDHW);
     {
-      const ScopedPassOrder widthLast(PassOrder::kWidthLast);
+      const ScopedKernel widthLast(BackwardKernel::kWidthLast);
       ASSERT_TRUE(RunBackward(gradOut, problem, general));
     }
     const std::vector<double> want = general.Download();
@@ -159,7 +160,7 @@ class Stencil2xViews : public ::testing::TestWithParam<ViewParam> {};
 
 TEST_P(Stencil2xViews, StridedGradInputMatchesReferenceAndKeepsCanary) {
   const auto &[shape, which] = GetParam();
-  const ScopedPassOrder passOrder(PassOrder::kStencil2x);
+  const ScopedKernel forcedKernel(BackwardKernel::kStencil2x);
   const BackwardProblem problem = ProblemOf(shape.inputSize, false);
   const uint64_t seed = FreshSeed();
   SCOPED_TRACE(SeedTrace(seed));
@@ -195,7 +196,7 @@ const Shape5 kChunkedShapes[] = {{1, 1, 5, 9, 37}, {1, 1, 7, 4, 130}, {1, 2, 3, 
                                  {1, 1, 8, 7, 96}, {1, 1, 9, 3, 40},  {1, 1, 9, 2, 128}};
 
 std::vector<uint8_t> ComputeChunked(uint64_t seed, bool checkAccuracy) {
-  const ScopedPassOrder passOrder(PassOrder::kStencil2x);
+  const ScopedKernel forcedKernel(BackwardKernel::kStencil2x);
   std::vector<uint8_t> bytes;
   std::mt19937_64 rng(seed);
   for (const Shape5 &shape : kChunkedShapes) {

@@ -68,13 +68,13 @@ const StreamedCase kForwardCases[] = {
                                        << tiling::kStreamStoreBytes << ")";
 }
 
-using BackwardParam = std::tuple<StreamedCase, PassOrder>;
+using BackwardParam = std::tuple<StreamedCase, BackwardKernel>;
 
 class StreamedBackward : public ::testing::TestWithParam<BackwardParam> {};
 
 TEST_P(StreamedBackward, MatchesFloat64Reference) {
   const auto &[c, order] = GetParam();
-  const ScopedPassOrder passOrder(order);
+  const ScopedKernel forcedKernel(order);
   BackwardProblem problem{c.small, c.large, c.alignCorners};
   ASSERT_TRUE(Streamed(problem.inputSize, c.dtype));
   const uint64_t seed = FreshSeed();
@@ -92,10 +92,10 @@ TEST_P(StreamedBackward, MatchesFloat64Reference) {
 
 INSTANTIATE_TEST_SUITE_P(Rows, StreamedBackward,
                          ::testing::Combine(::testing::ValuesIn(kBackwardCases),
-                                            ::testing::ValuesIn(kPassOrders)),
+                                            ::testing::ValuesIn(kBackwardKernels)),
                          [](const ::testing::TestParamInfo<BackwardParam> &info) {
                            return std::string(std::get<0>(info.param).name) + "_" +
-                                  PassOrderName(std::get<1>(info.param));
+                                  BackwardKernelName(std::get<1>(info.param));
                          });
 
 class StreamedForward : public ::testing::TestWithParam<StreamedCase> {};
