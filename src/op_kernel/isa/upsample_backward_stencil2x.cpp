@@ -118,33 +118,36 @@ __attribute__((always_inline)) inline __m512 WOutput(__m512 even, __m512 odd, __
 
 #if defined(TRILINEAR3D_HAVE_AVX2) && !defined(TRILINEAR3D_HAVE_AVX512)
 // The AVX2 W step of one vector: outputs k = 0 .. 7 from the 16 gradOut elements g[0 .. 15] at its
-// start, by unaligned loads at offsets -1, 0, 1 and 2 of both halves instead of lane permutes (AVX2
-// has no two-source permute): lane i of l0 + l1 holds g[i] + g[i + 1] and of lm + l2 g[i - 1] +
-// g[i + 2], so the even lanes hold the terms of output i / 2. Then 3 (g[2k] + g[2k + 1]) +
-// (g[2k - 1] + g[2k + 2]), AVX-512's WOutput, and the even lanes of the two halves picked in order.
-__attribute__((always_inline)) inline __m256 WCombine(__m256 lm, __m256 l0, __m256 l1, __m256 l2, __m256 hm,
-                                                      __m256 h0, __m256 h1, __m256 h2) {
-  const __m256 three = _mm256_set1_ps(3.0f);
-  const __m256 lo = _mm256_fmadd_ps(three, _mm256_add_ps(l0, l1), _mm256_add_ps(lm, l2));
-  const __m256 hi = _mm256_fmadd_ps(three, _mm256_add_ps(h0, h1), _mm256_add_ps(hm, h2));
-  // Lanes 0, 2 of each 128-bit half of lo, then of hi: outputs 0 1 4 5 | 2 3 6 7; then the middle
-  // pairs exchanged.
-  const __m256 mixed = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
-  return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(mixed), _MM_SHUFFLE(3, 1, 2, 0)));
+// start, as AVX-512's WOutput: 3 (g[2k] + g[2k + 1]) + (g[2k - 1] + g[2k + 2]). AVX2 has no
+// two-source permute, but _mm256_shuffle_ps picks the even (or odd) elements of two vectors within
+// each 128-bit half: from a = g[0 .. 7] and b = g[8 .. 15], lanes in the order of outputs
+// 0 1 4 5 | 2 3 6 7. The same shuffle of the vectors at g - 1 and g + 7 gives g[2k - 1] in that
+// order, and of those at g + 1 and g + 9 (odd elements) g[2k + 2]: six loads per vector (two of
+// them across a 64-byte line where g starts one), where unaligned loads at offsets -1, 0, 1, 2 of
+// both halves took eight (three across a line) and twice the adds; one permute puts the outputs in
+// order. The same operands in the same order: the same bits as AVX-512's.
+__attribute__((always_inline)) inline __m256 WCombine(__m256 a, __m256 b, __m256 before0, __m256 before8,
+                                                      __m256 after1, __m256 after9) {
+  const __m256 even = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));              // g[2k]
+  const __m256 odd = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1));               // g[2k + 1]
+  const __m256 left = _mm256_shuffle_ps(before0, before8, _MM_SHUFFLE(2, 0, 2, 0));  // g[2k - 1]
+  const __m256 right = _mm256_shuffle_ps(after1, after9, _MM_SHUFFLE(3, 1, 3, 1));   // g[2k + 2]
+  const __m256 out =
+      _mm256_fmadd_ps(_mm256_set1_ps(3.0f), _mm256_add_ps(even, odd), _mm256_add_ps(left, right));
+  return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(out), _MM_SHUFFLE(3, 1, 2, 0)));
 }
 
 // A whole vector at g. kFirst: g starts the row (g[-1] is g[0], clamped); kLast: g[15] ends it
-// (g[16], g[17] are g[15]); those come from lane permutes, so nothing outside the row is read.
+// (g[16] is g[15]); those come from lane permutes (of the lanes the shuffles read), so nothing
+// outside the row is read.
 template <bool kFirst, bool kLast>
 __attribute__((always_inline)) inline __m256 WVector(const float *g) {
-  const __m256 l0 = _mm256_loadu_ps(g), h0 = _mm256_loadu_ps(g + 8);
-  const __m256 lm = kFirst ? _mm256_permutevar8x32_ps(l0, _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6))
-                           : _mm256_loadu_ps(g - 1);
-  const __m256 h1 = kLast ? _mm256_permutevar8x32_ps(h0, _mm256_setr_epi32(1, 2, 3, 4, 5, 6, 7, 7))
-                          : _mm256_loadu_ps(g + 9);
-  const __m256 h2 = kLast ? _mm256_permutevar8x32_ps(h0, _mm256_setr_epi32(2, 3, 4, 5, 6, 7, 7, 7))
-                          : _mm256_loadu_ps(g + 10);
-  return WCombine(lm, l0, _mm256_loadu_ps(g + 1), _mm256_loadu_ps(g + 2), _mm256_loadu_ps(g + 7), h0, h1, h2);
+  const __m256 a = _mm256_loadu_ps(g), b = _mm256_loadu_ps(g + 8);
+  const __m256 before0 = kFirst ? _mm256_permutevar8x32_ps(a, _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6))
+                                : _mm256_loadu_ps(g - 1);
+  const __m256 after9 =
+      kLast ? _mm256_permutevar8x32_ps(b, _mm256_setr_epi32(1, 2, 3, 4, 5, 6, 7, 7)) : _mm256_loadu_ps(g + 9);
+  return WCombine(a, b, before0, _mm256_loadu_ps(g + 7), _mm256_loadu_ps(g + 1), after9);
 }
 
 // The row's partial last vector: its n gradOut elements at g (n even, below 16; masks lo and hi of
@@ -160,9 +163,8 @@ __attribute__((always_inline)) inline __m256 WVectorPartial(const float *g, int6
   const __m256 last = _mm256_set1_ps(g[n - 1]);
   _mm256_storeu_ps(buf + 1 + n, last);
   _mm256_storeu_ps(buf + 9 + n, last);
-  return WCombine(_mm256_loadu_ps(buf), _mm256_loadu_ps(buf + 1), _mm256_loadu_ps(buf + 2),
-                  _mm256_loadu_ps(buf + 3), _mm256_loadu_ps(buf + 8), _mm256_loadu_ps(buf + 9),
-                  _mm256_loadu_ps(buf + 10), _mm256_loadu_ps(buf + 11));
+  return WCombine(_mm256_loadu_ps(buf + 1), _mm256_loadu_ps(buf + 9), _mm256_loadu_ps(buf),
+                  _mm256_loadu_ps(buf + 8), _mm256_loadu_ps(buf + 2), _mm256_loadu_ps(buf + 10));
 }
 #endif
 
