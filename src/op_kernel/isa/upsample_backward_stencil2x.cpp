@@ -14,7 +14,8 @@
 // (StencilSteps' list) on whole rows of scratch. The two ISAs share that code through Lanes (their
 // vectors) and differ in the W step of a vector (WStep, WBlock) and in Quad's block width. Rows of
 // 128 (B1) or 64 go four planes at a time where their D steps allow, row by row (Quad): the D sums
-// then stay in L1 and in registers instead of L2, and gradOut streams faster.
+// then stay in L1 and in registers instead of L2, and gradOut streams faster; with AVX2 the planes
+// between (the D axis's ends, D chunk ends) also go row by row, a few at a time (Lockstep).
 // Every element sums its terms in StencilSteps' order whatever the item split: the same bits for
 // every core count. The vector code spells that order out as fixed code (see Strip): a walk over
 // the list is as fast in cache but slower with gradOut in memory, where the loop's loads of the list
@@ -60,6 +61,8 @@ struct Lanes {
   using Vec = __m512;
   static constexpr int kLanes = 16;
   static constexpr int kMaxStrip = 8;
+  // Strips of whole rows (B1's): planes outside Quad's shape read gradOut in order plane by plane.
+  static constexpr bool kLockstepAll = false;
   __attribute__((always_inline)) static Vec Zero() { return _mm512_setzero_ps(); }
   __attribute__((always_inline)) static Vec Set1(float x) { return _mm512_set1_ps(x); }
   __attribute__((always_inline)) static Vec Load(const float *p) { return _mm512_load_ps(p); }
@@ -74,6 +77,7 @@ struct Lanes {
   using Vec = __m256;
   static constexpr int kLanes = 8;
   static constexpr int kMaxStrip = 4;
+  static constexpr bool kLockstepAll = true;  // every plane of a lockstep row width (Lockstep)
   __attribute__((always_inline)) static Vec Zero() { return _mm256_setzero_ps(); }
   __attribute__((always_inline)) static Vec Set1(float x) { return _mm256_set1_ps(x); }
   __attribute__((always_inline)) static Vec Load(const float *p) { return _mm256_load_ps(p); }
@@ -243,10 +247,12 @@ class Stencil2xRunner {
 #endif
     for (size_t i = 0; i < dSteps_.size(); ++i) {
 #if defined(TRILINEAR3D_HAVE_AVX2)
-      if (quads && i + 4 <= dSteps_.size() &&
-          (quadV == 128 / kL ? Quad<128 / kL>(&dSteps_[i]) : Quad<64 / kL>(&dSteps_[i]))) {
-        i += 3;
-        continue;
+      if (quads) {
+        const size_t ran = quadV == 128 / kL ? Lockstep<128 / kL>(i) : Lockstep<64 / kL>(i);
+        if (ran > 0) {
+          i += ran - 1;
+          continue;
+        }
       }
 #endif
       const StencilStep &plane = dSteps_[i];
@@ -455,13 +461,15 @@ class Stencil2xRunner {
     return d;
   }
 
-  // The D step of the finished H row ih held in registers (scratch rows are padded to whole vectors).
+  // The D step of the finished H row ih held in registers (scratch rows are padded to whole vectors),
+  // at column col of the plan's (the lockstep's blocks; 0 where the plan is the strip's).
   template <int V>
-  __attribute__((always_inline)) void DStepVectors(const DPlan &d, int64_t ih, const Vec (&h)[V]) {
+  __attribute__((always_inline)) void DStepVectors(const DPlan &d, int64_t ih, const Vec (&h)[V],
+                                                   int64_t col = 0) {
     const int64_t row = ih - h0_;
     for (int k = 0; k < d.count; ++k) {
       const DTargetPlan &t = d.target[k];
-      float *acc = t.slot + row * stride_;
+      float *acc = t.slot + row * stride_ + col;
       const Vec w0 = L::Set1(t.w[0]);
       Vec v[V];
       if (t.assign) {
@@ -481,7 +489,7 @@ class Stencil2xRunner {
         for (int j = 0; j < V; ++j) L::Store(acc + kL * j, v[j]);
         continue;
       }
-      float *out = t.out + row * dst_.strides[3];
+      float *out = t.out + row * dst_.strides[3] + col;
       if (alignedRows_) {  // whole lines of gradInput: streamed from the registers
 #pragma GCC unroll 8
         for (int j = 0; j < V; ++j) L::Stream(out + kL * j, v[j]);
@@ -489,7 +497,7 @@ class Stencil2xRunner {
       }
 #pragma GCC unroll 8
       for (int j = 0; j < V; ++j) L::Store(rowW_ + kL * j, v[j]);
-      out_.Put(rowW_, out, t_.w.inSize);  // direct rows are whole rows (one strip): j0 = 0
+      out_.Put(rowW_, out, t_.w.inSize);  // direct rows are whole rows (one strip): j0 = 0, col = 0
     }
   }
 
@@ -560,7 +568,7 @@ class Stencil2xRunner {
     }
   }
 
-  // Four gradOut planes 2m .. 2m + 3 whose D steps are the common ones (an even plane finishing
+  // Quad: four gradOut planes 2m .. 2m + 3 whose D steps are the common ones (an even plane finishing
   // m - 1 and adding to m, an odd one adding to m and starting m + 1, and again for m + 1), rows of
   // 128 or 64 gradInput columns streamed from the registers (alignedRows_): row k of all four, then row
   // k + 1 of all four. The D sums of m and m + 1 stay in registers across the four planes, so a row
@@ -569,50 +577,77 @@ class Stencil2xRunner {
   // before the next plane comes back to them, and their L2 loads and stores among gradOut's stream
   // keep fewer gradOut lines in flight; four planes at a time come close to a plain read of
   // gradOut. Each plane's two open H sums wait in lockState_ (L1) between its rows. The bits are
-  // Strip's: every element takes the same terms in the same order, whatever the grouping. Returns
-  // false (nothing done) where the four planes' D steps are not of that shape (at the D axis's ends,
-  // at D chunk ends).
-  template <int V>
-  bool Quad(const StencilStep *planes) {
-    DPlan d[4];
+  // Strip's: every element takes the same terms in the same order, whatever the grouping. Other
+  // planes (at the D axis's ends, at D chunk ends) take the general D step (Lockstep).
+  //
+  // QuadFits: whether planes[0 .. 4) have that shape; d: their D plans.
+  bool QuadFits(const StencilStep *planes, DPlan (&d)[4]) const {
     for (int p = 0; p < 4; ++p) d[p] = PlanD(planes[p], 0, true);
-    const bool shape =
-        KindOf(d[0]) == DKind::kStreamAdd && KindOf(d[1]) == DKind::kAddAssign &&
-        KindOf(d[2]) == DKind::kStreamAdd && KindOf(d[3]) == DKind::kAddAssign &&
-        d[1].target[0].slot == d[0].target[1].slot && d[2].target[0].slot == d[1].target[0].slot &&
-        d[2].target[1].slot == d[1].target[1].slot && d[3].target[0].slot == d[2].target[1].slot;
-    if (!shape) return false;
+    return KindOf(d[0]) == DKind::kStreamAdd && KindOf(d[1]) == DKind::kAddAssign &&
+           KindOf(d[2]) == DKind::kStreamAdd && KindOf(d[3]) == DKind::kAddAssign &&
+           d[1].target[0].slot == d[0].target[1].slot && d[2].target[0].slot == d[1].target[0].slot &&
+           d[2].target[1].slot == d[1].target[1].slot && d[3].target[0].slot == d[2].target[1].slot;
+  }
+
+  // The planes from dSteps_[i] in lockstep: four through Quad where they fit it, else (where
+  // L::kLockstepAll) the planes before the next four that fit (at most four) with their D steps
+  // through DStepVectors: on B1 the D axis's first two planes and its last two, a quarter of its
+  // gradOut. Row by row, they read gradOut in order with Quad's prefetch, and the accumulator rows
+  // the planes share stay in L1 from one plane to the next; plane by plane (Strip), AVX2's strips of
+  // a quarter row read each plane four times down its rows, 256 of every 1024 bytes. Returns how
+  // many planes ran (0: none, plane i then goes through Strip).
+  template <int V>
+  size_t Lockstep(size_t i) {
+    const size_t n = dSteps_.size();
+    DPlan d[4];
+    if (i + 4 <= n && QuadFits(&dSteps_[i], d)) {
+      RunLockstep<V, true>(&dSteps_[i], 4, d);
+      return 4;
+    }
+    if constexpr (!L::kLockstepAll) return 0;
+    size_t count = 1;
+    DPlan next[4];
+    while (count < 4 && i + count < n && !(i + count + 4 <= n && QuadFits(&dSteps_[i + count], next)))
+      ++count;
+    for (size_t p = 0; p < count; ++p) d[p] = PlanD(dSteps_[i + p], 0, true);
+    RunLockstep<V, false>(&dSteps_[i], static_cast<int>(count), d);
+    return count;
+  }
+
+  // Planes planes[0 .. n) in lockstep (kQuad: Quad's four, n = 4), d: their D plans.
+  template <int V, bool kQuad>
+  void RunLockstep(const StencilStep *planes, int n, const DPlan (&d)[4]) {
     const int64_t h0 = h0_, h1 = h1_;
-    const float *strips[4];
-    for (int p = 0; p < 4; ++p) strips[p] = srcBase_ + planes[p].src * src_.strides[2];
-    QuadRows<V>(QuadOp::kOpen, planes, strips, h0);
+    const float *strips[4] = {};
+    for (int p = 0; p < n; ++p) strips[p] = srcBase_ + planes[p].src * src_.strides[2];
+    QuadRows<V>(QuadOp::kOpen, planes, n, strips, h0);
     const int64_t steadyEnd = std::min(h1, t_.h.inSize - 1);
     for (int64_t k = h0;; ++k) {
       if (k >= h1) {  // the chunk ends inside the axis
-        QuadRows<V>(QuadOp::kLastTerm, planes, strips, k);
-        return true;
+        QuadRows<V>(QuadOp::kLastTerm, planes, n, strips, k);
+        return;
       }
       if (k > h0 && k < steadyEnd) {
-        QuadSteadyRows<V>(d, strips, k, steadyEnd);
+        QuadSteadyRows<V, kQuad>(d, n, strips, k, steadyEnd);
         k = steadyEnd - 1;
         continue;
       }
-      if (QuadRows<V>(QuadOp::kRowPair, planes, strips, k)) return true;  // the same for every plane
+      if (QuadRows<V>(QuadOp::kRowPair, planes, n, strips, k)) return;  // the same for every plane
     }
   }
 
-  // Quad's rows outside QuadSteadyRows, plane by plane, on strips of at most L::kMaxStrip vectors
-  // (AVX-512: the whole row; AVX2: 4 or 2 strips), each through Strip's steps with its sums in
-  // lockState_: kOpen, OpenFirst (into both sums: the finishing one is not read before RowPair sets
-  // it); kRowPair, RowPair of rows 2k and 2k + 1 (returns whether it finished the axis); kLastTerm,
-  // LastTerm.
+  // The lockstep's rows outside QuadSteadyRows, plane by plane (planes[0 .. n)), on strips of at
+  // most L::kMaxStrip vectors (AVX-512: the whole row; AVX2: 4 or 2 strips), each through Strip's
+  // steps with its sums in lockState_: kOpen, OpenFirst (into both sums: the finishing one is not
+  // read before RowPair sets it); kRowPair, RowPair of rows 2k and 2k + 1 (returns whether it
+  // finished the axis); kLastTerm, LastTerm.
   enum class QuadOp { kOpen, kRowPair, kLastTerm };
 
   template <int V>
-  bool QuadRows(QuadOp op, const StencilStep *planes, const float *const (&strips)[4], int64_t k) {
+  bool QuadRows(QuadOp op, const StencilStep *planes, int n, const float *const (&strips)[4], int64_t k) {
     constexpr int kVs = V < L::kMaxStrip ? V : L::kMaxStrip, kStrips = V / kVs;
     bool done = false;
-    for (int p = 0; p < 4; ++p) {
+    for (int p = 0; p < n; ++p) {
       for (int s = 0; s < kStrips; ++s) {
         done = s + 1 == kStrips ? QuadStrip<kVs, RowEnd::kEnd>(op, planes[p], p, strips[p], s * kVs, k)
                                 : QuadStrip<kVs, RowEnd::kNo>(op, planes[p], p, strips[p], s * kVs, k);
@@ -648,11 +683,11 @@ class Stencil2xRunner {
     return done;
   }
 
-  // Rows k0 .. k1 - 1 of the four planes: SteadyRow's W and H steps, and DStepFixed's kStreamAdd,
+  // Rows k0 .. k1 - 1 of the planes: SteadyRow's W and H steps, and (kQuad) DStepFixed's kStreamAdd,
   // kAddAssign, kStreamAdd, kAddAssign with the sums of m and m + 1 in registers between the planes,
-  // on blocks of kQuadBlock vectors (AVX-512: the whole row; AVX2: 2 of 16 or 8, as 16 ymm hold
-  // the sums of a block and its W and H results, not of a row): block after block, each of the
-  // four planes.
+  // or DStepVectors; on blocks of kQuadBlock vectors (AVX-512: the whole row; AVX2: 2 of 16 or 8, as
+  // 16 ymm hold the sums of a block and its W and H results, not of a row): block after block, each
+  // of the planes.
 #if defined(TRILINEAR3D_HAVE_AVX512)
   template <int V>
   static constexpr int kQuadBlock = V;
@@ -662,35 +697,35 @@ class Stencil2xRunner {
   static constexpr int kQuadBlock = 2;
 #endif
 
-  template <int V>
-  __attribute__((noinline)) void QuadSteadyRows(const DPlan (&d)[4], const float *const (&strips)[4],
+  template <int V, bool kQuad>
+  __attribute__((noinline)) void QuadSteadyRows(const DPlan (&d)[4], int n, const float *const (&strips)[4],
                                                 int64_t k0, int64_t k1) {
     constexpr int S = kQuadBlock<V>, kBlocks = V / S;
     static_assert(V % S == 0, "whole blocks");
     const int64_t rowStride = src_.strides[3];
     for (int64_t k = k0; k < k1; ++k) {
-      const float *src[4];
-      for (int p = 0; p < 4; ++p) src[p] = strips[p] + 2 * k * rowStride;
+      const float *src[4] = {};
+      for (int p = 0; p < n; ++p) src[p] = strips[p] + 2 * k * rowStride;
       const int64_t row = k - 1 - h0_;  // the finished H index k - 1, as a row of the chunk
       if constexpr (kBlocks == 1) {
-        QuadBlock<S, true, true>(d, src, row, 0);
+        QuadBlock<S, true, true, kQuad>(d, n, src, row, 0);
       } else {
-        QuadBlock<S, true, false>(d, src, row, 0);
-        for (int c = 1; c + 1 < kBlocks; ++c) QuadBlock<S, false, false>(d, src, row, c);
-        QuadBlock<S, false, true>(d, src, row, kBlocks - 1);
+        QuadBlock<S, true, false, kQuad>(d, n, src, row, 0);
+        for (int c = 1; c + 1 < kBlocks; ++c) QuadBlock<S, false, false, kQuad>(d, n, src, row, c);
+        QuadBlock<S, false, true, kQuad>(d, n, src, row, kBlocks - 1);
       }
     }
   }
 
   // Block c (vectors S c .. S c + S - 1) of one row step of QuadSteadyRows; src: row 2k of each plane.
-  template <int S, bool kFirst, bool kLast>
-  __attribute__((always_inline)) void QuadBlock(const DPlan (&d)[4], const float *const (&src)[4],
+  template <int S, bool kFirst, bool kLast, bool kQuad>
+  __attribute__((always_inline)) void QuadBlock(const DPlan (&d)[4], int n, const float *const (&src)[4],
                                                 int64_t row, int c) {
     const Vec hFar = L::Set1(kHFar), hNear = L::Set1(kHNear);
     const int64_t rowStride = src_.strides[3], outStride = dst_.strides[3];
     const int64_t col = kL * S * c;  // the block's first gradInput column
-    Vec a[S], b[S];                  // the sums of m and m + 1
-    for (int p = 0; p < 4; ++p) {
+    Vec a[S], b[S];                  // the sums of m and m + 1 (kQuad)
+    for (int p = 0; p < (kQuad ? 4 : n); ++p) {
       const float *at = src[p] + 2 * col;
       PrefetchAhead<S>(at, rowStride);
       float *finishing = FinishingSum(p) + col, *open = OpenSum(p) + col;
@@ -706,7 +741,9 @@ class Stencil2xRunner {
         L::Store(finishing + kL * j, L::Fma(hNear, r1[j], sum));  // k, finished next
         L::Store(open + kL * j, L::Mul(hFar, r1[j]));             // k + 1
       }
-      if (p == 0) {  // finishes m - 1 (streamed), adds to m
+      if constexpr (!kQuad) {
+        DStepVectors<S>(d[p], h0_ + row, h, col);
+      } else if (p == 0) {  // finishes m - 1 (streamed), adds to m
         const float *before = d[0].target[0].slot + row * stride_ + col,
                     *slotM = d[0].target[1].slot + row * stride_ + col;
         float *out = d[0].target[0].out + row * outStride + col;
