@@ -461,15 +461,13 @@ class Stencil2xRunner {
     return d;
   }
 
-  // The D step of the finished H row ih held in registers (scratch rows are padded to whole vectors),
-  // at column col of the plan's (the lockstep's blocks; 0 where the plan is the strip's).
+  // The D step of the finished H row ih held in registers (scratch rows are padded to whole vectors).
   template <int V>
-  __attribute__((always_inline)) void DStepVectors(const DPlan &d, int64_t ih, const Vec (&h)[V],
-                                                   int64_t col = 0) {
+  __attribute__((always_inline)) void DStepVectors(const DPlan &d, int64_t ih, const Vec (&h)[V]) {
     const int64_t row = ih - h0_;
     for (int k = 0; k < d.count; ++k) {
       const DTargetPlan &t = d.target[k];
-      float *acc = t.slot + row * stride_ + col;
+      float *acc = t.slot + row * stride_;
       const Vec w0 = L::Set1(t.w[0]);
       Vec v[V];
       if (t.assign) {
@@ -489,7 +487,7 @@ class Stencil2xRunner {
         for (int j = 0; j < V; ++j) L::Store(acc + kL * j, v[j]);
         continue;
       }
-      float *out = t.out + row * dst_.strides[3] + col;
+      float *out = t.out + row * dst_.strides[3];
       if (alignedRows_) {  // whole lines of gradInput: streamed from the registers
 #pragma GCC unroll 8
         for (int j = 0; j < V; ++j) L::Stream(out + kL * j, v[j]);
@@ -497,7 +495,7 @@ class Stencil2xRunner {
       }
 #pragma GCC unroll 8
       for (int j = 0; j < V; ++j) L::Store(rowW_ + kL * j, v[j]);
-      out_.Put(rowW_, out, t_.w.inSize);  // direct rows are whole rows (one strip): j0 = 0, col = 0
+      out_.Put(rowW_, out, t_.w.inSize);  // direct rows are whole rows (one strip): j0 = 0
     }
   }
 
@@ -706,44 +704,80 @@ class Stencil2xRunner {
     for (int64_t k = k0; k < k1; ++k) {
       const float *src[4] = {};
       for (int p = 0; p < n; ++p) src[p] = strips[p] + 2 * k * rowStride;
+      if constexpr (!kQuad) {
+        for (int p = 0; p < n; ++p) PlaneRow<V>(d[p], p, src[p], k - 1);
+        continue;
+      }
       const int64_t row = k - 1 - h0_;  // the finished H index k - 1, as a row of the chunk
       if constexpr (kBlocks == 1) {
-        QuadBlock<S, true, true, kQuad>(d, n, src, row, 0);
+        QuadBlock<S, true, true>(d, src, row, 0);
       } else {
-        QuadBlock<S, true, false, kQuad>(d, n, src, row, 0);
-        for (int c = 1; c + 1 < kBlocks; ++c) QuadBlock<S, false, false, kQuad>(d, n, src, row, c);
-        QuadBlock<S, false, true, kQuad>(d, n, src, row, kBlocks - 1);
+        QuadBlock<S, true, false>(d, src, row, 0);
+        for (int c = 1; c + 1 < kBlocks; ++c) QuadBlock<S, false, false>(d, src, row, c);
+        QuadBlock<S, false, true>(d, src, row, kBlocks - 1);
       }
     }
   }
 
-  // Block c (vectors S c .. S c + S - 1) of one row step of QuadSteadyRows; src: row 2k of each plane.
-  template <int S, bool kFirst, bool kLast, bool kQuad>
-  __attribute__((always_inline)) void QuadBlock(const DPlan (&d)[4], int n, const float *const (&src)[4],
-                                                int64_t row, int c) {
+  // One row step of plane p outside Quad (src: its row 2k): the W and H steps block by block into a
+  // whole finished row ih = k - 1, then its D step once for the row (DStepVectors' choices are made
+  // per row, not per block: per block they took as many instructions as the vector arithmetic).
+  template <int V>
+  __attribute__((always_inline)) void PlaneRow(const DPlan &d, int p, const float *src, int64_t ih) {
+    constexpr int S = kQuadBlock<V>, kBlocks = V / S;
+    Vec h[V];
+    if constexpr (kBlocks == 1) {
+      HBlockInto<S, true, true>(src, p, 0, h);
+    } else {
+      HBlockInto<S, true, false>(src, p, 0, h);
+      for (int c = 1; c + 1 < kBlocks; ++c) HBlockInto<S, false, false>(src, p, c, h);
+      HBlockInto<S, false, true>(src, p, kBlocks - 1, h);
+    }
+    DStepVectors<V>(d, ih, h);
+  }
+
+  template <int S, bool kFirst, bool kLast, int V>
+  __attribute__((always_inline)) void HBlockInto(const float *src, int p, int c, Vec (&h)[V]) {
+    Vec block[S];
+    HStepBlock<S, kFirst, kLast>(src + 2 * kL * S * c, p, kL * S * c, block);
+#pragma GCC unroll 8
+    for (int j = 0; j < S; ++j) h[S * c + j] = block[j];
+  }
+
+  // The W and H steps of rows 2k and 2k + 1 of plane p for the S vectors at column col (gradOut at
+  // `at`, row 2k): h = the finished sum of index k - 1; lockState_ then holds k's sum (finished by
+  // row 2k + 2) and k + 1's.
+  template <int S, bool kFirst, bool kLast>
+  __attribute__((always_inline)) void HStepBlock(const float *at, int p, int64_t col, Vec (&h)[S]) {
     const Vec hFar = L::Set1(kHFar), hNear = L::Set1(kHNear);
-    const int64_t rowStride = src_.strides[3], outStride = dst_.strides[3];
+    const int64_t rowStride = src_.strides[3];
+    PrefetchAhead<S>(at, rowStride);
+    float *finishing = FinishingSum(p) + col, *open = OpenSum(p) + col;
+    Vec r0[S], r1[S];
+    WBlock<S, kFirst, kLast>(at, r0);
+#pragma GCC unroll 8
+    for (int j = 0; j < S; ++j) h[j] = L::Fma(hFar, r0[j], L::Load(finishing + kL * j));
+    WBlock<S, kFirst, kLast>(at + rowStride, r1);
+#pragma GCC unroll 8
+    for (int j = 0; j < S; ++j) {
+      const Vec sum = L::Fma(hNear, r0[j], L::Load(open + kL * j));
+      L::Store(finishing + kL * j, L::Fma(hNear, r1[j], sum));  // k, finished next
+      L::Store(open + kL * j, L::Mul(hFar, r1[j]));             // k + 1
+    }
+  }
+
+  // Block c (vectors S c .. S c + S - 1) of one row step of QuadSteadyRows; src: row 2k of each plane.
+  template <int S, bool kFirst, bool kLast>
+  __attribute__((always_inline)) void QuadBlock(const DPlan (&d)[4], const float *const (&src)[4],
+                                                int64_t row, int c) {
+    const int64_t outStride = dst_.strides[3];
     const int64_t col = kL * S * c;  // the block's first gradInput column
-    Vec a[S], b[S];                  // the sums of m and m + 1 (kQuad)
-    for (int p = 0; p < (kQuad ? 4 : n); ++p) {
-      const float *at = src[p] + 2 * col;
-      PrefetchAhead<S>(at, rowStride);
-      float *finishing = FinishingSum(p) + col, *open = OpenSum(p) + col;
+    Vec a[S], b[S];                  // the sums of m and m + 1
+    for (int p = 0; p < 4; ++p) {
       const Vec w0 = L::Set1(d[p].target[0].w[0]), w1 = L::Set1(d[p].target[1].w[0]);
-      Vec r0[S], r1[S], h[S];
-      WBlock<S, kFirst, kLast>(at, r0);
-#pragma GCC unroll 8
-      for (int j = 0; j < S; ++j) h[j] = L::Fma(hFar, r0[j], L::Load(finishing + kL * j));
-      WBlock<S, kFirst, kLast>(at + rowStride, r1);
-#pragma GCC unroll 8
-      for (int j = 0; j < S; ++j) {
-        const Vec sum = L::Fma(hNear, r0[j], L::Load(open + kL * j));
-        L::Store(finishing + kL * j, L::Fma(hNear, r1[j], sum));  // k, finished next
-        L::Store(open + kL * j, L::Mul(hFar, r1[j]));             // k + 1
-      }
-      if constexpr (!kQuad) {
-        DStepVectors<S>(d[p], h0_ + row, h, col);
-      } else if (p == 0) {  // finishes m - 1 (streamed), adds to m
+      Vec h[S];
+      HStepBlock<S, kFirst, kLast>(src[p] + 2 * col, p, col, h);
+      if (p == 0) {  // finishes m - 1 (streamed), adds to m
         const float *before = d[0].target[0].slot + row * stride_ + col,
                     *slotM = d[0].target[1].slot + row * stride_ + col;
         float *out = d[0].target[0].out + row * outStride + col;
