@@ -20,6 +20,7 @@
 #include "op_kernel/stencil2x_w_step.h"
 
 namespace trilinear3d::kernel::TRILINEAR3D_ISA::stencil2x {
+namespace {
 
 // A core's state for its items and the D step (constructed once per core, then Run per item).
 class Stencil2xDStep : public Stencil2xWStep {
@@ -208,6 +209,7 @@ class Stencil2xDStep : public Stencil2xWStep {
   std::vector<StencilStep> dSteps_, hSteps_;  // hSteps_: the portable path only
 };
 
+}  // namespace
 }  // namespace trilinear3d::kernel::TRILINEAR3D_ISA::stencil2x
 
 #endif  // TRILINEAR3D_OP_KERNEL_STENCIL2X_D_STEP_H_

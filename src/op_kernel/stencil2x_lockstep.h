@@ -16,6 +16,7 @@
 #include "op_kernel/stencil2x_strips.h"
 
 namespace trilinear3d::kernel::TRILINEAR3D_ISA::stencil2x {
+namespace {
 
 #if defined(TRILINEAR3D_HAVE_AVX2)  // AVX-512 builds too
 // Several planes row by row (Lockstep), on the strips' row steps at the chunk's ends.
@@ -300,6 +301,7 @@ class Stencil2xLockstep : public Stencil2xStrips {
 };
 #endif
 
+}  // namespace
 }  // namespace trilinear3d::kernel::TRILINEAR3D_ISA::stencil2x
 
 #endif  // TRILINEAR3D_OP_KERNEL_STENCIL2X_LOCKSTEP_H_

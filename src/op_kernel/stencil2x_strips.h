@@ -16,6 +16,7 @@
 #include "op_kernel/stencil2x_d_step.h"
 
 namespace trilinear3d::kernel::TRILINEAR3D_ISA::stencil2x {
+namespace {
 
 // A plane's W and H steps, strip by strip (WAndHSteps), and the row steps of one strip.
 class Stencil2xStrips : public Stencil2xDStep {
@@ -231,6 +232,7 @@ class Stencil2xStrips : public Stencil2xDStep {
 #endif
 };
 
+}  // namespace
 }  // namespace trilinear3d::kernel::TRILINEAR3D_ISA::stencil2x
 
 #endif  // TRILINEAR3D_OP_KERNEL_STENCIL2X_STRIPS_H_

@@ -15,6 +15,10 @@
 #include "op_kernel/vector_lanes.h"
 
 namespace trilinear3d::kernel::TRILINEAR3D_ISA::stencil2x {
+// Internal linkage, as in the one file that includes these headers
+// (op_kernel/isa/upsample_backward_stencil2x.cpp): its noinline members are neither exported from the
+// library nor called through the PLT.
+namespace {
 
 using tiling::TilingData;
 
@@ -319,6 +323,7 @@ class Stencil2xWStep {
 #endif
 };
 
+}  // namespace
 }  // namespace trilinear3d::kernel::TRILINEAR3D_ISA::stencil2x
 
 #endif  // TRILINEAR3D_OP_KERNEL_STENCIL2X_W_STEP_H_
