@@ -63,6 +63,12 @@ const DoublingShape kShapes[] = {
     {"Width160", {1, 1, 2, 2, 160}},
     {"QuadOneRow128", {1, 1, 8, 1, 128}},
     {"QuadTwoRows64", {1, 2, 8, 2, 64}},
+    // The AVX2 lockstep of the planes outside Quad's shape (the D axis's ends, D chunk ends), with
+    // streamed stores: 3 planes cut into H chunks of 2 for 2 cores (chunks that start at index 2
+    // and end inside the axis), and 1 plane cut into D chunks of 2 (groups that start mid-axis, on
+    // H chunks of one row).
+    {"EdgeLockstep128", {1, 3, 4, 5, 128}},
+    {"EdgeLockstepDChunks64", {1, 1, 6, 3, 64}},
 };
 
 BackwardProblem ProblemOf(const Shape5 &inputSize, bool scales) {
