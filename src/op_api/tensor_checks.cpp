@@ -1,20 +1,13 @@
 #include "op_api/tensor_checks.h"
 
-#include <sstream>
-
 #include "aclnn/aclnn_base.h"
 #include "common/data_type.h"
+#include "common/list_string.h"
 #include "runtime/error.h"
 
 namespace trilinear3d::op_api {
 
-std::string ShapeString(const std::vector<int64_t> &dims) {
-  std::ostringstream s;
-  s << '[';
-  for (size_t i = 0; i < dims.size(); ++i) s << (i ? "," : "") << dims[i];
-  s << ']';
-  return s.str();
-}
+std::string ShapeString(const std::vector<int64_t> &dims) { return ListString(dims); }
 
 const char *FormatName(int32_t format) {
   switch (format) {

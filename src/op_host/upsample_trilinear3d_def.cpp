@@ -3,6 +3,7 @@
 #include "op_host/upsample_trilinear3d_def.h"
 
 #include <algorithm>
+#include <initializer_list>
 
 namespace trilinear3d::op_host {
 namespace {
@@ -10,34 +11,32 @@ namespace {
 const std::vector<aclDataType> kDataTypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE};
 const std::vector<aclFormat> kFormats = {ACL_FORMAT_ND, ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC};
 
+// Both ops' attrs: output_size, then the op's own (the grad's input_size), then align_corners and
+// the scales.
+std::vector<AttrDef> Attrs(std::initializer_list<AttrDef> afterOutputSize) {
+  std::vector<AttrDef> attrs = {{"output_size", AttrKind::kListInt, true, ""}};
+  attrs.insert(attrs.end(), afterOutputSize);
+  attrs.insert(attrs.end(), {{"align_corners", AttrKind::kBool, false, "false"},
+                             {"scale_d", AttrKind::kFloat, false, "0.0"},
+                             {"scale_h", AttrKind::kFloat, false, "0.0"},
+                             {"scale_w", AttrKind::kFloat, false, "0.0"}});
+  return attrs;
+}
+
 }  // namespace
 
 const OpDef &UpsampleTrilinear3dGradDef() {
   static const OpDef def{"UpsampleTrilinear3dGrad",
                          {"grad_output"},
                          {"grad_input"},
-                         {{"output_size", AttrKind::kListInt, true, ""},
-                          {"input_size", AttrKind::kListInt, true, ""},
-                          {"align_corners", AttrKind::kBool, false, "false"},
-                          {"scale_d", AttrKind::kFloat, false, "0.0"},
-                          {"scale_h", AttrKind::kFloat, false, "0.0"},
-                          {"scale_w", AttrKind::kFloat, false, "0.0"}},
+                         Attrs({{"input_size", AttrKind::kListInt, true, ""}}),
                          kDataTypes,
                          kFormats};
   return def;
 }
 
 const OpDef &UpsampleTrilinear3dDef() {
-  static const OpDef def{"UpsampleTrilinear3d",
-                         {"x"},
-                         {"y"},
-                         {{"output_size", AttrKind::kListInt, true, ""},
-                          {"align_corners", AttrKind::kBool, false, "false"},
-                          {"scale_d", AttrKind::kFloat, false, "0.0"},
-                          {"scale_h", AttrKind::kFloat, false, "0.0"},
-                          {"scale_w", AttrKind::kFloat, false, "0.0"}},
-                         kDataTypes,
-                         kFormats};
+  static const OpDef def{"UpsampleTrilinear3d", {"x"}, {"y"}, Attrs({}), kDataTypes, kFormats};
   return def;
 }
 

@@ -1,26 +1,11 @@
 #include "op_host/upsample_trilinear3d_infershape.h"
 
 #include <cmath>
-#include <sstream>
+
+#include "common/list_string.h"
 
 namespace trilinear3d::op_host {
 namespace {
-
-std::string Join(const std::vector<int64_t> &v) {
-  std::ostringstream s;
-  s << '[';
-  for (size_t i = 0; i < v.size(); ++i) s << (i ? "," : "") << v[i];
-  s << ']';
-  return s.str();
-}
-
-std::string Join(const std::vector<double> &v) {
-  std::ostringstream s;
-  s << '[';
-  for (size_t i = 0; i < v.size(); ++i) s << (i ? "," : "") << v[i];
-  s << ']';
-  return s.str();
-}
 
 // Checks the "exactly one of outputSize / scales" rule and gives the spatial output sizes.
 bool SpatialOutputSizes(const char *op, const std::vector<int64_t> &spatialIn,
@@ -28,17 +13,17 @@ bool SpatialOutputSizes(const char *op, const std::vector<int64_t> &spatialIn,
                         std::vector<int64_t> *sizes, std::string *error) {
   if (outputSize.empty() == scales.empty()) {
     *error = std::string(op) + ": exactly one of output_size and scales must be non-empty, got output_size " +
-             Join(outputSize) + " and scales " + Join(scales);
+             ListString(outputSize) + " and scales " + ListString(scales);
     return false;
   }
   if (!outputSize.empty()) {
     if (outputSize.size() != 3) {
-      *error = std::string(op) + ": output_size must have 3 elements, got " + Join(outputSize);
+      *error = std::string(op) + ": output_size must have 3 elements, got " + ListString(outputSize);
       return false;
     }
     for (int64_t v : outputSize) {
       if (v <= 0) {
-        *error = std::string(op) + ": output_size must be positive, got " + Join(outputSize);
+        *error = std::string(op) + ": output_size must be positive, got " + ListString(outputSize);
         return false;
       }
     }
@@ -46,15 +31,15 @@ bool SpatialOutputSizes(const char *op, const std::vector<int64_t> &spatialIn,
     return true;
   }
   if (scales.size() != 3) {
-    *error = std::string(op) + ": scales must have 3 elements, got " + Join(scales);
+    *error = std::string(op) + ": scales must have 3 elements, got " + ListString(scales);
     return false;
   }
   sizes->resize(3);
   for (size_t i = 0; i < 3; ++i) {
     (*sizes)[i] = ScaledSize(spatialIn[i], scales[i]);
     if ((*sizes)[i] <= 0) {
-      *error = std::string(op) + ": scales " + Join(scales) + " with input sizes " + Join(spatialIn) +
-               " give a non-positive output size";
+      *error = std::string(op) + ": scales " + ListString(scales) + " with input sizes " +
+               ListString(spatialIn) + " give a non-positive output size";
       return false;
     }
   }
@@ -76,11 +61,11 @@ bool InferShapeUpsampleTrilinear3dGrad(const std::vector<int64_t> &gradOutputSha
                                        std::vector<int64_t> *gradInputShape, std::string *error) {
   const char *op = "UpsampleTrilinear3dGrad";
   if (gradOutputShape.size() != 5) {
-    *error = std::string(op) + ": grad_output must be 5-D, got " + Join(gradOutputShape);
+    *error = std::string(op) + ": grad_output must be 5-D, got " + ListString(gradOutputShape);
     return false;
   }
   if (inputSize.size() != 5) {
-    *error = std::string(op) + ": input_size must have 5 elements, got " + Join(inputSize);
+    *error = std::string(op) + ": input_size must have 5 elements, got " + ListString(inputSize);
     return false;
   }
   std::vector<int64_t> sizes;
@@ -88,8 +73,8 @@ bool InferShapeUpsampleTrilinear3dGrad(const std::vector<int64_t> &gradOutputSha
   if (!SpatialOutputSizes(op, spatialIn, outputSize, scales, &sizes, error)) return false;
   for (size_t i = 0; i < 3; ++i) {
     if (gradOutputShape[2 + i] != sizes[i]) {
-      *error = std::string(op) + ": grad_output " + Join(gradOutputShape) +
-               " does not match the output size " + Join(sizes) +
+      *error = std::string(op) + ": grad_output " + ListString(gradOutputShape) +
+               " does not match the output size " + ListString(sizes) +
                (scales.empty() ? " (output_size)" : " (floor(input_size * scales))");
       return false;
     }
@@ -103,7 +88,7 @@ bool InferShapeUpsampleTrilinear3d(const std::vector<int64_t> &xShape, const std
                                    std::string *error) {
   const char *op = "UpsampleTrilinear3d";
   if (xShape.size() != 5) {
-    *error = std::string(op) + ": x must be 5-D, got " + Join(xShape);
+    *error = std::string(op) + ": x must be 5-D, got " + ListString(xShape);
     return false;
   }
   std::vector<int64_t> sizes;

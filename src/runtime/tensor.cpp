@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <new>
 #include <vector>
 
@@ -37,6 +38,20 @@ bool CheckDims(const char *what, const int64_t *dims, uint64_t count) {
   return true;
 }
 
+// A new Object that fill has set up, or null (reported) when memory runs out; a partly filled
+// object is freed.
+template <typename Object, typename Fill>
+Object *NewObject(const char *function, Fill fill) {
+  try {
+    auto object = std::make_unique<Object>();
+    fill(*object);
+    return object.release();
+  } catch (const std::bad_alloc &) {
+    ReportError("%s: out of memory", function);
+    return nullptr;
+  }
+}
+
 template <typename Array, typename Value>
 Array *CreateArray(const char *function, const Value *value, uint64_t size) {
   if (size > 0 && value == nullptr) {
@@ -44,9 +59,9 @@ Array *CreateArray(const char *function, const Value *value, uint64_t size) {
     return nullptr;
   }
   try {
-    auto *array = new Array;
+    auto array = std::make_unique<Array>();
     if (size > 0) array->values.assign(value, value + size);
-    return array;
+    return array.release();
   } catch (const std::exception &) {  // std::bad_alloc, or std::length_error for an absurd size
     ReportError("%s: cannot allocate an array of %llu values", function,
                 static_cast<unsigned long long>(size));
@@ -137,20 +152,15 @@ aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDat
       !CheckDims("storageDims", storageDims, storageDimsNum)) {
     return nullptr;
   }
-  try {
-    auto *tensor = new aclTensor;
-    tensor->viewDims.assign(viewDims, viewDims + viewDimsNum);
-    tensor->strides.assign(stride, stride + viewDimsNum);
-    tensor->offset = offset;
-    tensor->storageDims.assign(storageDims, storageDims + storageDimsNum);
-    tensor->dataType = static_cast<int32_t>(dataType);
-    tensor->format = static_cast<int32_t>(format);
-    tensor->data = tensorData;
-    return tensor;
-  } catch (const std::bad_alloc &) {
-    ReportError("aclCreateTensor: out of memory");
-    return nullptr;
-  }
+  return trilinear3d::runtime::NewObject<aclTensor>("aclCreateTensor", [&](aclTensor &tensor) {
+    tensor.viewDims.assign(viewDims, viewDims + viewDimsNum);
+    tensor.strides.assign(stride, stride + viewDimsNum);
+    tensor.offset = offset;
+    tensor.storageDims.assign(storageDims, storageDims + storageDimsNum);
+    tensor.dataType = static_cast<int32_t>(dataType);
+    tensor.format = static_cast<int32_t>(format);
+    tensor.data = tensorData;
+  });
 }
 
 aclError aclDestroyTensor(const aclTensor *tensor) {
@@ -185,16 +195,11 @@ aclScalar *aclCreateScalar(void *value, aclDataType dataType) {
     ReportError("aclCreateScalar: value is null");
     return nullptr;
   }
-  try {
-    auto *scalar = new aclScalar;
-    scalar->dataType = type;
-    scalar->size = size;
-    std::memcpy(scalar->value, value, size);
-    return scalar;
-  } catch (const std::bad_alloc &) {
-    ReportError("aclCreateScalar: out of memory");
-    return nullptr;
-  }
+  return trilinear3d::runtime::NewObject<aclScalar>("aclCreateScalar", [&](aclScalar &scalar) {
+    scalar.dataType = type;
+    scalar.size = size;
+    std::memcpy(scalar.value, value, size);
+  });
 }
 
 aclnnStatus aclDestroyScalar(const aclScalar *scalar) {
