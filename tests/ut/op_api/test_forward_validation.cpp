@@ -47,6 +47,18 @@ class ForwardValidation : public ::testing::Test {
   // Runs an executor a successful call returned (a run is what frees it).
   void RunExecutor() { ASSERT_TRUE(RunPlannedExecutor(false, &executor_, workspaceSize_)); }
 
+  // Each of these NCDHW out shapes, under the valid self and outputSize, is rejected naming out.
+  void ExpectOutShapesRejected(std::initializer_list<std::vector<int64_t>> shapes) {
+    RawTensor self = Self();
+    for (const std::vector<int64_t> &dims : shapes) {
+      SCOPED_TRACE("out " + std::to_string(dims[0]) + "x" + std::to_string(dims[1]) + "x" +
+                   std::to_string(dims[2]) + "x" + std::to_string(dims[3]) + "x" + std::to_string(dims[4]));
+      RawTensor out(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data());
+      EXPECT_TRUE(
+          RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
+    }
+  }
+
   // A rejected call wrote nothing into out's buffer (it still holds the canary).
   ::testing::AssertionResult WrittenUntouched() {
     const std::vector<uint8_t> bytes = outBuf_.Bytes();
@@ -217,28 +229,11 @@ TEST_F(ForwardValidation, SelfSpatialNotPositive) {
 }
 
 TEST_F(ForwardValidation, OutSpatialShapeNotOutputSize) {
-  RawTensor self = Self();
-  for (const std::vector<int64_t> &dims :
-       {std::vector<int64_t>{1, 2, 3, 4, 6}, std::vector<int64_t>{1, 2, 3, 5, 4},
-        std::vector<int64_t>{1, 2, 2, 4, 5}}) {
-    SCOPED_TRACE("out " + std::to_string(dims[2]) + "x" + std::to_string(dims[3]) + "x" +
-                 std::to_string(dims[4]));
-    RawTensor out(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data());
-    EXPECT_TRUE(
-        RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
-  }
+  ExpectOutShapesRejected({{1, 2, 3, 4, 6}, {1, 2, 3, 5, 4}, {1, 2, 2, 4, 5}});
 }
 
 TEST_F(ForwardValidation, OutBatchOrChannelsNotSelf) {
-  RawTensor self = Self();
-  for (const std::vector<int64_t> &dims :
-       {std::vector<int64_t>{2, 2, 3, 4, 5}, std::vector<int64_t>{1, 3, 3, 4, 5},
-        std::vector<int64_t>{1, 1, 3, 4, 5}}) {
-    SCOPED_TRACE("out N " + std::to_string(dims[0]) + ", C " + std::to_string(dims[1]));
-    RawTensor out(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data());
-    EXPECT_TRUE(
-        RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
-  }
+  ExpectOutShapesRejected({{2, 2, 3, 4, 5}, {1, 3, 3, 4, 5}, {1, 1, 3, 4, 5}});
 }
 
 TEST_F(ForwardValidation, OutNdhwcShapeReadInNcdhwOrder) {
