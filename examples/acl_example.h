@@ -1,6 +1,7 @@
-// What the examples share with the seed's sample (test_aclnn_upsample_trilinear3d_backward.cpp, which
-// keeps its own copy, as the seed wrote it): the error macros, device and stream set-up, and a
-// contiguous device tensor made from host data.
+// What the examples share: the error macros, device and stream set-up, a contiguous device tensor
+// made from host data (the seed's sample, test_aclnn_upsample_trilinear3d_backward.cpp, keeps its own
+// copy of these, as the seed wrote them), the run phase's workspace, the wait for the result and its
+// copy back to the host, and the teardown.
 #ifndef TRILINEAR3D_EXAMPLES_ACL_EXAMPLE_H_
 #define TRILINEAR3D_EXAMPLES_ACL_EXAMPLE_H_
 
@@ -59,6 +60,44 @@ int CreateAclTensor(const std::vector<T> &hostData, const std::vector<int64_t> &
                             shape.size(), *deviceAddr);
   CHECK_RET(*tensor != nullptr, LOG_PRINT("aclCreateTensor failed: %s\n", aclGetRecentErrMsg());
             return ACL_ERROR_INTERNAL_ERROR);
+  return 0;
+}
+
+// The workspace GetWorkspaceSize asked for; none (nullptr) when it asked for 0 bytes.
+inline int MallocWorkspace(uint64_t workspaceSize, void **workspaceAddr) {
+  *workspaceAddr = nullptr;
+  if (workspaceSize > 0) {
+    auto ret = aclrtMalloc(workspaceAddr, workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST);
+    CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("allocate workspace failed. ERROR: %d\n", ret); return ret);
+  }
+  return 0;
+}
+
+// Frees what MallocWorkspace allocated (nothing when it allocated nothing).
+inline void FreeWorkspace(void *workspaceAddr) {
+  if (workspaceAddr != nullptr) {
+    aclrtFree(workspaceAddr);
+  }
+}
+
+// Undoes Init: the stream, the device, then acl itself.
+inline void Finalize(int32_t deviceId, aclrtStream stream) {
+  aclrtDestroyStream(stream);
+  aclrtResetDevice(deviceId);
+  aclFinalize();
+}
+
+// Waits for the stream, then copies the count elements of a device result into hostData.
+template <typename T>
+int SynchronizeAndCopyBack(aclrtStream stream, const void *deviceAddr, int64_t count,
+                           std::vector<T> *hostData) {
+  auto ret = aclrtSynchronizeStream(stream);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtSynchronizeStream failed. ERROR: %d\n", ret); return ret);
+  hostData->assign(count, 0);
+  ret = aclrtMemcpy(hostData->data(), hostData->size() * sizeof(T), deviceAddr, count * sizeof(T),
+                    ACL_MEMCPY_DEVICE_TO_HOST);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("copy result from device to host failed. ERROR: %d\n", ret);
+            return ret);
   return 0;
 }
 

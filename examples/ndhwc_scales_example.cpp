@@ -87,27 +87,20 @@ int main() {
                       aclGetRecentErrMsg());
             return ret);
   void *workspaceAddr = nullptr;
-  if (workspaceSize > 0) {
-    ret = aclrtMalloc(&workspaceAddr, workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST);
-    CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("allocate workspace failed. ERROR: %d\n", ret); return ret);
-  }
+  ret = MallocWorkspace(workspaceSize, &workspaceAddr);
+  CHECK_RET(ret == ACL_SUCCESS, return ret);
   ret = aclnnUpsampleTrilinear3dBackward(workspaceAddr, workspaceSize, executor, stream);
   CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclnnUpsampleTrilinear3dBackward failed. ERROR: %d\n", ret);
             return ret);
 
-  // 4. Wait for the stream.
-  ret = aclrtSynchronizeStream(stream);
-  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtSynchronizeStream failed. ERROR: %d\n", ret); return ret);
-
-  // 5. Copy the result back and check it against the direct computation.
+  // 4. Wait for the stream and copy the result back.
   auto size = GetShapeSize(gradInputShape);
-  std::vector<float> resultData(size, 0);
-  ret = aclrtMemcpy(resultData.data(), resultData.size() * sizeof(resultData[0]), gradInputDeviceAddr,
-                    size * sizeof(float), ACL_MEMCPY_DEVICE_TO_HOST);
-  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("copy result from device to host failed. ERROR: %d\n", ret);
-            return ret);
+  std::vector<float> resultData;
+  ret = SynchronizeAndCopyBack(stream, gradInputDeviceAddr, size, &resultData);
+  CHECK_RET(ret == ACL_SUCCESS, return ret);
 
-  // Scatter every gradOut element onto its 2x2x2 source corners, in float64 (NDHWC indices).
+  // 5. Check the result against the direct computation: scatter every gradOut element onto its 2x2x2
+  // source corners, in float64 (NDHWC indices).
   std::vector<double> expected(size, 0.0);
   for (int64_t b = 0; b < n; b++) {
     for (int64_t od = 0; od < outD; od++) {
@@ -155,11 +148,7 @@ int main() {
   aclDestroyIntArray(inputSize);
   aclrtFree(gradOutDeviceAddr);
   aclrtFree(gradInputDeviceAddr);
-  if (workspaceSize > 0) {
-    aclrtFree(workspaceAddr);
-  }
-  aclrtDestroyStream(stream);
-  aclrtResetDevice(deviceId);
-  aclFinalize();
+  FreeWorkspace(workspaceAddr);
+  Finalize(deviceId, stream);
   return ok ? 0 : 1;
 }

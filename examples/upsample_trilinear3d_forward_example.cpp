@@ -50,24 +50,18 @@ int main() {
                                           ret, aclGetRecentErrMsg());
             return ret);
   void *workspaceAddr = nullptr;
-  if (workspaceSize > 0) {
-    ret = aclrtMalloc(&workspaceAddr, workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST);
-    CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("allocate workspace failed. ERROR: %d\n", ret); return ret);
-  }
+  ret = MallocWorkspace(workspaceSize, &workspaceAddr);
+  CHECK_RET(ret == ACL_SUCCESS, return ret);
   ret = aclnnUpsampleTrilinear3d(workspaceAddr, workspaceSize, executor, stream);
   CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclnnUpsampleTrilinear3d failed. ERROR: %d\n", ret); return ret);
 
-  // 4. Wait for the stream.
-  ret = aclrtSynchronizeStream(stream);
-  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtSynchronizeStream failed. ERROR: %d\n", ret); return ret);
-
-  // 5. Copy the result back, print it and check it.
+  // 4. Wait for the stream and copy the result back.
   auto size = GetShapeSize(outShape);
-  std::vector<float> resultData(size, 0);
-  ret = aclrtMemcpy(resultData.data(), resultData.size() * sizeof(resultData[0]), outDeviceAddr,
-                    size * sizeof(float), ACL_MEMCPY_DEVICE_TO_HOST);
-  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("copy result from device to host failed. ERROR: %d\n", ret);
-            return ret);
+  std::vector<float> resultData;
+  ret = SynchronizeAndCopyBack(stream, outDeviceAddr, size, &resultData);
+  CHECK_RET(ret == ACL_SUCCESS, return ret);
+
+  // 5. Print the result and check it.
   bool ok = true;
   for (int64_t i = 0; i < size; i++) {
     int64_t od = i / 9, oh = i / 3 % 3, ow = i % 3;
@@ -83,11 +77,7 @@ int main() {
   aclDestroyIntArray(outputSize);
   aclrtFree(selfDeviceAddr);
   aclrtFree(outDeviceAddr);
-  if (workspaceSize > 0) {
-    aclrtFree(workspaceAddr);
-  }
-  aclrtDestroyStream(stream);
-  aclrtResetDevice(deviceId);
-  aclFinalize();
+  FreeWorkspace(workspaceAddr);
+  Finalize(deviceId, stream);
   return ok ? 0 : 1;
 }

@@ -146,6 +146,17 @@ def _float_element(value, position):
         f"{type(value).__name__} at pos {position}")
 
 
+def _per_spatial_dim(value, dim, mismatch_message):
+    """size or scale_factor as one value per spatial dim: a sequence must have dim of them, a scalar
+    stands for every dim (F.interpolate's rule). mismatch_message() makes the error's text only when
+    it is raised (formatting the value costs a tensor's repr on the hot path)."""
+    if isinstance(value, (list, tuple)):
+        if len(value) != dim:
+            raise ValueError(mismatch_message())
+        return list(value)
+    return [value for _ in range(dim)]
+
+
 def interpolate(input, size=None, scale_factor=None, align_corners=False, recompute_scale_factor=None):
     r"""Trilinear interpolation of a 5-D (N, C, D, H, W) tensor, as
     ``torch.nn.functional.interpolate(input, size, scale_factor, mode='trilinear', align_corners,
@@ -177,29 +188,21 @@ def interpolate(input, size=None, scale_factor=None, align_corners=False, recomp
     if size is not None and scale_factor is not None:
         raise ValueError("only one of size or scale_factor should be defined")
     elif size is not None:
-        if isinstance(size, (list, tuple)):
-            if len(size) != dim:
-                raise ValueError(
-                    "Input and output must have the same number of spatial dimensions, but got "
-                    f"input with spatial dimensions of {list(input.shape[2:])} and output size of {size}. "
-                    "Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
-                    "output size in (o1, o2, ...,oK) format.")
-            output_size = list(size)
-        else:
-            output_size = [size for _ in range(dim)]
+        output_size = _per_spatial_dim(
+            size, dim, lambda:
+            "Input and output must have the same number of spatial dimensions, but got "
+            f"input with spatial dimensions of {list(input.shape[2:])} and output size of {size}. "
+            "Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
+            "output size in (o1, o2, ...,oK) format.")
         scale_factors = None
     elif scale_factor is not None:
-        if isinstance(scale_factor, (list, tuple)):
-            if len(scale_factor) != dim:
-                raise ValueError(
-                    "Input and scale_factor must have the same number of spatial dimensions, but "
-                    f"got input with spatial dimensions of {list(input.shape[2:])} and "
-                    f"scale_factor of shape {scale_factor}. "
-                    "Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
-                    "scale_factor in (s1, s2, ...,sK) format.")
-            scale_factors = list(scale_factor)
-        else:
-            scale_factors = [scale_factor for _ in range(dim)]
+        scale_factors = _per_spatial_dim(
+            scale_factor, dim, lambda:
+            "Input and scale_factor must have the same number of spatial dimensions, but "
+            f"got input with spatial dimensions of {list(input.shape[2:])} and "
+            f"scale_factor of shape {scale_factor}. "
+            "Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
+            "scale_factor in (s1, s2, ...,sK) format.")
         output_size = None
     else:
         raise ValueError("either size or scale_factor should be defined")

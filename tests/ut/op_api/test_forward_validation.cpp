@@ -47,6 +47,41 @@ class ForwardValidation : public ::testing::Test {
   // Runs an executor a successful call returned (a run is what frees it).
   void RunExecutor() { ASSERT_TRUE(RunPlannedExecutor(false, &executor_, workspaceSize_)); }
 
+  // Each of these NCDHW out shapes, under the valid self and outputSize, is rejected naming out.
+  void ExpectOutShapesRejected(std::initializer_list<std::vector<int64_t>> shapes) {
+    RawTensor self = Self();
+    for (const std::vector<int64_t> &dims : shapes) {
+      SCOPED_TRACE("out " + std::to_string(dims[0]) + "x" + std::to_string(dims[1]) + "x" +
+                   std::to_string(dims[2]) + "x" + std::to_string(dims[3]) + "x" + std::to_string(dims[4]));
+      RawTensor out(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data());
+      EXPECT_TRUE(
+          RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
+    }
+  }
+
+  // The forward of problem in dtype (NCDHW) on fresh N(0, 1) self values from rng: *values gets what
+  // self held, *got the result.
+  static ::testing::AssertionResult RunOnRandomSelf(const ForwardProblem &problem, aclDataType dtype,
+                                                    std::mt19937_64 &rng, std::vector<double> *values,
+                                                    std::vector<double> *got) {
+    DeviceTensor self(problem.selfSize, dtype, ACL_FORMAT_NCDHW);
+    DeviceTensor out(problem.OutShape(), dtype, ACL_FORMAT_NCDHW);
+    *values = self.UploadRandom(rng);
+    const ::testing::AssertionResult ran = RunForward(self, problem, out);
+    if (ran) *got = out.Download();
+    return ran;
+  }
+
+  // The call is rejected naming a size, and nothing large is allocated before the overflow is seen.
+  void ExpectOverflowRejectedUnallocated(const RawTensor &self, const IntArray &outputSize,
+                                         const RawTensor &out) {
+    ResetLargestAllocation();
+    const aclnnStatus status = Call(self.get(), outputSize.get(), out.get());
+    const size_t largest = LargestAllocation();
+    EXPECT_TRUE(RejectedNaming(status, ACLNN_ERR_PARAM_INVALID, {"self", "out", "outputSize"}));
+    EXPECT_LT(largest, size_t{1} << 24) << "a large allocation happened before the overflow was rejected";
+  }
+
   // A rejected call wrote nothing into out's buffer (it still holds the canary).
   ::testing::AssertionResult WrittenUntouched() {
     const std::vector<uint8_t> bytes = outBuf_.Bytes();
@@ -217,28 +252,11 @@ TEST_F(ForwardValidation, SelfSpatialNotPositive) {
 }
 
 TEST_F(ForwardValidation, OutSpatialShapeNotOutputSize) {
-  RawTensor self = Self();
-  for (const std::vector<int64_t> &dims :
-       {std::vector<int64_t>{1, 2, 3, 4, 6}, std::vector<int64_t>{1, 2, 3, 5, 4},
-        std::vector<int64_t>{1, 2, 2, 4, 5}}) {
-    SCOPED_TRACE("out " + std::to_string(dims[2]) + "x" + std::to_string(dims[3]) + "x" +
-                 std::to_string(dims[4]));
-    RawTensor out(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data());
-    EXPECT_TRUE(
-        RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
-  }
+  ExpectOutShapesRejected({{1, 2, 3, 4, 6}, {1, 2, 3, 5, 4}, {1, 2, 2, 4, 5}});
 }
 
 TEST_F(ForwardValidation, OutBatchOrChannelsNotSelf) {
-  RawTensor self = Self();
-  for (const std::vector<int64_t> &dims :
-       {std::vector<int64_t>{2, 2, 3, 4, 5}, std::vector<int64_t>{1, 3, 3, 4, 5},
-        std::vector<int64_t>{1, 1, 3, 4, 5}}) {
-    SCOPED_TRACE("out N " + std::to_string(dims[0]) + ", C " + std::to_string(dims[1]));
-    RawTensor out(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data());
-    EXPECT_TRUE(
-        RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
-  }
+  ExpectOutShapesRejected({{2, 2, 3, 4, 5}, {1, 3, 3, 4, 5}, {1, 1, 3, 4, 5}});
 }
 
 TEST_F(ForwardValidation, OutNdhwcShapeReadInNcdhwOrder) {
@@ -304,11 +322,7 @@ TEST_F(ForwardValidation, SizeProductOverflowsInt64) {
     SCOPED_TRACE("self and out");
     RawTensor self(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data(), strides, 0, dims);
     RawTensor out(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), strides, 0, dims);
-    ResetLargestAllocation();
-    const aclnnStatus status = Call(self.get(), outputSize.get(), out.get());
-    const size_t largest = LargestAllocation();
-    EXPECT_TRUE(RejectedNaming(status, ACLNN_ERR_PARAM_INVALID, {"self", "out", "outputSize"}));
-    EXPECT_LT(largest, size_t{1} << 24) << "a large allocation happened before the overflow was rejected";
+    ExpectOverflowRejectedUnallocated(self, outputSize, out);
   }
   {
     // A small self; only out's element count overflows (the forward's output side).
@@ -317,11 +331,7 @@ TEST_F(ForwardValidation, SizeProductOverflowsInt64) {
     RawTensor self(selfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data(), {kDimLimit, 1, 1, 1, 1}, 0,
                    selfDims);
     RawTensor out(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), strides, 0, dims);
-    ResetLargestAllocation();
-    const aclnnStatus status = Call(self.get(), outputSize.get(), out.get());
-    const size_t largest = LargestAllocation();
-    EXPECT_TRUE(RejectedNaming(status, ACLNN_ERR_PARAM_INVALID, {"self", "out", "outputSize"}));
-    EXPECT_LT(largest, size_t{1} << 24) << "a large allocation happened before the overflow was rejected";
+    ExpectOverflowRejectedUnallocated(self, outputSize, out);
   }
 }
 
@@ -358,14 +368,9 @@ TEST_F(ForwardValidation, ConsistentScalesAreUsed) {
     SCOPED_TRACE(alignCorners ? "alignCorners" : "no alignCorners");
     ForwardProblem problem{{1, 2, 2, 3, 4}, {3, 4, 5}, alignCorners};
     problem.scales = {1.5, 1.4, 1.3};
-    DeviceTensor self(problem.selfSize, ACL_DOUBLE, ACL_FORMAT_NCDHW);
-    DeviceTensor out(problem.OutShape(), ACL_DOUBLE, ACL_FORMAT_NCDHW);
-    const uint64_t seed = FreshSeed();
-    SCOPED_TRACE(SeedTrace(seed));
-    std::mt19937_64 rng(seed);
-    const std::vector<double> values = self.Upload(RandomValues(rng, 48, Distribution::kUnitNormal));
-    ASSERT_TRUE(RunForward(self, problem, out));
-    const std::vector<double> got = out.Download();
+    TracedRng rng;
+    std::vector<double> values, got;
+    ASSERT_TRUE(RunOnRandomSelf(problem, ACL_DOUBLE, rng, &values, &got));
     EXPECT_TRUE(ForwardMatchesReference(values, problem, ACL_DOUBLE, got));
     if (!alignCorners) {
       // The sizes' in/out step would give a different result: the scales were really used.
@@ -390,16 +395,12 @@ TEST_F(ForwardValidation, ScalesWithOneNotPositiveAreIgnored) {
                  std::to_string(scales[2]));
     ForwardProblem problem{{1, 2, 2, 3, 4}, {3, 4, 5}};
     problem.scales = scales;
-    DeviceTensor self(problem.selfSize, ACL_FLOAT, ACL_FORMAT_NCDHW);
-    DeviceTensor out(problem.OutShape(), ACL_FLOAT, ACL_FORMAT_NCDHW);
-    const uint64_t seed = FreshSeed();
-    SCOPED_TRACE(SeedTrace(seed));
-    std::mt19937_64 rng(seed);
-    const std::vector<double> values = self.Upload(RandomValues(rng, 48, Distribution::kUnitNormal));
-    ASSERT_TRUE(RunForward(self, problem, out));
+    TracedRng rng;
+    std::vector<double> values, got;
+    ASSERT_TRUE(RunOnRandomSelf(problem, ACL_FLOAT, rng, &values, &got));
     ForwardProblem bySizes = problem;
     bySizes.scales = {0.0, 0.0, 0.0};
-    EXPECT_TRUE(ForwardMatchesReference(values, bySizes, ACL_FLOAT, out.Download()));
+    EXPECT_TRUE(ForwardMatchesReference(values, bySizes, ACL_FLOAT, got));
   }
 }
 

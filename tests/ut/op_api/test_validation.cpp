@@ -37,6 +37,13 @@ class Validation : public ::testing::Test {
                                                             &workspaceSize_, &executor_);
   }
 
+  // GetWorkspaceSize on the valid gradOut and gradInput with these size arrays.
+  aclnnStatus CallWithSizes(const IntArray &outputSize, const IntArray &inputSize) {
+    RawTensor gradOut = GradOut();
+    RawTensor gradInput = GradInput();
+    return Call(gradOut.get(), outputSize.get(), inputSize.get(), gradInput.get());
+  }
+
   // Runs an executor a successful call returned (a run is what frees it).
   void RunExecutor() { ASSERT_TRUE(RunPlannedExecutor(true, &executor_, workspaceSize_)); }
 
@@ -134,35 +141,22 @@ TEST_F(Validation, GradOutSixDims) {
 }
 
 TEST_F(Validation, OutputSizeOfTwo) {
-  RawTensor gradOut = GradOut();
-  RawTensor gradInput = GradInput();
-  IntArray outputSize{4, 5};
-  EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize.get(), inputSize_.get(), gradInput.get()),
-                       ACLNN_ERR_PARAM_INVALID, {"outputSize"}));
+  EXPECT_TRUE(Rejected(CallWithSizes(IntArray{4, 5}, inputSize_), ACLNN_ERR_PARAM_INVALID, {"outputSize"}));
 }
 
 TEST_F(Validation, OutputSizeOfFour) {
-  RawTensor gradOut = GradOut();
-  RawTensor gradInput = GradInput();
-  IntArray outputSize{3, 4, 5, 1};
-  EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize.get(), inputSize_.get(), gradInput.get()),
-                       ACLNN_ERR_PARAM_INVALID, {"outputSize"}));
+  EXPECT_TRUE(
+      Rejected(CallWithSizes(IntArray{3, 4, 5, 1}, inputSize_), ACLNN_ERR_PARAM_INVALID, {"outputSize"}));
 }
 
 TEST_F(Validation, InputSizeOfFour) {
-  RawTensor gradOut = GradOut();
-  RawTensor gradInput = GradInput();
-  IntArray inputSize{2, 2, 3, 4};
-  EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize.get(), gradInput.get()),
-                       ACLNN_ERR_PARAM_INVALID, {"inputSize"}));
+  EXPECT_TRUE(
+      Rejected(CallWithSizes(outputSize_, IntArray{2, 2, 3, 4}), ACLNN_ERR_PARAM_INVALID, {"inputSize"}));
 }
 
 TEST_F(Validation, InputSizeOfSix) {
-  RawTensor gradOut = GradOut();
-  RawTensor gradInput = GradInput();
-  IntArray inputSize{1, 1, 2, 2, 3, 4};
-  EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize.get(), gradInput.get()),
-                       ACLNN_ERR_PARAM_INVALID, {"inputSize"}));
+  EXPECT_TRUE(Rejected(CallWithSizes(outputSize_, IntArray{1, 1, 2, 2, 3, 4}), ACLNN_ERR_PARAM_INVALID,
+                       {"inputSize"}));
 }
 
 TEST_F(Validation, GradOutFormatNchw) {
@@ -196,11 +190,8 @@ TEST_F(Validation, OutputSizeZero) {
 }
 
 TEST_F(Validation, OutputSizeNegative) {
-  RawTensor gradOut = GradOut();
-  RawTensor gradInput = GradInput();
-  IntArray outputSize{3, -4, 5};
-  EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize.get(), inputSize_.get(), gradInput.get()),
-                       ACLNN_ERR_PARAM_INVALID, {"outputSize"}));
+  EXPECT_TRUE(
+      Rejected(CallWithSizes(IntArray{3, -4, 5}, inputSize_), ACLNN_ERR_PARAM_INVALID, {"outputSize"}));
 }
 
 TEST_F(Validation, InputSizeSpatialNotPositive) {

@@ -33,8 +33,13 @@ void ExpectAttr(const OpDef &def, const std::string &name, AttrKind kind, bool r
   EXPECT_EQ(attr->defaultValue, defaultValue);
 }
 
-// The optional attrs' defaults must parse as the values CANN documents (false, 0.0).
-void ExpectOptionalDefaults(const OpDef &def) {
+// The optional attrs both ops have (align_corners, scale_d/h/w): their kinds and defaults, which
+// must also parse as the values CANN documents (false, 0.0).
+void ExpectOptionalAttrs(const OpDef &def) {
+  ExpectAttr(def, "align_corners", AttrKind::kBool, false, "false");
+  ExpectAttr(def, "scale_d", AttrKind::kFloat, false, "0.0");
+  ExpectAttr(def, "scale_h", AttrKind::kFloat, false, "0.0");
+  ExpectAttr(def, "scale_w", AttrKind::kFloat, false, "0.0");
   const AttrDef *alignCorners = FindAttr(def, "align_corners");
   ASSERT_NE(alignCorners, nullptr);
   EXPECT_EQ(alignCorners->defaultValue, "false");
@@ -45,11 +50,16 @@ void ExpectOptionalDefaults(const OpDef &def) {
   }
 }
 
+// The op's type, inputs and outputs.
+void ExpectSignature(const OpDef &def, const std::string &type, const std::vector<std::string> &inputs,
+                     const std::vector<std::string> &outputs) {
+  EXPECT_EQ(def.type, type);
+  EXPECT_EQ(def.inputs, inputs);
+  EXPECT_EQ(def.outputs, outputs);
+}
+
 TEST(OpDef, GradInputsOutputsAndType) {
-  const OpDef &def = UpsampleTrilinear3dGradDef();
-  EXPECT_EQ(def.type, "UpsampleTrilinear3dGrad");
-  EXPECT_EQ(def.inputs, std::vector<std::string>({"grad_output"}));
-  EXPECT_EQ(def.outputs, std::vector<std::string>({"grad_input"}));
+  ExpectSignature(UpsampleTrilinear3dGradDef(), "UpsampleTrilinear3dGrad", {"grad_output"}, {"grad_input"});
 }
 
 TEST(OpDef, GradAttrsInOrderWithDefaults) {
@@ -58,18 +68,11 @@ TEST(OpDef, GradAttrsInOrderWithDefaults) {
                                                       "scale_h", "scale_w"}));
   ExpectAttr(def, "output_size", AttrKind::kListInt, true, "");
   ExpectAttr(def, "input_size", AttrKind::kListInt, true, "");
-  ExpectAttr(def, "align_corners", AttrKind::kBool, false, "false");
-  ExpectAttr(def, "scale_d", AttrKind::kFloat, false, "0.0");
-  ExpectAttr(def, "scale_h", AttrKind::kFloat, false, "0.0");
-  ExpectAttr(def, "scale_w", AttrKind::kFloat, false, "0.0");
-  ExpectOptionalDefaults(def);
+  ExpectOptionalAttrs(def);
 }
 
 TEST(OpDef, ForwardInputsOutputsAndType) {
-  const OpDef &def = UpsampleTrilinear3dDef();
-  EXPECT_EQ(def.type, "UpsampleTrilinear3d");
-  EXPECT_EQ(def.inputs, std::vector<std::string>({"x"}));
-  EXPECT_EQ(def.outputs, std::vector<std::string>({"y"}));
+  ExpectSignature(UpsampleTrilinear3dDef(), "UpsampleTrilinear3d", {"x"}, {"y"});
 }
 
 TEST(OpDef, ForwardAttrsInOrderWithDefaults) {
@@ -78,11 +81,7 @@ TEST(OpDef, ForwardAttrsInOrderWithDefaults) {
             std::vector<std::string>({"output_size", "align_corners", "scale_d", "scale_h", "scale_w"}));
   EXPECT_EQ(FindAttr(def, "input_size"), nullptr);  // the forward takes its input size from x
   ExpectAttr(def, "output_size", AttrKind::kListInt, true, "");
-  ExpectAttr(def, "align_corners", AttrKind::kBool, false, "false");
-  ExpectAttr(def, "scale_d", AttrKind::kFloat, false, "0.0");
-  ExpectAttr(def, "scale_h", AttrKind::kFloat, false, "0.0");
-  ExpectAttr(def, "scale_w", AttrKind::kFloat, false, "0.0");
-  ExpectOptionalDefaults(def);
+  ExpectOptionalAttrs(def);
 }
 
 TEST(OpDef, RequiredAttrsHaveNoDefault) {

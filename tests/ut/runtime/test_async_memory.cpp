@@ -12,6 +12,13 @@
 namespace trilinear3d::test {
 namespace {
 
+bool AllBytesAre(const unsigned char *data, size_t count, unsigned char value) {
+  for (size_t i = 0; i < count; ++i) {
+    if (data[i] != value) return false;
+  }
+  return true;
+}
+
 class AsyncMemory : public ::testing::Test {
  protected:
   void SetUp() override { ASSERT_EQ(aclrtCreateStream(&stream_), ACL_SUCCESS); }
@@ -19,15 +26,18 @@ class AsyncMemory : public ::testing::Test {
     EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
     EXPECT_EQ(aclrtDestroyStream(stream_), ACL_SUCCESS);
   }
+
+  // The enqueue returned ACL_ERROR_INVALID_PARAM with a message holding `message`, and once the stream
+  // drains, the zero-filled target still holds only zeros: the rejected call queued nothing.
+  void ExpectRejectedLeavingZeros(aclError status, const char *message, const DeviceBuffer &target) {
+    EXPECT_EQ(status, ACL_ERROR_INVALID_PARAM);
+    EXPECT_NE(std::string(aclGetRecentErrMsg()).find(message), std::string::npos) << message;
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    EXPECT_TRUE(AllBytesAre(target.bytes(), target.size(), 0));
+  }
+
   aclrtStream stream_ = nullptr;
 };
-
-bool AllBytesAre(const unsigned char *data, size_t count, unsigned char value) {
-  for (size_t i = 0; i < count; ++i) {
-    if (data[i] != value) return false;
-  }
-  return true;
-}
 
 // Each copy sees exactly the fills queued before it: run out of order, b or c would hold another value.
 TEST_F(AsyncMemory, CopiesAndFillsRunInStreamOrder) {
@@ -80,22 +90,16 @@ TEST_F(AsyncMemory, CountAboveDestMaxIsRejectedAndNothingIsCopied) {
   DeviceBuffer a(64), b(64);
   std::memset(a.data(), 1, 64);
   std::memset(b.data(), 0, 64);
-  EXPECT_EQ(aclrtMemcpyAsync(b.data(), 32, a.data(), 64, ACL_MEMCPY_DEVICE_TO_DEVICE, stream_),
-            ACL_ERROR_INVALID_PARAM);
-  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("aclrtMemcpyAsync: count 64 exceeds destMax 32"),
-            std::string::npos);
-  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
-  EXPECT_TRUE(AllBytesAre(b.bytes(), 64, 0));
+  ExpectRejectedLeavingZeros(
+      aclrtMemcpyAsync(b.data(), 32, a.data(), 64, ACL_MEMCPY_DEVICE_TO_DEVICE, stream_),
+      "aclrtMemcpyAsync: count 64 exceeds destMax 32", b);
 }
 
 TEST_F(AsyncMemory, CountAboveMaxCountIsRejectedAndNothingIsWritten) {
   DeviceBuffer a(64);
   std::memset(a.data(), 0, 64);
-  EXPECT_EQ(aclrtMemsetAsync(a.data(), 16, 9, 17, stream_), ACL_ERROR_INVALID_PARAM);
-  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("aclrtMemsetAsync: count 17 exceeds maxCount 16"),
-            std::string::npos);
-  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
-  EXPECT_TRUE(AllBytesAre(a.bytes(), 64, 0));
+  ExpectRejectedLeavingZeros(aclrtMemsetAsync(a.data(), 16, 9, 17, stream_),
+                             "aclrtMemsetAsync: count 17 exceeds maxCount 16", a);
 }
 
 TEST_F(AsyncMemory, NullPointersAndBadKind) {
