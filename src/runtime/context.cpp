@@ -16,6 +16,7 @@
 #include <unordered_set>
 
 #include "acl/acl_rt.h"
+#include "runtime/enum_bits.h"
 #include "runtime/error.h"
 #include "runtime/runtime_internal.h"
 
@@ -191,7 +192,7 @@ size_t AvailableBytesFromProc() {
 
 // Every attribute names memory of the one device, which is the host's: all report the same figures.
 aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total) {
-  const int attrValue = static_cast<int>(attr);
+  const int32_t attrValue = trilinear3d::runtime::EnumBits(attr);
   if (attrValue < ACL_DDR_MEM || attrValue > ACL_HBM_MEM_P2P_NORMAL) {
     ReportError("aclrtGetMemInfo: invalid attr %d (expected 0..9)", attrValue);
     return ACL_ERROR_INVALID_PARAM;

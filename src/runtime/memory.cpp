@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 
 #include "acl/acl_rt.h"
+#include "runtime/enum_bits.h"
 #include "runtime/error.h"
 #include "runtime/stream.h"
 
@@ -124,7 +125,9 @@ using trilinear3d::runtime::ReportError;
 // HUGE_FIRST / HUGE_ONLY (and their P2P variants) ask for transparent huge pages on buffers of
 // 2 MiB or more; NORMAL_ONLY keeps normal pages. P2P has no meaning on one host.
 aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
-  const bool hugePages = policy != ACL_MEM_MALLOC_NORMAL_ONLY && policy != ACL_MEM_MALLOC_NORMAL_ONLY_P2P;
+  const int32_t policyValue = trilinear3d::runtime::EnumBits(policy);
+  const bool hugePages =
+      policyValue != ACL_MEM_MALLOC_NORMAL_ONLY && policyValue != ACL_MEM_MALLOC_NORMAL_ONLY_P2P;
   return trilinear3d::runtime::Allocate(devPtr, size, AllocationKind::kDevice, hugePages);
 }
 
@@ -145,11 +148,9 @@ namespace {
 
 // The checks shared by the synchronous and the stream-ordered copy; ACL_SUCCESS when the copy may run.
 aclError CheckMemcpy(const char *function, const void *dst, size_t destMax, const void *src, size_t count,
-                     aclrtMemcpyKind kind) {
-  // Compared as int: a C caller may pass any value, and an enum outside its range is not usable.
-  const int kindValue = static_cast<int>(kind);
-  if (kindValue < ACL_MEMCPY_HOST_TO_HOST || kindValue > ACL_MEMCPY_DEVICE_TO_DEVICE) {
-    ReportError("%s: invalid kind %d (expected 0..3)", function, kindValue);
+                     int32_t kind) {
+  if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_DEVICE_TO_DEVICE) {
+    ReportError("%s: invalid kind %d (expected 0..3)", function, static_cast<int>(kind));
     return ACL_ERROR_INVALID_PARAM;
   }
   if (count > destMax) {
@@ -185,7 +186,8 @@ aclError CheckStreamOnly(const char *function, aclrtStream stream) {
 }  // namespace trilinear3d::runtime
 
 aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind) {
-  const aclError status = trilinear3d::runtime::CheckMemcpy("aclrtMemcpy", dst, destMax, src, count, kind);
+  const aclError status = trilinear3d::runtime::CheckMemcpy("aclrtMemcpy", dst, destMax, src, count,
+                                                            trilinear3d::runtime::EnumBits(kind));
   if (status != ACL_SUCCESS || count == 0) return status;
   std::memmove(dst, src, count);
   return ACL_SUCCESS;
@@ -202,7 +204,8 @@ aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
 aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
                           aclrtStream stream) {
   const char *function = "aclrtMemcpyAsync";
-  const aclError status = trilinear3d::runtime::CheckMemcpy(function, dst, destMax, src, count, kind);
+  const aclError status = trilinear3d::runtime::CheckMemcpy(function, dst, destMax, src, count,
+                                                            trilinear3d::runtime::EnumBits(kind));
   if (status != ACL_SUCCESS) return status;
   if (count == 0) return trilinear3d::runtime::CheckStreamOnly(function, stream);
   return trilinear3d::runtime::Enqueue(stream, [dst, src, count] { std::memmove(dst, src, count); });

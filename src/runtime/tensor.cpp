@@ -14,6 +14,7 @@
 
 #include "aclnn/aclnn_base.h"
 #include "common/half_convert.h"
+#include "runtime/enum_bits.h"
 #include "runtime/error.h"
 #include "runtime/meta_objects.h"
 
@@ -152,13 +153,15 @@ aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDat
       !CheckDims("storageDims", storageDims, storageDimsNum)) {
     return nullptr;
   }
+  const int32_t type = trilinear3d::runtime::EnumBits(dataType);
+  const int32_t layout = trilinear3d::runtime::EnumBits(format);
   return trilinear3d::runtime::NewObject<aclTensor>("aclCreateTensor", [&](aclTensor &tensor) {
     tensor.viewDims.assign(viewDims, viewDims + viewDimsNum);
     tensor.strides.assign(stride, stride + viewDimsNum);
     tensor.offset = offset;
     tensor.storageDims.assign(storageDims, storageDims + storageDimsNum);
-    tensor.dataType = static_cast<int32_t>(dataType);
-    tensor.format = static_cast<int32_t>(format);
+    tensor.dataType = type;
+    tensor.format = layout;
     tensor.data = tensorData;
   });
 }
@@ -184,7 +187,7 @@ aclError aclDestroyFloatArray(const aclFloatArray *array) {
 }
 
 aclScalar *aclCreateScalar(void *value, aclDataType dataType) {
-  const auto type = static_cast<int32_t>(dataType);
+  const int32_t type = trilinear3d::runtime::EnumBits(dataType);
   const size_t size = trilinear3d::runtime::ScalarSize(type);
   if (size == 0) {
     ReportError("aclCreateScalar: dataType %d has no fixed element size a scalar can hold",
