@@ -1,7 +1,7 @@
 // The W pass over channels-innermost rows, ResampleRowCInner: each output position j of a row is
 // the sum over j's list (RowGather) of w * source position s, C channels wide, so the sums are plain
 // combinations of channel vectors (no lane permutes). An output's channel vectors are accumulated in
-// registers across its list, a chunk of channels at a time (c_inner::Chunk: the tier's overload),
+// registers across its list, a chunk of channels at a time (c_inner::Chunk: its body is the tier's),
 // then stored once, or applied to the backward's H-scatter targets. Compiled once per ISA (included
 // only from src/op_kernel/isa/*.cpp).
 #ifndef TRILINEAR3D_OP_KERNEL_RESAMPLE_ROW_C_INNER_H_
@@ -22,14 +22,14 @@ namespace c_inner {
 
 // One chunk of channels [k0, k0 + width) of output j (entries [e0, e1) of its list; the source row's
 // first position is srcFirst, c channels per position): the sums go to out, or to the targets at
-// element offset `at`.
-#if defined(TRILINEAR3D_HAVE_AVX512)
-// Up to 4 vectors of channels: the accumulators stay in registers across the entry list; a partial
-// last vector is loaded and stored with a mask (EmitLanes).
+// element offset `at`. The body is the ISA tier's own.
 template <typename A>
 inline void Chunk(const A *__restrict src, int64_t srcFirst, const int32_t *__restrict srcIdx,
                   const A *__restrict weights, int64_t e0, int64_t e1, int64_t c, int64_t k0, int64_t width,
                   A *__restrict out, const RowTargets<A> *targets, int64_t at) {
+#if defined(TRILINEAR3D_HAVE_AVX512)
+  // Up to 4 vectors of channels: the accumulators stay in registers across the entry list; a partial
+  // last vector is loaded and stored with a mask (EmitLanes).
   using L = Avx512Lanes<A>;
   constexpr int kLanes = static_cast<int>(L::kLanes);
   using Vec = typename L::Vec;
@@ -69,15 +69,10 @@ inline void Chunk(const A *__restrict src, int64_t srcFirst, const int32_t *__re
     }
   }
   for (int v = 0; v < vectors; ++v) EmitLanes(acc[v], out + v * kLanes, mask[v], targets, at + v * kLanes);
-}
 #elif defined(TRILINEAR3D_HAVE_AVX2)
-// Up to 8 vectors of channels, the accumulators in registers across the entry list, a partial last
-// vector loaded and stored with a mask; the results go to out, or to the targets at element offset
-// `at` (w * v assigned, or added with one FMA).
-template <typename A>
-inline void Chunk(const A *__restrict src, int64_t srcFirst, const int32_t *__restrict srcIdx,
-                  const A *__restrict weights, int64_t e0, int64_t e1, int64_t c, int64_t k0, int64_t width,
-                  A *__restrict out, const RowTargets<A> *targets, int64_t at) {
+  // Up to 8 vectors of channels, the accumulators in registers across the entry list, a partial last
+  // vector loaded and stored with a mask; the results go to out, or to the targets at element offset
+  // `at` (w * v assigned, or added with one FMA).
   using L = Avx2Lanes<A>;
   constexpr int kMaxVectors = 8;
   const int vectors = static_cast<int>((width + L::kLanes - 1) / L::kLanes);
@@ -114,13 +109,8 @@ inline void Chunk(const A *__restrict src, int64_t srcFirst, const int32_t *__re
                        masked, tail);
     }
   }
-}
 #else
-// Plain loops over up to 4 * 64 bytes of channels.
-template <typename A>
-inline void Chunk(const A *__restrict src, int64_t srcFirst, const int32_t *__restrict srcIdx,
-                  const A *__restrict weights, int64_t e0, int64_t e1, int64_t c, int64_t k0, int64_t width,
-                  A *__restrict out, const RowTargets<A> *targets, int64_t at) {
+  // Plain loops over up to 4 * 64 bytes of channels.
   constexpr int kChunk = 4 * 64 / static_cast<int>(sizeof(A));
   A acc[kChunk] = {};
   for (int64_t e = e0; e < e1; ++e) {
@@ -135,8 +125,8 @@ inline void Chunk(const A *__restrict src, int64_t srcFirst, const int32_t *__re
   for (int t = 0; t < targets->count; ++t) {
     AxpyRow(targets->row[t] + at, acc, targets->w[t], width, targets->assign[t]);
   }
-}
 #endif
+}
 
 }  // namespace c_inner
 
