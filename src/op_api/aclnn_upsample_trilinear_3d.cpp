@@ -40,13 +40,9 @@ int32_t CheckParams(const aclTensor &self, const aclIntArray &outputSize, const 
                          kApi, ShapeString(self.viewDims).c_str(), FormatName(self.format));
     return ACLNN_ERR_PARAM_INVALID;
   }
-  const std::vector<int64_t> expectedOut = {dims[0], dims[1], outputSize.values[0], outputSize.values[1],
-                                            outputSize.values[2]};
-  s = CheckLogicalShape(kApi, "out", out, expectedOut, "(self N, C, outputSize)");
-  if (s == ACLNN_SUCCESS) s = CheckTensorMemory(kApi, "self", self);
-  if (s == ACLNN_SUCCESS) s = CheckTensorMemory(kApi, "out", out);
-  if (s == ACLNN_SUCCESS) s = CheckScales(kApi, &dims[2], outputSize.values.data(), scales);
-  return s;
+  s = CheckOutputShape(kApi, "out", out, dims, outputSize, "(self N, C, outputSize)");
+  if (s != ACLNN_SUCCESS) return s;
+  return CheckMemoryAndScales(kApi, "self", self, "out", out, &dims[2], outputSize, scales);
 }
 
 }  // namespace

@@ -32,14 +32,10 @@ int32_t CheckParams(const aclTensor &gradOut, const aclIntArray &outputSize, con
     runtime::ReportError("%s: inputSize %s has a negative N or C", kApi, ShapeString(in).c_str());
     return ACLNN_ERR_PARAM_INVALID;
   }
-  const std::vector<int64_t> expectedOut = {in[0], in[1], outputSize.values[0], outputSize.values[1],
-                                            outputSize.values[2]};
-  s = CheckLogicalShape(kApi, "gradOut", gradOut, expectedOut, "(inputSize N, C, outputSize)");
+  s = CheckOutputShape(kApi, "gradOut", gradOut, in.data(), outputSize, "(inputSize N, C, outputSize)");
   if (s == ACLNN_SUCCESS) s = CheckLogicalShape(kApi, "gradInput", gradInput, in, "inputSize");
-  if (s == ACLNN_SUCCESS) s = CheckTensorMemory(kApi, "gradOut", gradOut);
-  if (s == ACLNN_SUCCESS) s = CheckTensorMemory(kApi, "gradInput", gradInput);
-  if (s == ACLNN_SUCCESS) s = CheckScales(kApi, &in[2], outputSize.values.data(), scales);
-  return s;
+  if (s != ACLNN_SUCCESS) return s;
+  return CheckMemoryAndScales(kApi, "gradOut", gradOut, "gradInput", gradInput, &in[2], outputSize, scales);
 }
 
 }  // namespace

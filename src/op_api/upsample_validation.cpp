@@ -92,4 +92,21 @@ int32_t CheckScales(const char *api, const int64_t in[3], const int64_t out[3], 
   return ACLNN_SUCCESS;
 }
 
+int32_t CheckOutputShape(const char *api, const char *name, const aclTensor &t, const int64_t inputNc[2],
+                         const aclIntArray &outputSize, const char *expectedFrom) {
+  const std::vector<int64_t> expected = {inputNc[0], inputNc[1], outputSize.values[0], outputSize.values[1],
+                                         outputSize.values[2]};
+  return CheckLogicalShape(api, name, t, expected, expectedFrom);
+}
+
+int32_t CheckMemoryAndScales(const char *api, const char *sourceName, const aclTensor &source,
+                             const char *destinationName, const aclTensor &destination,
+                             const int64_t inputDhw[3], const aclIntArray &outputSize,
+                             const double scales[3]) {
+  int32_t s = CheckTensorMemory(api, sourceName, source);
+  if (s == ACLNN_SUCCESS) s = CheckTensorMemory(api, destinationName, destination);
+  if (s == ACLNN_SUCCESS) s = CheckScales(api, inputDhw, outputSize.values.data(), scales);
+  return s;
+}
+
 }  // namespace trilinear3d::op_api

@@ -28,6 +28,17 @@ int32_t CheckLogicalShape(const char *api, const char *name, const aclTensor &t,
 // Step 5: when all three scales are > 0, out[i] == floor(in[i] * scales[i]) (CANN's InferShape).
 int32_t CheckScales(const char *api, const int64_t in[3], const int64_t out[3], const double scales[3]);
 
+// Step 4 for the tensor of the output's extent (the forward's out, the backward's gradOut): its logical
+// shape is (N, C, outputSize), N and C the input's (inputNc, taken from expectedFrom).
+int32_t CheckOutputShape(const char *api, const char *name, const aclTensor &t, const int64_t inputNc[2],
+                         const aclIntArray &outputSize, const char *expectedFrom);
+// Step 5 for both tensors, the source before the destination, then the scales against the input's
+// D, H, W (inputDhw) and outputSize.
+int32_t CheckMemoryAndScales(const char *api, const char *sourceName, const aclTensor &source,
+                             const char *destinationName, const aclTensor &destination,
+                             const int64_t inputDhw[3], const aclIntArray &outputSize,
+                             const double scales[3]);
+
 }  // namespace trilinear3d::op_api
 
 #endif  // TRILINEAR3D_OP_API_UPSAMPLE_VALIDATION_H_
