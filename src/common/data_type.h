@@ -51,20 +51,6 @@ inline int64_t ElementSize(DataType t) {
 // Accumulation type: fp16 / bf16 / fp32 accumulate in fp32, double in double.
 inline int64_t AccElementSize(DataType t) { return t == DataType::kFloat64 ? 8 : 4; }
 
-inline const char *DataTypeName(DataType t) {
-  switch (t) {
-    case DataType::kFloat16:
-      return "FLOAT16";
-    case DataType::kBFloat16:
-      return "BFLOAT16";
-    case DataType::kFloat64:
-      return "DOUBLE";
-    case DataType::kFloat32:
-      break;
-  }
-  return "FLOAT";
-}
-
 }  // namespace trilinear3d
 
 #endif  // TRILINEAR3D_COMMON_DATA_TYPE_H_
