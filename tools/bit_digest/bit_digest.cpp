@@ -28,9 +28,19 @@ struct Rng {  // SplitMix64: the same stream on every compiler and standard libr
   int64_t Uniform(int64_t lo, int64_t hi) { return lo + static_cast<int64_t>(Next() % (hi - lo + 1)); }
 };
 
+// The dtypes the sweep runs, in the order its random cases draw them: each with its element size and
+// the name the per-case lines give it.
+struct Dtype {
+  aclDataType acl;
+  size_t bytes;
+  const char *name;
+};
+constexpr Dtype kDtypes[] = {
+    {ACL_FLOAT, 4, "fp32"}, {ACL_FLOAT16, 2, "fp16"}, {ACL_BF16, 2, "bf16"}, {ACL_DOUBLE, 8, "fp64"}};
+
 struct Case {
   bool backward = true;
-  aclDataType dtype = ACL_FLOAT;
+  const Dtype *dtype = &kDtypes[0];
   aclFormat format = ACL_FORMAT_NCDHW;
   int64_t n = 1, c = 1;
   int64_t small[3] = {1, 1, 1};  // gradInput (backward) / self (forward): D, H, W
@@ -39,43 +49,18 @@ struct Case {
   double scales[3] = {0.0, 0.0, 0.0};
 };
 
-size_t ElementBytes(aclDataType dtype) {
-  switch (dtype) {
-    case ACL_FLOAT16:
-    case ACL_BF16:
-      return 2;
-    case ACL_DOUBLE:
-      return 8;
-    default:
-      return 4;
-  }
-}
-
-const char *DtypeName(aclDataType dtype) {
-  switch (dtype) {
-    case ACL_FLOAT16:
-      return "fp16";
-    case ACL_BF16:
-      return "bf16";
-    case ACL_DOUBLE:
-      return "fp64";
-    default:
-      return "fp32";
-  }
-}
-
 // Finite values of magnitude about 0.25 to 2, either sign, in the dtype's own bits.
-void FillRandom(Rng &rng, aclDataType dtype, std::vector<uint8_t> *bytes) {
-  const size_t size = ElementBytes(dtype);
+void FillRandom(Rng &rng, const Dtype &dtype, std::vector<uint8_t> *bytes) {
+  const size_t size = dtype.bytes;
   for (size_t i = 0; i < bytes->size(); i += size) {
     const uint64_t r = rng.Next();
     const double value = (static_cast<double>(r >> 11) / 9007199254740992.0) * 3.5 - 1.75;
-    if (dtype == ACL_DOUBLE) {
+    if (dtype.acl == ACL_DOUBLE) {
       std::memcpy(bytes->data() + i, &value, 8);
-    } else if (dtype == ACL_FLOAT) {
+    } else if (dtype.acl == ACL_FLOAT) {
       const float f = static_cast<float>(value);
       std::memcpy(bytes->data() + i, &f, 4);
-    } else if (dtype == ACL_BF16) {
+    } else if (dtype.acl == ACL_BF16) {
       const float f = static_cast<float>(value);
       uint32_t bits;
       std::memcpy(&bits, &f, 4);
@@ -105,11 +90,12 @@ struct DeviceTensor {
                                          : std::vector<int64_t>{c.n, c.c, dhw[0], dhw[1], dhw[2]};
     int64_t count = 1;
     for (int64_t d : shape) count *= d;
-    bytes = static_cast<size_t>(count) * ElementBytes(c.dtype);
+    bytes = static_cast<size_t>(count) * c.dtype->bytes;
     aclrtMalloc(&data, bytes == 0 ? 1 : bytes, ACL_MEM_MALLOC_HUGE_FIRST);
     std::vector<int64_t> strides(5, 1);
     for (int i = 3; i >= 0; --i) strides[i] = strides[i + 1] * shape[i + 1];
-    tensor = aclCreateTensor(shape.data(), 5, c.dtype, strides.data(), 0, c.format, shape.data(), 5, data);
+    tensor =
+        aclCreateTensor(shape.data(), 5, c.dtype->acl, strides.data(), 0, c.format, shape.data(), 5, data);
   }
   ~DeviceTensor() {
     aclDestroyTensor(tensor);
@@ -124,7 +110,7 @@ uint64_t RunCase(const Case &c, Rng &rng, aclrtStream stream, int *status) {
   DeviceTensor source(c, c.backward ? c.large : c.small);
   DeviceTensor destination(c, c.backward ? c.small : c.large);
   std::vector<uint8_t> host(source.bytes);
-  FillRandom(rng, c.dtype, &host);
+  FillRandom(rng, *c.dtype, &host);
   aclrtMemcpy(source.data, source.bytes, host.data(), host.size(), ACL_MEMCPY_HOST_TO_DEVICE);
   aclrtMemset(destination.data, destination.bytes, 0x5A, destination.bytes);
   aclIntArray *outputSize = aclCreateIntArray(c.large, 3);
@@ -159,8 +145,7 @@ uint64_t RunCase(const Case &c, Rng &rng, aclrtStream stream, int *status) {
 // identity axes, long rows), then a random sweep over every dtype, layout, ratio and attribute.
 std::vector<Case> Sweep() {
   std::vector<Case> cases;
-  const aclDataType dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE};
-  auto add = [&](bool backward, aclDataType dtype, aclFormat format, int64_t n, int64_t c,
+  auto add = [&](bool backward, const Dtype *dtype, aclFormat format, int64_t n, int64_t c,
                  std::vector<int64_t> small, std::vector<int64_t> large, bool alignCorners) {
     Case k;
     k.backward = backward;
@@ -176,15 +161,15 @@ std::vector<Case> Sweep() {
     cases.push_back(k);
   };
   for (bool backward : {true, false}) {
-    for (aclDataType dtype : dtypes) {
+    for (const Dtype &dtype : kDtypes) {
       for (aclFormat format : {ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC}) {
-        add(backward, dtype, format, 2, 3, {6, 9, 40}, {12, 18, 80}, false);    // doubling
-        add(backward, dtype, format, 1, 2, {5, 7, 33}, {10, 14, 66}, false);    // doubling, odd W
-        add(backward, dtype, format, 1, 3, {13, 31, 40}, {9, 17, 23}, true);    // shrinking
-        add(backward, dtype, format, 2, 5, {9, 17, 23}, {13, 31, 40}, false);   // growing
-        add(backward, dtype, format, 1, 16, {9, 17, 23}, {13, 31, 40}, false);  // channels inner, C >= 8
-        add(backward, dtype, format, 1, 4, {3, 5, 7}, {3, 9, 7}, true);         // identity axes
-        add(backward, dtype, format, 1, 9, {2, 3, 120}, {3, 5, 250}, false);    // long rows
+        add(backward, &dtype, format, 2, 3, {6, 9, 40}, {12, 18, 80}, false);    // doubling
+        add(backward, &dtype, format, 1, 2, {5, 7, 33}, {10, 14, 66}, false);    // doubling, odd W
+        add(backward, &dtype, format, 1, 3, {13, 31, 40}, {9, 17, 23}, true);    // shrinking
+        add(backward, &dtype, format, 2, 5, {9, 17, 23}, {13, 31, 40}, false);   // growing
+        add(backward, &dtype, format, 1, 16, {9, 17, 23}, {13, 31, 40}, false);  // channels inner, C >= 8
+        add(backward, &dtype, format, 1, 4, {3, 5, 7}, {3, 9, 7}, true);         // identity axes
+        add(backward, &dtype, format, 1, 9, {2, 3, 120}, {3, 5, 250}, false);    // long rows
       }
     }
   }
@@ -192,7 +177,7 @@ std::vector<Case> Sweep() {
   for (int i = 0; i < 160; ++i) {
     Case k;
     k.backward = rng.Next() % 2 == 0;
-    k.dtype = dtypes[rng.Next() % 4];
+    k.dtype = &kDtypes[rng.Next() % 4];
     k.format = rng.Next() % 2 == 0 ? ACL_FORMAT_NCDHW : ACL_FORMAT_NDHWC;
     k.n = rng.Uniform(1, 2);
     k.c = rng.Uniform(1, 12);
@@ -238,7 +223,7 @@ int main(int argc, char **argv) {
     if (perCase) {
       std::printf(
           "%3zu %s %s %s n%lld c%lld %lldx%lldx%lld %s %lldx%lldx%lld ac%d s%g,%g,%g status %d %016llx\n", i,
-          c.backward ? "bwd" : "fwd", DtypeName(c.dtype), c.format == ACL_FORMAT_NDHWC ? "NDHWC" : "NCDHW",
+          c.backward ? "bwd" : "fwd", c.dtype->name, c.format == ACL_FORMAT_NDHWC ? "NDHWC" : "NCDHW",
           static_cast<long long>(c.n), static_cast<long long>(c.c), static_cast<long long>(c.small[0]),
           static_cast<long long>(c.small[1]), static_cast<long long>(c.small[2]), c.backward ? "<-" : "->",
           static_cast<long long>(c.large[0]), static_cast<long long>(c.large[1]),
