@@ -186,6 +186,16 @@ inline ::testing::AssertionResult ResultMatchesReference(const std::vector<doubl
   return ForwardMatchesReference(selfValues, p, dtype, got);
 }
 
+// Either operator's problem from inputSize (gradInput's / self's) to outputSize; withScales adds user
+// scales that select the same sizes (ScalesSelecting), so that the scales rule is the one that counts.
+template <typename Problem>
+Problem ProblemOfSizes(const Shape5 &inputSize, const std::array<int64_t, 3> &outputSize, bool alignCorners,
+                       bool withScales) {
+  Problem problem{inputSize, outputSize, alignCorners};
+  if (withScales) problem.scales = ScalesSelecting({inputSize[2], inputSize[3], inputSize[4]}, outputSize);
+  return problem;
+}
+
 // Either operator by the type of its problem: the shapes of the tensor it reads (gradOut / self) and
 // of the one it writes (gradInput / out), and its two phases.
 inline Shape5 ReadShape(const BackwardProblem &p) { return p.GradOutShape(); }
@@ -304,6 +314,52 @@ void AppendResultBytes(const Problem &p, aclDataType dtype, aclFormat format, st
   }
   const std::vector<uint8_t> result = written.StorageBytes();
   bytes->insert(bytes->end(), result.begin(), result.end());
+}
+
+// A determinism test's case: its tensors' dtype and format, and its problem (ProblemOfSizes).
+struct DeterminismCase {
+  const char *name;
+  aclDataType dtype;
+  aclFormat format;
+  bool alignCorners;
+  Shape5 inputSize;  // gradInput (backward) / self (forward)
+  std::array<int64_t, 3> outputSize;
+  bool withScales;
+};
+
+// The determinism tests' cases, both operators': shapes whose item split (planes x D chunks x H chunks)
+// changes with the core count, on both row layouts (W-inner, and C-inner for NDHWC with C >= 8) and
+// every dtype.
+inline constexpr DeterminismCase kDeterminismCases[] = {
+    {"FloatNcdhwUp", ACL_FLOAT, ACL_FORMAT_NCDHW, false, {2, 5, 9, 17, 23}, {13, 31, 40}, false},
+    {"Bf16NcdhwUp", ACL_BF16, ACL_FORMAT_NCDHW, false, {2, 5, 9, 17, 23}, {13, 31, 40}, false},
+    {"FloatNdhwcAlignUp", ACL_FLOAT, ACL_FORMAT_NDHWC, true, {2, 5, 9, 17, 23}, {13, 31, 40}, false},
+    {"FloatNdhwcAlign", ACL_FLOAT, ACL_FORMAT_NDHWC, true, {1, 11, 6, 9, 13}, {11, 17, 20}, false},
+    {"Fp16NdhwcScales", ACL_FLOAT16, ACL_FORMAT_NDHWC, false, {2, 11, 5, 7, 9}, {8, 12, 21}, true},
+    {"DoubleNcdhwDown", ACL_DOUBLE, ACL_FORMAT_NCDHW, false, {2, 3, 17, 31, 40}, {9, 13, 23}, false},
+    {"FloatStrongDownH", ACL_FLOAT, ACL_FORMAT_NCDHW, false, {1, 2, 4, 200, 9}, {3, 7, 5}, false},
+    {"FloatOnePlane", ACL_FLOAT, ACL_FORMAT_NCDHW, false, {1, 1, 7, 19, 33}, {15, 40, 50}, false},
+    // Channels inner (C >= 8): the backward's width-last ring kernel; then W x C rows of 72 KB, cut into
+    // W chunks.
+    {"FloatChannelsInner", ACL_FLOAT, ACL_FORMAT_NDHWC, false, {1, 16, 9, 17, 23}, {13, 31, 40}, false},
+    {"FloatChannelsInnerWChunks", ACL_FLOAT, ACL_FORMAT_NDHWC, false, {1, 72, 2, 3, 120}, {3, 5, 250}, false},
+    // The forward's W first (W shrinks 64 -> 8 under D growing 5 -> 17): items split D differently per core
+    // count, and each starts its cache of W-resampled tap planes empty.
+    {"FloatWidthFirstGrowD", ACL_FLOAT, ACL_FORMAT_NCDHW, false, {1, 3, 5, 6, 64}, {17, 5, 8}, false},
+    {"Bf16WidthFirstGrowDNdhwc", ACL_BF16, ACL_FORMAT_NDHWC, true, {1, 3, 5, 6, 64}, {17, 5, 8}, false},
+};
+
+// AppendResultBytes of each of kDeterminismCases in order, all on values from rng: the written tensors'
+// bytes, concatenated.
+template <typename Problem>
+std::vector<uint8_t> DeterminismCasesResultBytes(std::mt19937_64 &rng, bool checkAccuracy) {
+  std::vector<uint8_t> bytes;
+  for (const DeterminismCase &c : kDeterminismCases) {
+    SCOPED_TRACE(c.name);
+    const Problem p = ProblemOfSizes<Problem>(c.inputSize, c.outputSize, c.alignCorners, c.withScales);
+    AppendResultBytes(p, c.dtype, c.format, rng, checkAccuracy, &bytes);
+  }
+  return bytes;
 }
 
 // A planned op on float NCDHW tensors, the one it writes pre-filled with N(+-100, 25) values: the
