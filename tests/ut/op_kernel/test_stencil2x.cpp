@@ -203,16 +203,7 @@ std::vector<uint8_t> ComputeChunked(uint64_t seed, bool checkAccuracy) {
   for (const Shape5 &shape : kChunkedShapes) {
     const BackwardProblem problem = ProblemOf(shape, false);
     SCOPED_TRACE(problem.Describe());
-    DeviceTensor gradOut(problem.GradOutShape(), ACL_FLOAT, ACL_FORMAT_NCDHW);
-    DeviceTensor gradInput(problem.inputSize, ACL_FLOAT, ACL_FORMAT_NCDHW);
-    const std::vector<double> values =
-        gradOut.Upload(RandomValues(rng, ElementCount(problem.GradOutShape()), Distribution::kUnitNormal));
-    EXPECT_TRUE(RunBackward(gradOut, problem, gradInput));
-    if (checkAccuracy) {
-      EXPECT_TRUE(ResultMatchesReference(values, problem, ACL_FLOAT, gradInput.Download()));
-    }
-    const std::vector<uint8_t> result = gradInput.StorageBytes();
-    bytes.insert(bytes.end(), result.begin(), result.end());
+    AppendResultBytes(problem, ACL_FLOAT, ACL_FORMAT_NCDHW, rng, checkAccuracy, &bytes);
   }
   return bytes;
 }
