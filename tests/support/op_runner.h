@@ -267,6 +267,53 @@ void ExpectAccurateOnFreshData(const Problem &p, aclDataType dtype, aclFormat fo
   }
 }
 
+// An accuracy sweep's shape: the sizes of the tensor on the small side of the resample (gradInput /
+// self) and the other side's D, H, W.
+struct ShapeCase {
+  const char *name;
+  Shape5 inputSize;
+  std::array<int64_t, 3> outputSize;
+};
+
+// One case of an accuracy sweep, named for gtest: dtype_format_(No)Align_(Sizes|Scales)_shape.
+struct SweepCase {
+  aclDataType dtype;
+  aclFormat format;
+  bool alignCorners;
+  bool withScales;  // user scales that select the sizes (ProblemOfSizes)
+  ShapeCase shape;
+  std::string name;
+};
+
+// The accuracy sweeps: every dtype x format x alignCorners x (sizes | scales) x shape.
+template <size_t N>
+std::vector<SweepCase> SweepCases(const ShapeCase (&shapes)[N]) {
+  std::vector<SweepCase> cases;
+  for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}) {
+    for (aclFormat format : {ACL_FORMAT_ND, ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC}) {
+      for (bool alignCorners : {false, true}) {
+        for (bool withScales : {false, true}) {
+          for (const ShapeCase &shape : shapes) {
+            cases.push_back({dtype, format, alignCorners, withScales, shape,
+                             std::string(DtypeName(dtype)) + "_" + FormatName(format) +
+                                 (alignCorners ? "_Align_" : "_NoAlign_") +
+                                 (withScales ? "Scales_" : "Sizes_") + shape.name});
+          }
+        }
+      }
+    }
+  }
+  return cases;
+}
+
+// The sweep case on fresh data (ExpectAccurateOnFreshData), as a problem of either operator.
+template <typename Problem>
+void ExpectSweepCaseAccurate(const SweepCase &c) {
+  const Problem p =
+      ProblemOfSizes<Problem>(c.shape.inputSize, c.shape.outputSize, c.alignCorners, c.withScales);
+  ExpectAccurateOnFreshData(p, c.dtype, c.format);
+}
+
 // ±inf and NaN among fresh N(0, 1) values (tensors of dtype in format): each output's class must be
 // the float64 golden's (docs/spec.md §6), and some non-finite outputs must survive.
 template <typename Problem>
