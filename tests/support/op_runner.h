@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -328,6 +329,46 @@ void ExpectNonFiniteClassesMatchGolden(const Problem &p, aclDataType dtype, aclF
   const std::vector<double> got = written.Download();
   EXPECT_TRUE(ResultMatchesReference(values, p, dtype, got));
   EXPECT_GT(CountNonFinite(got), 0u) << "the non-finite input values vanished";
+}
+
+// The strided-view tests' cases, both operators'.
+inline constexpr ViewCase kViewCases[] = {
+    // NCDHW views over channels-last memory (what torch's channels_last_3d gives).
+    {ACL_FORMAT_NCDHW, MemLayout::kPermuted, ACL_FORMAT_NCDHW, MemLayout::kPermuted},
+    {ACL_FORMAT_NDHWC, MemLayout::kPermuted, ACL_FORMAT_NDHWC, MemLayout::kPermuted},
+    // Every other element along the innermost dim, gaps between rows, an offset, a trailing gap.
+    {ACL_FORMAT_NCDHW, MemLayout::kSliced, ACL_FORMAT_NCDHW, MemLayout::kSliced},
+    {ACL_FORMAT_NDHWC, MemLayout::kSliced, ACL_FORMAT_NDHWC, MemLayout::kSliced},
+    // Each tensor read by its own format.
+    {ACL_FORMAT_NDHWC, MemLayout::kContiguous, ACL_FORMAT_NCDHW, MemLayout::kContiguous},
+    {ACL_FORMAT_NCDHW, MemLayout::kContiguous, ACL_FORMAT_NDHWC, MemLayout::kContiguous},
+    {ACL_FORMAT_NCDHW, MemLayout::kPermuted, ACL_FORMAT_NDHWC, MemLayout::kSliced},
+    {ACL_FORMAT_ND, MemLayout::kSliced, ACL_FORMAT_NDHWC, MemLayout::kPermuted},
+    {ACL_FORMAT_NCDHW, MemLayout::kContiguous, ACL_FORMAT_NCDHW, MemLayout::kSliced},
+    {ACL_FORMAT_NDHWC, MemLayout::kSliced, ACL_FORMAT_NCDHW, MemLayout::kContiguous},
+};
+
+// A view case's name in gtest, the operator's tensors called readName (GradOut / Self) and writtenName
+// (GradInput / Out): PermutedBoth, SlicedBothNdhwc (one format and layout for both; NCDHW unnamed),
+// SelfNdhwcOutNcdhw (both contiguous), PermutedSelfSlicedOut (otherwise).
+inline std::string ViewCaseName(const ViewCase &v, const std::string &readName,
+                                const std::string &writtenName) {
+  auto layout = [](MemLayout l) {
+    return l == MemLayout::kContiguous ? "Contiguous" : l == MemLayout::kPermuted ? "Permuted" : "Sliced";
+  };
+  auto format = [](aclFormat f) {  // NDHWC -> Ndhwc
+    std::string name = FormatName(f);
+    for (size_t i = 1; i < name.size(); ++i) name[i] = static_cast<char>(std::tolower(name[i]));
+    return name;
+  };
+  if (v.readFormat == v.writtenFormat && v.readLayout == v.writtenLayout) {
+    return std::string(layout(v.readLayout)) + "Both" +
+           (v.readFormat == ACL_FORMAT_NCDHW ? "" : format(v.readFormat));
+  }
+  if (v.readLayout == MemLayout::kContiguous && v.writtenLayout == MemLayout::kContiguous) {
+    return readName + format(v.readFormat) + writtenName + format(v.writtenFormat);
+  }
+  return layout(v.readLayout) + readName + layout(v.writtenLayout) + writtenName;
 }
 
 // One run on fresh N(0, 1) data from rng, each tensor in the format and layout `view` gives it: the

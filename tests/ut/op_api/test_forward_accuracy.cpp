@@ -44,24 +44,6 @@ INSTANTIATE_TEST_SUITE_P(Sweep, ForwardAccuracy, ::testing::ValuesIn(SweepCases(
 
 // Non-contiguous self and out: read and written through their strides, each by its own format;
 // no byte of out's storage outside its view changes, and self's storage is never written.
-const ViewCase kViewCases[] = {
-    // NCDHW views over channels-last memory (what torch's channels_last_3d gives).
-    {"PermutedBoth", ACL_FORMAT_NCDHW, MemLayout::kPermuted, ACL_FORMAT_NCDHW, MemLayout::kPermuted},
-    {"PermutedBothNdhwc", ACL_FORMAT_NDHWC, MemLayout::kPermuted, ACL_FORMAT_NDHWC, MemLayout::kPermuted},
-    // Every other element along the innermost dim, gaps between rows, an offset, a trailing gap.
-    {"SlicedBoth", ACL_FORMAT_NCDHW, MemLayout::kSliced, ACL_FORMAT_NCDHW, MemLayout::kSliced},
-    {"SlicedBothNdhwc", ACL_FORMAT_NDHWC, MemLayout::kSliced, ACL_FORMAT_NDHWC, MemLayout::kSliced},
-    // Each tensor read by its own format.
-    {"SelfNdhwcOutNcdhw", ACL_FORMAT_NDHWC, MemLayout::kContiguous, ACL_FORMAT_NCDHW, MemLayout::kContiguous},
-    {"SelfNcdhwOutNdhwc", ACL_FORMAT_NCDHW, MemLayout::kContiguous, ACL_FORMAT_NDHWC, MemLayout::kContiguous},
-    {"PermutedSelfSlicedOut", ACL_FORMAT_NCDHW, MemLayout::kPermuted, ACL_FORMAT_NDHWC, MemLayout::kSliced},
-    {"SlicedSelfPermutedOut", ACL_FORMAT_ND, MemLayout::kSliced, ACL_FORMAT_NDHWC, MemLayout::kPermuted},
-    {"ContiguousSelfSlicedOut", ACL_FORMAT_NCDHW, MemLayout::kContiguous, ACL_FORMAT_NCDHW,
-     MemLayout::kSliced},
-    {"SlicedSelfContiguousOut", ACL_FORMAT_NDHWC, MemLayout::kSliced, ACL_FORMAT_NCDHW,
-     MemLayout::kContiguous},
-};
-
 using ViewParam = std::tuple<aclDataType, ViewCase>;
 
 class ForwardViews : public ::testing::TestWithParam<ViewParam> {};
@@ -91,7 +73,7 @@ INSTANTIATE_TEST_SUITE_P(Layouts, ForwardViews,
                                             ::testing::ValuesIn(kViewCases)),
                          [](const ::testing::TestParamInfo<ViewParam> &info) {
                            return std::string(DtypeName(std::get<0>(info.param))) + "_" +
-                                  std::get<1>(info.param).name;
+                                  ViewCaseName(std::get<1>(info.param), "Self", "Out");
                          });
 
 // Empty batch (N = 0): success, workspace 0, nothing written (the canary stays). No channels (C = 0)
