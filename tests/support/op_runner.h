@@ -12,6 +12,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "acl/acl.h"
@@ -69,6 +70,39 @@ class ScopedKernel {
 };
 
 constexpr BackwardKernel kBackwardKernels[] = {BackwardKernel::kWidthFirst, BackwardKernel::kWidthLast};
+
+// Each of cases under each general backward kernel: the parameters of a backward suite that runs an
+// operator-neutral case table (CaseAndKernelName names them).
+template <typename Cases>
+auto WithBackwardKernels(const Cases &cases) {
+  return ::testing::Combine(::testing::ValuesIn(cases), ::testing::ValuesIn(kBackwardKernels));
+}
+
+// A backward suite over such a case table: each test runs its case (TestCase()) under its kernel, forced
+// while the test lives.
+template <typename Case>
+class BackwardKernelsTest : public ::testing::TestWithParam<std::tuple<Case, BackwardKernel>> {
+ protected:
+  const Case &TestCase() const { return std::get<0>(this->GetParam()); }
+
+ private:
+  const ScopedKernel forcedKernel_{std::get<1>(this->GetParam())};
+};
+
+// gtest names of parameters that are named cases: the case's name; a case and backward kernel's, the
+// case's name and the kernel's.
+struct CaseName {
+  template <typename Case>
+  std::string operator()(const ::testing::TestParamInfo<Case> &info) const {
+    return info.param.name;
+  }
+};
+struct CaseAndKernelName {
+  template <typename Case>
+  std::string operator()(const ::testing::TestParamInfo<std::tuple<Case, BackwardKernel>> &info) const {
+    return std::string(std::get<0>(info.param).name) + "_" + BackwardKernelName(std::get<1>(info.param));
+  }
+};
 
 // Phase 1 done: an executor and its workspace, waiting to be enqueued.
 struct PreparedOp {

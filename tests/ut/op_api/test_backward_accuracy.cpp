@@ -21,23 +21,12 @@ const ShapeCase kShapes[] = {
     {"IntegerSources", {1, 2, 7, 5, 9}, {3, 3, 5}},  // align_corners: integer source indices
 };
 
-using AccuracyParam = std::tuple<SweepCase, BackwardKernel>;
+class BackwardAccuracy : public BackwardKernelsTest<SweepCase> {};
 
-class BackwardAccuracy : public ::testing::TestWithParam<AccuracyParam> {};
+TEST_P(BackwardAccuracy, MatchesFloat64Reference) { ExpectSweepCaseAccurate<BackwardProblem>(TestCase()); }
 
-TEST_P(BackwardAccuracy, MatchesFloat64Reference) {
-  const auto &[c, order] = GetParam();
-  const ScopedKernel forcedKernel(order);
-  ExpectSweepCaseAccurate<BackwardProblem>(c);
-}
-
-INSTANTIATE_TEST_SUITE_P(Sweep, BackwardAccuracy,
-                         ::testing::Combine(::testing::ValuesIn(SweepCases(kShapes)),
-                                            ::testing::ValuesIn(kBackwardKernels)),
-                         [](const ::testing::TestParamInfo<AccuracyParam> &info) {
-                           return std::get<0>(info.param).name + "_" +
-                                  BackwardKernelName(std::get<1>(info.param));
-                         });
+INSTANTIATE_TEST_SUITE_P(Sweep, BackwardAccuracy, WithBackwardKernels(SweepCases(kShapes)),
+                         CaseAndKernelName());
 
 // ±inf and NaN in gradOut: each output's class must be the float64 golden's (docs/spec.md §6),
 // including NaN from a zero-weight tap times inf.

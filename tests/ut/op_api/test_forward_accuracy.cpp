@@ -39,8 +39,7 @@ class ForwardAccuracy : public ::testing::TestWithParam<SweepCase> {};
 
 TEST_P(ForwardAccuracy, MatchesFloat64Reference) { ExpectSweepCaseAccurate<ForwardProblem>(GetParam()); }
 
-INSTANTIATE_TEST_SUITE_P(Sweep, ForwardAccuracy, ::testing::ValuesIn(SweepCases(kShapes)),
-                         [](const ::testing::TestParamInfo<SweepCase> &info) { return info.param.name; });
+INSTANTIATE_TEST_SUITE_P(Sweep, ForwardAccuracy, ::testing::ValuesIn(SweepCases(kShapes)), CaseName());
 
 // Non-contiguous self and out: read and written through their strides, each by its own format;
 // no byte of out's storage outside its view changes, and self's storage is never written.

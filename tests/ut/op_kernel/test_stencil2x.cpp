@@ -153,8 +153,7 @@ TEST_P(Stencil2xSpecialValues, NonFiniteClassesMatchGolden) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Shapes, Stencil2xSpecialValues, ::testing::ValuesIn(kShapes),
-                         [](const ::testing::TestParamInfo<DoublingShape> &info) { return info.param.name; });
+INSTANTIATE_TEST_SUITE_P(Shapes, Stencil2xSpecialValues, ::testing::ValuesIn(kShapes), CaseName());
 
 // gradInput as a strided or channels-last view (gradOut contiguous, so the stencil still applies):
 // written through its strides, nothing outside the view touched.
