@@ -6,13 +6,16 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <cstdlib>
+#include <initializer_list>
 #include <memory>
 #include <random>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "acl/acl.h"
@@ -21,6 +24,7 @@
 #include "reference/forward_reference.h"
 #include "reference/upsample_reference.h"
 #include "test_tensor.h"
+#include "validation_helpers.h"
 
 namespace trilinear3d::test {
 
@@ -178,11 +182,17 @@ inline ::testing::AssertionResult PrepareForward(const aclTensor *self, const Fo
   return Planned(status, "aclnnUpsampleTrilinear3dGetWorkspaceSize", p.Describe(), op);
 }
 
+// The run phase of the backward or the forward operator with these arguments.
+inline aclnnStatus RunPhase(bool backward, void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                            aclrtStream stream) {
+  return backward ? aclnnUpsampleTrilinear3dBackward(workspace, workspaceSize, executor, stream)
+                  : aclnnUpsampleTrilinear3d(workspace, workspaceSize, executor, stream);
+}
+
 // The run phase of the operator op was planned for; the executor is left as it is (a run rejected
 // before it starts, e.g. on a destroyed stream, keeps it usable).
 inline aclnnStatus RunPhase(const PreparedOp &op, aclrtStream stream) {
-  return op.backward ? aclnnUpsampleTrilinear3dBackward(op.workspace, op.workspaceSize, op.executor, stream)
-                     : aclnnUpsampleTrilinear3d(op.workspace, op.workspaceSize, op.executor, stream);
+  return RunPhase(op.backward, op.workspace, op.workspaceSize, op.executor, stream);
 }
 
 // The run phase; the executor counts as consumed either way.
@@ -516,6 +526,57 @@ class PlannedRunTest : public ::testing::Test {
     EXPECT_TRUE(ResultMatchesReference(values_, problem_, ACL_FLOAT, written_->Download()));
   }
 
+  // The planned operator's run phase on the default stream, with these arguments.
+  aclnnStatus RunWith(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor) const {
+    return RunPhase(op_.backward, workspace, workspaceSize, executor, nullptr);
+  }
+
+  // A run that must be rejected with `expected`, its message naming one of names as a word: the written
+  // tensor keeps its bytes, and the corrected retry still works.
+  void ExpectRejectedThenRetry(aclnnStatus status, aclnnStatus expected,
+                               std::initializer_list<const char *> names) {
+    EXPECT_TRUE(RejectedNaming(status, expected, names));
+    EXPECT_TRUE(WrittenUntouched());
+    RunCorrectlyAndCheck();
+  }
+
+ public:
+  // The run-phase validation tests both operators share (RegisterPlannedRunTests).
+  void NullExecutor() {
+    ExpectRejectedThenRetry(RunWith(op_.workspace, op_.workspaceSize, nullptr), ACLNN_ERR_PARAM_NULLPTR,
+                            {"executor"});
+  }
+  void NullWorkspaceWithNonZeroSize() {
+    const uint64_t size = std::max<uint64_t>(op_.workspaceSize, 64);
+    ExpectRejectedThenRetry(RunWith(nullptr, size, op_.executor), ACLNN_ERR_PARAM_NULLPTR,
+                            {"workspace", "workspaceSize"});
+  }
+  void WorkspaceSmallerThanAsked() {
+    if (op_.workspaceSize == 0) {
+      RunCorrectlyAndCheck();
+      GTEST_SKIP() << "this build plans no workspace for the shape: nothing to undersize";
+    }
+    ExpectRejectedThenRetry(RunWith(op_.workspace, op_.workspaceSize - 1, op_.executor),
+                            ACLNN_ERR_PARAM_INVALID, {"workspace", "workspaceSize"});
+  }
+  // A consumed executor is rejected and the result stays as its run left it.
+  void ConsumedExecutor() {
+    aclOpExecutor *const executor = op_.executor;
+    RunCorrectlyAndCheck();
+    const std::vector<uint8_t> result = written_->StorageBytes();
+    EXPECT_TRUE(RejectedNaming(RunWith(op_.workspace, op_.workspaceSize, executor), ACLNN_ERR_PARAM_INVALID,
+                               {"executor"}));
+    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+    EXPECT_EQ(written_->StorageBytes(), result);
+  }
+  void GarbageExecutor() {
+    int64_t notAnExecutor[16] = {};
+    ExpectRejectedThenRetry(
+        RunWith(op_.workspace, op_.workspaceSize, reinterpret_cast<aclOpExecutor *>(notAnExecutor)),
+        ACLNN_ERR_PARAM_INVALID, {"executor"});
+  }
+
+ protected:
   TracedRng rng_;
   Problem problem_;
   std::unique_ptr<DeviceTensor> read_;
@@ -524,6 +585,35 @@ class PlannedRunTest : public ::testing::Test {
   std::vector<uint8_t> before_;
   PreparedOp op_;
 };
+
+// Registers the run-phase validation tests both operators share as suite.NullExecutor,
+// suite.NullWorkspaceWithNonZeroSize, suite.WorkspaceSmallerThanAsked, suite.ConsumedExecutor and
+// suite.GarbageExecutor, each on a Fixture (a PlannedRunTest whose SetUp plans the op). Called at
+// namespace scope, before main runs the tests; returns true.
+template <typename Fixture>
+bool RegisterPlannedRunTests(const char *suite) {
+  using Body = void (Fixture::*)();
+  class Test : public Fixture {
+   public:
+    explicit Test(Body body) : body_(body) {}
+    void TestBody() override { (this->*body_)(); }
+
+   private:
+    Body body_;
+  };
+  const std::pair<const char *, Body> tests[] = {
+      {"NullExecutor", &Fixture::NullExecutor},
+      {"NullWorkspaceWithNonZeroSize", &Fixture::NullWorkspaceWithNonZeroSize},
+      {"WorkspaceSmallerThanAsked", &Fixture::WorkspaceSmallerThanAsked},
+      {"ConsumedExecutor", &Fixture::ConsumedExecutor},
+      {"GarbageExecutor", &Fixture::GarbageExecutor},
+  };
+  for (const auto &[name, body] : tests) {
+    ::testing::RegisterTest(suite, name, nullptr, nullptr, __FILE__, __LINE__,
+                            [body = body]() -> Fixture * { return new Test(body); });
+  }
+  return true;
+}
 
 }  // namespace trilinear3d::test
 

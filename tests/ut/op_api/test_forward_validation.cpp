@@ -573,55 +573,8 @@ class ForwardRunValidation : public PlannedRunTest<ForwardProblem> {
   void SetUp() override { Plan(ForwardProblem{{2, 5, 9, 17, 23}, {13, 31, 40}}); }
 };
 
-TEST_F(ForwardRunValidation, NullExecutor) {
-  EXPECT_TRUE(RejectedNaming(aclnnUpsampleTrilinear3d(op_.workspace, op_.workspaceSize, nullptr, nullptr),
-                             ACLNN_ERR_PARAM_NULLPTR, {"executor"}));
-  EXPECT_TRUE(WrittenUntouched());
-  RunCorrectlyAndCheck();
-}
-
-TEST_F(ForwardRunValidation, NullWorkspaceWithNonZeroSize) {
-  if (op_.workspaceSize == 0) {
-    RunCorrectlyAndCheck();
-    GTEST_SKIP() << "this build plans no forward workspace for the shape: a null one is valid";
-  }
-  EXPECT_TRUE(RejectedNaming(aclnnUpsampleTrilinear3d(nullptr, op_.workspaceSize, op_.executor, nullptr),
-                             ACLNN_ERR_PARAM_NULLPTR, {"workspace", "workspaceSize"}));
-  EXPECT_TRUE(WrittenUntouched());
-  RunCorrectlyAndCheck();
-}
-
-TEST_F(ForwardRunValidation, WorkspaceSmallerThanAsked) {
-  if (op_.workspaceSize == 0) {
-    RunCorrectlyAndCheck();
-    GTEST_SKIP() << "this build plans no forward workspace for the shape: nothing to undersize";
-  }
-  EXPECT_TRUE(
-      RejectedNaming(aclnnUpsampleTrilinear3d(op_.workspace, op_.workspaceSize - 1, op_.executor, nullptr),
-                     ACLNN_ERR_PARAM_INVALID, {"workspace", "workspaceSize"}));
-  EXPECT_TRUE(WrittenUntouched());
-  RunCorrectlyAndCheck();
-}
-
-TEST_F(ForwardRunValidation, ConsumedExecutor) {
-  aclOpExecutor *const executor = op_.executor;
-  RunCorrectlyAndCheck();
-  const std::vector<uint8_t> result = written_->StorageBytes();
-  EXPECT_TRUE(RejectedNaming(aclnnUpsampleTrilinear3d(op_.workspace, op_.workspaceSize, executor, nullptr),
-                             ACLNN_ERR_PARAM_INVALID, {"executor"}));
-  ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
-  EXPECT_EQ(written_->StorageBytes(), result);
-}
-
-TEST_F(ForwardRunValidation, GarbageExecutor) {
-  int64_t notAnExecutor[16] = {};
-  EXPECT_TRUE(
-      RejectedNaming(aclnnUpsampleTrilinear3d(op_.workspace, op_.workspaceSize,
-                                              reinterpret_cast<aclOpExecutor *>(notAnExecutor), nullptr),
-                     ACLNN_ERR_PARAM_INVALID, {"executor"}));
-  EXPECT_TRUE(WrittenUntouched());
-  RunCorrectlyAndCheck();
-}
+[[maybe_unused]] const bool kRegistered =
+    RegisterPlannedRunTests<ForwardRunValidation>("ForwardRunValidation");
 
 }  // namespace
 }  // namespace trilinear3d::test
