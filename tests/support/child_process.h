@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "test_tensor.h"
+
 namespace trilinear3d::test {
 
 constexpr char kCoresEnv[] = "TRILINEAR3D_CORES";
@@ -90,52 +92,54 @@ inline ::testing::AssertionResult RunChildWithCores(int cores, uint64_t seed, co
   return ::testing::AssertionSuccess();
 }
 
-// The child's side: a test suite.WriteResults, registered only when outputEnv is set (so it never shows
-// up in a normal run or in test discovery), that computes compute(seed from seedEnv) and writes the
-// bytes to the file outputEnv names for the parent. Returns whether it was registered.
-using ChildCompute = std::vector<uint8_t> (*)(uint64_t seed);
+// Raw result bytes of a determinism test's cases, computed from seed alone (so that every process
+// computes the same problems); with checkAccuracy each result's values are checked too.
+using CasesCompute = std::vector<uint8_t> (*)(uint64_t seed, bool checkAccuracy);
 
-inline bool RegisterChildWriter(const char *suite, const char *outputEnv, const char *seedEnv,
-                                ChildCompute compute) {
-  if (std::getenv(outputEnv) == nullptr) return false;
+// The variables that hand a child its output file and seed, and its test's name: a binary holds one
+// determinism test across processes, and its children are the same binary.
+constexpr char kChildOutputEnv[] = "TRILINEAR3D_UT_CHILD_OUTPUT";
+constexpr char kChildSeedEnv[] = "TRILINEAR3D_UT_CHILD_SEED";
+constexpr char kChildTest[] = "DeterminismChild.WriteResults";
+
+// The child's side: the test DeterminismChild.WriteResults, registered only when kChildOutputEnv is set
+// (so it never shows up in a normal run or in test discovery), that computes the cases on the seed from
+// kChildSeedEnv (accuracy is the parent's to check) and writes the bytes to the file kChildOutputEnv
+// names for the parent. Called at namespace scope (before main runs the tests); returns whether it
+// registered the test.
+inline bool RegisterChildWriter(CasesCompute compute) {
+  if (std::getenv(kChildOutputEnv) == nullptr) return false;
   class Writer : public ::testing::Test {
    public:
-    Writer(const char *outputEnv, const char *seedEnv, ChildCompute compute)
-        : outputEnv_(outputEnv), seedEnv_(seedEnv), compute_(compute) {}
+    explicit Writer(CasesCompute compute) : compute_(compute) {}
     void TestBody() override {
-      const char *seed = std::getenv(seedEnv_);
+      const char *seed = std::getenv(kChildSeedEnv);
       ASSERT_NE(seed, nullptr);
-      const std::vector<uint8_t> bytes = compute_(std::strtoull(seed, nullptr, 10));
-      std::ofstream file(std::getenv(outputEnv_), std::ios::binary);
+      const std::vector<uint8_t> bytes = compute_(std::strtoull(seed, nullptr, 10), false);
+      std::ofstream file(std::getenv(kChildOutputEnv), std::ios::binary);
       file.write(reinterpret_cast<const char *>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
       ASSERT_TRUE(file.good());
     }
 
    private:
-    const char *outputEnv_;
-    const char *seedEnv_;
-    ChildCompute compute_;
+    CasesCompute compute_;
   };
-  ::testing::RegisterTest(suite, "WriteResults", nullptr, nullptr, __FILE__, __LINE__,
-                          [=]() -> ::testing::Test * { return new Writer(outputEnv, seedEnv, compute); });
+  ::testing::RegisterTest("DeterminismChild", "WriteResults", nullptr, nullptr, __FILE__, __LINE__,
+                          [=]() -> ::testing::Test * { return new Writer(compute); });
   return true;
 }
 
-// Raw result bytes of a determinism test's cases, computed from seed alone (so that every process
-// computes the same problems); with checkAccuracy each result's values are checked too.
-using CasesCompute = std::vector<uint8_t> (*)(uint64_t seed, bool checkAccuracy);
-
-// The parent's side of a determinism test: the cases in process (the default core count), checked
-// against the reference so that the comparison is between correct results, then in a child per core
-// count of `cores` (childFilter selects its RegisterChildWriter test), whose bytes must all be equal.
-inline void ExpectSameBitsForCoreCounts(uint64_t seed, CasesCompute compute, const char *outputEnv,
-                                        const char *seedEnv, const char *childFilter,
-                                        std::initializer_list<int> cores = {1, 2, 3}) {
+// The parent's side of a determinism test, on a fresh seed (reported, replayable): the cases in process
+// (the default core count), checked against the reference so that the comparison is between correct
+// results, then in a child per core count of `cores`, whose bytes must all be equal.
+inline void ExpectSameBitsForCoreCounts(CasesCompute compute, std::initializer_list<int> cores = {1, 2, 3}) {
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE(SeedTrace(seed));
   const std::vector<uint8_t> inProcess = compute(seed, true);
   for (int n : cores) {
     SCOPED_TRACE(std::string(kCoresEnv) + "=" + std::to_string(n));
     std::vector<uint8_t> child;
-    ASSERT_TRUE(RunChildWithCores(n, seed, outputEnv, seedEnv, childFilter, &child));
+    ASSERT_TRUE(RunChildWithCores(n, seed, kChildOutputEnv, kChildSeedEnv, kChildTest, &child));
     ASSERT_EQ(child.size(), inProcess.size());
     size_t differing = 0, first = child.size();
     for (size_t i = 0; i < child.size(); ++i) {
@@ -148,8 +152,10 @@ inline void ExpectSameBitsForCoreCounts(uint64_t seed, CasesCompute compute, con
   }
 }
 
-// The same bits in repeated runs in one process.
-inline void ExpectRepeatedRunsIdentical(uint64_t seed, CasesCompute compute) {
+// The same bits in repeated runs in one process, on a fresh seed (reported, replayable).
+inline void ExpectRepeatedRunsIdentical(CasesCompute compute) {
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE(SeedTrace(seed));
   const std::vector<uint8_t> first = compute(seed, false);
   for (int run = 0; run < 3; ++run) EXPECT_TRUE(compute(seed, false) == first) << "run " << run;
 }

@@ -6,11 +6,16 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <cstdlib>
+#include <initializer_list>
 #include <memory>
 #include <random>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "acl/acl.h"
@@ -19,6 +24,7 @@
 #include "reference/forward_reference.h"
 #include "reference/upsample_reference.h"
 #include "test_tensor.h"
+#include "validation_helpers.h"
 
 namespace trilinear3d::test {
 
@@ -68,6 +74,39 @@ class ScopedKernel {
 };
 
 constexpr BackwardKernel kBackwardKernels[] = {BackwardKernel::kWidthFirst, BackwardKernel::kWidthLast};
+
+// Each of cases under each general backward kernel: the parameters of a backward suite that runs an
+// operator-neutral case table (CaseAndKernelName names them).
+template <typename Cases>
+auto WithBackwardKernels(const Cases &cases) {
+  return ::testing::Combine(::testing::ValuesIn(cases), ::testing::ValuesIn(kBackwardKernels));
+}
+
+// A backward suite over such a case table: each test runs its case (TestCase()) under its kernel, forced
+// while the test lives.
+template <typename Case>
+class BackwardKernelsTest : public ::testing::TestWithParam<std::tuple<Case, BackwardKernel>> {
+ protected:
+  const Case &TestCase() const { return std::get<0>(this->GetParam()); }
+
+ private:
+  const ScopedKernel forcedKernel_{std::get<1>(this->GetParam())};
+};
+
+// gtest names of parameters that are named cases: the case's name; a case and backward kernel's, the
+// case's name and the kernel's.
+struct CaseName {
+  template <typename Case>
+  std::string operator()(const ::testing::TestParamInfo<Case> &info) const {
+    return info.param.name;
+  }
+};
+struct CaseAndKernelName {
+  template <typename Case>
+  std::string operator()(const ::testing::TestParamInfo<std::tuple<Case, BackwardKernel>> &info) const {
+    return std::string(std::get<0>(info.param).name) + "_" + BackwardKernelName(std::get<1>(info.param));
+  }
+};
 
 // Phase 1 done: an executor and its workspace, waiting to be enqueued.
 struct PreparedOp {
@@ -143,11 +182,17 @@ inline ::testing::AssertionResult PrepareForward(const aclTensor *self, const Fo
   return Planned(status, "aclnnUpsampleTrilinear3dGetWorkspaceSize", p.Describe(), op);
 }
 
+// The run phase of the backward or the forward operator with these arguments.
+inline aclnnStatus RunPhase(bool backward, void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                            aclrtStream stream) {
+  return backward ? aclnnUpsampleTrilinear3dBackward(workspace, workspaceSize, executor, stream)
+                  : aclnnUpsampleTrilinear3d(workspace, workspaceSize, executor, stream);
+}
+
 // The run phase of the operator op was planned for; the executor is left as it is (a run rejected
 // before it starts, e.g. on a destroyed stream, keeps it usable).
 inline aclnnStatus RunPhase(const PreparedOp &op, aclrtStream stream) {
-  return op.backward ? aclnnUpsampleTrilinear3dBackward(op.workspace, op.workspaceSize, op.executor, stream)
-                     : aclnnUpsampleTrilinear3d(op.workspace, op.workspaceSize, op.executor, stream);
+  return RunPhase(op.backward, op.workspace, op.workspaceSize, op.executor, stream);
 }
 
 // The run phase; the executor counts as consumed either way.
@@ -184,6 +229,16 @@ inline ::testing::AssertionResult ResultMatchesReference(const std::vector<doubl
                                                          const ForwardProblem &p, aclDataType dtype,
                                                          const std::vector<double> &got) {
   return ForwardMatchesReference(selfValues, p, dtype, got);
+}
+
+// Either operator's problem from inputSize (gradInput's / self's) to outputSize; withScales adds user
+// scales that select the same sizes (ScalesSelecting), so that the scales rule is the one that counts.
+template <typename Problem>
+Problem ProblemOfSizes(const Shape5 &inputSize, const std::array<int64_t, 3> &outputSize, bool alignCorners,
+                       bool withScales) {
+  Problem problem{inputSize, outputSize, alignCorners};
+  if (withScales) problem.scales = ScalesSelecting({inputSize[2], inputSize[3], inputSize[4]}, outputSize);
+  return problem;
 }
 
 // Either operator by the type of its problem: the shapes of the tensor it reads (gradOut / self) and
@@ -257,6 +312,53 @@ void ExpectAccurateOnFreshData(const Problem &p, aclDataType dtype, aclFormat fo
   }
 }
 
+// An accuracy sweep's shape: the sizes of the tensor on the small side of the resample (gradInput /
+// self) and the other side's D, H, W.
+struct ShapeCase {
+  const char *name;
+  Shape5 inputSize;
+  std::array<int64_t, 3> outputSize;
+};
+
+// One case of an accuracy sweep, named for gtest: dtype_format_(No)Align_(Sizes|Scales)_shape.
+struct SweepCase {
+  aclDataType dtype;
+  aclFormat format;
+  bool alignCorners;
+  bool withScales;  // user scales that select the sizes (ProblemOfSizes)
+  ShapeCase shape;
+  std::string name;
+};
+
+// The accuracy sweeps: every dtype x format x alignCorners x (sizes | scales) x shape.
+template <size_t N>
+std::vector<SweepCase> SweepCases(const ShapeCase (&shapes)[N]) {
+  std::vector<SweepCase> cases;
+  for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}) {
+    for (aclFormat format : {ACL_FORMAT_ND, ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC}) {
+      for (bool alignCorners : {false, true}) {
+        for (bool withScales : {false, true}) {
+          for (const ShapeCase &shape : shapes) {
+            cases.push_back({dtype, format, alignCorners, withScales, shape,
+                             std::string(DtypeName(dtype)) + "_" + FormatName(format) +
+                                 (alignCorners ? "_Align_" : "_NoAlign_") +
+                                 (withScales ? "Scales_" : "Sizes_") + shape.name});
+          }
+        }
+      }
+    }
+  }
+  return cases;
+}
+
+// The sweep case on fresh data (ExpectAccurateOnFreshData), as a problem of either operator.
+template <typename Problem>
+void ExpectSweepCaseAccurate(const SweepCase &c) {
+  const Problem p =
+      ProblemOfSizes<Problem>(c.shape.inputSize, c.shape.outputSize, c.alignCorners, c.withScales);
+  ExpectAccurateOnFreshData(p, c.dtype, c.format);
+}
+
 // ±inf and NaN among fresh N(0, 1) values (tensors of dtype in format): each output's class must be
 // the float64 golden's (docs/spec.md §6), and some non-finite outputs must survive.
 template <typename Problem>
@@ -271,6 +373,46 @@ void ExpectNonFiniteClassesMatchGolden(const Problem &p, aclDataType dtype, aclF
   const std::vector<double> got = written.Download();
   EXPECT_TRUE(ResultMatchesReference(values, p, dtype, got));
   EXPECT_GT(CountNonFinite(got), 0u) << "the non-finite input values vanished";
+}
+
+// The strided-view tests' cases, both operators'.
+inline constexpr ViewCase kViewCases[] = {
+    // NCDHW views over channels-last memory (what torch's channels_last_3d gives).
+    {ACL_FORMAT_NCDHW, MemLayout::kPermuted, ACL_FORMAT_NCDHW, MemLayout::kPermuted},
+    {ACL_FORMAT_NDHWC, MemLayout::kPermuted, ACL_FORMAT_NDHWC, MemLayout::kPermuted},
+    // Every other element along the innermost dim, gaps between rows, an offset, a trailing gap.
+    {ACL_FORMAT_NCDHW, MemLayout::kSliced, ACL_FORMAT_NCDHW, MemLayout::kSliced},
+    {ACL_FORMAT_NDHWC, MemLayout::kSliced, ACL_FORMAT_NDHWC, MemLayout::kSliced},
+    // Each tensor read by its own format.
+    {ACL_FORMAT_NDHWC, MemLayout::kContiguous, ACL_FORMAT_NCDHW, MemLayout::kContiguous},
+    {ACL_FORMAT_NCDHW, MemLayout::kContiguous, ACL_FORMAT_NDHWC, MemLayout::kContiguous},
+    {ACL_FORMAT_NCDHW, MemLayout::kPermuted, ACL_FORMAT_NDHWC, MemLayout::kSliced},
+    {ACL_FORMAT_ND, MemLayout::kSliced, ACL_FORMAT_NDHWC, MemLayout::kPermuted},
+    {ACL_FORMAT_NCDHW, MemLayout::kContiguous, ACL_FORMAT_NCDHW, MemLayout::kSliced},
+    {ACL_FORMAT_NDHWC, MemLayout::kSliced, ACL_FORMAT_NCDHW, MemLayout::kContiguous},
+};
+
+// A view case's name in gtest, the operator's tensors called readName (GradOut / Self) and writtenName
+// (GradInput / Out): PermutedBoth, SlicedBothNdhwc (one format and layout for both; NCDHW unnamed),
+// SelfNdhwcOutNcdhw (both contiguous), PermutedSelfSlicedOut (otherwise).
+inline std::string ViewCaseName(const ViewCase &v, const std::string &readName,
+                                const std::string &writtenName) {
+  auto layout = [](MemLayout l) {
+    return l == MemLayout::kContiguous ? "Contiguous" : l == MemLayout::kPermuted ? "Permuted" : "Sliced";
+  };
+  auto format = [](aclFormat f) {  // NDHWC -> Ndhwc
+    std::string name = FormatName(f);
+    for (size_t i = 1; i < name.size(); ++i) name[i] = static_cast<char>(std::tolower(name[i]));
+    return name;
+  };
+  if (v.readFormat == v.writtenFormat && v.readLayout == v.writtenLayout) {
+    return std::string(layout(v.readLayout)) + "Both" +
+           (v.readFormat == ACL_FORMAT_NCDHW ? "" : format(v.readFormat));
+  }
+  if (v.readLayout == MemLayout::kContiguous && v.writtenLayout == MemLayout::kContiguous) {
+    return readName + format(v.readFormat) + writtenName + format(v.writtenFormat);
+  }
+  return layout(v.readLayout) + readName + layout(v.writtenLayout) + writtenName;
 }
 
 // One run on fresh N(0, 1) data from rng, each tensor in the format and layout `view` gives it: the
@@ -306,6 +448,52 @@ void AppendResultBytes(const Problem &p, aclDataType dtype, aclFormat format, st
   bytes->insert(bytes->end(), result.begin(), result.end());
 }
 
+// A determinism test's case: its tensors' dtype and format, and its problem (ProblemOfSizes).
+struct DeterminismCase {
+  const char *name;
+  aclDataType dtype;
+  aclFormat format;
+  bool alignCorners;
+  Shape5 inputSize;  // gradInput (backward) / self (forward)
+  std::array<int64_t, 3> outputSize;
+  bool withScales;
+};
+
+// The determinism tests' cases, both operators': shapes whose item split (planes x D chunks x H chunks)
+// changes with the core count, on both row layouts (W-inner, and C-inner for NDHWC with C >= 8) and
+// every dtype.
+inline constexpr DeterminismCase kDeterminismCases[] = {
+    {"FloatNcdhwUp", ACL_FLOAT, ACL_FORMAT_NCDHW, false, {2, 5, 9, 17, 23}, {13, 31, 40}, false},
+    {"Bf16NcdhwUp", ACL_BF16, ACL_FORMAT_NCDHW, false, {2, 5, 9, 17, 23}, {13, 31, 40}, false},
+    {"FloatNdhwcAlignUp", ACL_FLOAT, ACL_FORMAT_NDHWC, true, {2, 5, 9, 17, 23}, {13, 31, 40}, false},
+    {"FloatNdhwcAlign", ACL_FLOAT, ACL_FORMAT_NDHWC, true, {1, 11, 6, 9, 13}, {11, 17, 20}, false},
+    {"Fp16NdhwcScales", ACL_FLOAT16, ACL_FORMAT_NDHWC, false, {2, 11, 5, 7, 9}, {8, 12, 21}, true},
+    {"DoubleNcdhwDown", ACL_DOUBLE, ACL_FORMAT_NCDHW, false, {2, 3, 17, 31, 40}, {9, 13, 23}, false},
+    {"FloatStrongDownH", ACL_FLOAT, ACL_FORMAT_NCDHW, false, {1, 2, 4, 200, 9}, {3, 7, 5}, false},
+    {"FloatOnePlane", ACL_FLOAT, ACL_FORMAT_NCDHW, false, {1, 1, 7, 19, 33}, {15, 40, 50}, false},
+    // Channels inner (C >= 8): the backward's width-last ring kernel; then W x C rows of 72 KB, cut into
+    // W chunks.
+    {"FloatChannelsInner", ACL_FLOAT, ACL_FORMAT_NDHWC, false, {1, 16, 9, 17, 23}, {13, 31, 40}, false},
+    {"FloatChannelsInnerWChunks", ACL_FLOAT, ACL_FORMAT_NDHWC, false, {1, 72, 2, 3, 120}, {3, 5, 250}, false},
+    // The forward's W first (W shrinks 64 -> 8 under D growing 5 -> 17): items split D differently per core
+    // count, and each starts its cache of W-resampled tap planes empty.
+    {"FloatWidthFirstGrowD", ACL_FLOAT, ACL_FORMAT_NCDHW, false, {1, 3, 5, 6, 64}, {17, 5, 8}, false},
+    {"Bf16WidthFirstGrowDNdhwc", ACL_BF16, ACL_FORMAT_NDHWC, true, {1, 3, 5, 6, 64}, {17, 5, 8}, false},
+};
+
+// AppendResultBytes of each of kDeterminismCases in order, all on values from rng: the written tensors'
+// bytes, concatenated.
+template <typename Problem>
+std::vector<uint8_t> DeterminismCasesResultBytes(std::mt19937_64 &rng, bool checkAccuracy) {
+  std::vector<uint8_t> bytes;
+  for (const DeterminismCase &c : kDeterminismCases) {
+    SCOPED_TRACE(c.name);
+    const Problem p = ProblemOfSizes<Problem>(c.inputSize, c.outputSize, c.alignCorners, c.withScales);
+    AppendResultBytes(p, c.dtype, c.format, rng, checkAccuracy, &bytes);
+  }
+  return bytes;
+}
+
 // A planned op on float NCDHW tensors, the one it writes pre-filled with N(+-100, 25) values: the
 // subject of the run-phase validation tests. A rejected run must leave the written tensor as it was;
 // a corrected retry with the same executor must give the right result.
@@ -338,6 +526,57 @@ class PlannedRunTest : public ::testing::Test {
     EXPECT_TRUE(ResultMatchesReference(values_, problem_, ACL_FLOAT, written_->Download()));
   }
 
+  // The planned operator's run phase on the default stream, with these arguments.
+  aclnnStatus RunWith(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor) const {
+    return RunPhase(op_.backward, workspace, workspaceSize, executor, nullptr);
+  }
+
+  // A run that must be rejected with `expected`, its message naming one of names as a word: the written
+  // tensor keeps its bytes, and the corrected retry still works.
+  void ExpectRejectedThenRetry(aclnnStatus status, aclnnStatus expected,
+                               std::initializer_list<const char *> names) {
+    EXPECT_TRUE(RejectedNaming(status, expected, names));
+    EXPECT_TRUE(WrittenUntouched());
+    RunCorrectlyAndCheck();
+  }
+
+ public:
+  // The run-phase validation tests both operators share (RegisterPlannedRunTests).
+  void NullExecutor() {
+    ExpectRejectedThenRetry(RunWith(op_.workspace, op_.workspaceSize, nullptr), ACLNN_ERR_PARAM_NULLPTR,
+                            {"executor"});
+  }
+  void NullWorkspaceWithNonZeroSize() {
+    const uint64_t size = std::max<uint64_t>(op_.workspaceSize, 64);
+    ExpectRejectedThenRetry(RunWith(nullptr, size, op_.executor), ACLNN_ERR_PARAM_NULLPTR,
+                            {"workspace", "workspaceSize"});
+  }
+  void WorkspaceSmallerThanAsked() {
+    if (op_.workspaceSize == 0) {
+      RunCorrectlyAndCheck();
+      GTEST_SKIP() << "this build plans no workspace for the shape: nothing to undersize";
+    }
+    ExpectRejectedThenRetry(RunWith(op_.workspace, op_.workspaceSize - 1, op_.executor),
+                            ACLNN_ERR_PARAM_INVALID, {"workspace", "workspaceSize"});
+  }
+  // A consumed executor is rejected and the result stays as its run left it.
+  void ConsumedExecutor() {
+    aclOpExecutor *const executor = op_.executor;
+    RunCorrectlyAndCheck();
+    const std::vector<uint8_t> result = written_->StorageBytes();
+    EXPECT_TRUE(RejectedNaming(RunWith(op_.workspace, op_.workspaceSize, executor), ACLNN_ERR_PARAM_INVALID,
+                               {"executor"}));
+    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+    EXPECT_EQ(written_->StorageBytes(), result);
+  }
+  void GarbageExecutor() {
+    int64_t notAnExecutor[16] = {};
+    ExpectRejectedThenRetry(
+        RunWith(op_.workspace, op_.workspaceSize, reinterpret_cast<aclOpExecutor *>(notAnExecutor)),
+        ACLNN_ERR_PARAM_INVALID, {"executor"});
+  }
+
+ protected:
   TracedRng rng_;
   Problem problem_;
   std::unique_ptr<DeviceTensor> read_;
@@ -346,6 +585,35 @@ class PlannedRunTest : public ::testing::Test {
   std::vector<uint8_t> before_;
   PreparedOp op_;
 };
+
+// Registers the run-phase validation tests both operators share as suite.NullExecutor,
+// suite.NullWorkspaceWithNonZeroSize, suite.WorkspaceSmallerThanAsked, suite.ConsumedExecutor and
+// suite.GarbageExecutor, each on a Fixture (a PlannedRunTest whose SetUp plans the op). Called at
+// namespace scope, before main runs the tests; returns true.
+template <typename Fixture>
+bool RegisterPlannedRunTests(const char *suite) {
+  using Body = void (Fixture::*)();
+  class Test : public Fixture {
+   public:
+    explicit Test(Body body) : body_(body) {}
+    void TestBody() override { (this->*body_)(); }
+
+   private:
+    Body body_;
+  };
+  const std::pair<const char *, Body> tests[] = {
+      {"NullExecutor", &Fixture::NullExecutor},
+      {"NullWorkspaceWithNonZeroSize", &Fixture::NullWorkspaceWithNonZeroSize},
+      {"WorkspaceSmallerThanAsked", &Fixture::WorkspaceSmallerThanAsked},
+      {"ConsumedExecutor", &Fixture::ConsumedExecutor},
+      {"GarbageExecutor", &Fixture::GarbageExecutor},
+  };
+  for (const auto &[name, body] : tests) {
+    ::testing::RegisterTest(suite, name, nullptr, nullptr, __FILE__, __LINE__,
+                            [body = body]() -> Fixture * { return new Test(body); });
+  }
+  return true;
+}
 
 }  // namespace trilinear3d::test
 

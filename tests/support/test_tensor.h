@@ -271,7 +271,6 @@ inline ViewLayout MakeViewLayout(const Shape5 &view, aclFormat format, MemLayout
 // The formats and layouts of an operator's two tensors: the one it reads (gradOut / self) and the one
 // it writes (gradInput / out).
 struct ViewCase {
-  const char *name;
   aclFormat readFormat;
   MemLayout readLayout;
   aclFormat writtenFormat;

@@ -122,6 +122,46 @@ inline ::testing::AssertionResult RejectedNaming(aclnnStatus status, aclnnStatus
   return Rejected(status, expected, names, NameMatch::kWholeWord);
 }
 
+constexpr int64_t kDimLimit = int64_t{1} << 20;  // CANN's per-dim limit
+
+// The GetWorkspaceSize validation matrices' valid baseline, which each test breaks in one thing: float
+// NCDHW tensors on the resample's input side (1,2,2,3,4) (self / gradInput) and output side (1,2,3,4,5)
+// (out / gradOut), over canary-filled buffers of 8-byte elements, and outputSize (3,4,5); the call's
+// outputs. The recent error message is cleared before each test.
+class ValidationBaseline : public ::testing::Test {
+ protected:
+  void SetUp() override { (void)aclGetRecentErrMsg(); }
+
+  // The baseline's tensor on the input side (self / gradInput) and on the output side (out / gradOut).
+  RawTensor In(aclDataType dtype = ACL_FLOAT, aclFormat format = ACL_FORMAT_NCDHW) const {
+    return RawTensor(kInDims, dtype, format, inBuf_.data());
+  }
+  RawTensor Out(aclDataType dtype = ACL_FLOAT, aclFormat format = ACL_FORMAT_NCDHW) const {
+    return RawTensor(kOutDims, dtype, format, outBuf_.data());
+  }
+
+  // body(dims) for each of the input side's dims with one spatial dim (D, H or W) 0 or negative.
+  template <typename Body>
+  void ForEachInDimsWithSpatialNotPositive(Body body) const {
+    for (int axis = 2; axis < 5; ++axis) {
+      for (int64_t bad : {int64_t{0}, int64_t{-2}}) {
+        SCOPED_TRACE("input side dim " + std::to_string(axis) + " = " + std::to_string(bad));
+        std::vector<int64_t> dims = kInDims;
+        dims[static_cast<size_t>(axis)] = bad;
+        body(dims);
+      }
+    }
+  }
+
+  const std::vector<int64_t> kInDims{1, 2, 2, 3, 4};
+  const std::vector<int64_t> kOutDims{1, 2, 3, 4, 5};
+  DeviceBuffer inBuf_{8 * 48};
+  DeviceBuffer outBuf_{8 * 120};
+  IntArray outputSize_{3, 4, 5};
+  uint64_t workspaceSize_ = 0;
+  aclOpExecutor *executor_ = nullptr;
+};
+
 }  // namespace trilinear3d::test
 
 #endif  // TRILINEAR3D_TESTS_SUPPORT_VALIDATION_HELPERS_H_

@@ -13,12 +13,6 @@
 namespace trilinear3d::test {
 namespace {
 
-struct ShapeCase {
-  const char *name;
-  Shape5 inputSize;                   // gradInput
-  std::array<int64_t, 3> outputSize;  // gradOut's D, H, W
-};
-
 // Up- and down-sampling, size-1 axes, identity axes, integer and odd ratios.
 const ShapeCase kShapes[] = {
     {"MixedUpDown", {2, 3, 3, 5, 7}, {6, 4, 11}},   {"SizeOneAxes", {1, 2, 1, 4, 5}, {3, 4, 1}},
@@ -27,37 +21,12 @@ const ShapeCase kShapes[] = {
     {"IntegerSources", {1, 2, 7, 5, 9}, {3, 3, 5}},  // align_corners: integer source indices
 };
 
-enum class ScaleMode { kSizes, kScales };
+class BackwardAccuracy : public BackwardKernelsTest<SweepCase> {};
 
-using AccuracyParam = std::tuple<aclDataType, aclFormat, bool, ScaleMode, ShapeCase, BackwardKernel>;
+TEST_P(BackwardAccuracy, MatchesFloat64Reference) { ExpectSweepCaseAccurate<BackwardProblem>(TestCase()); }
 
-class BackwardAccuracy : public ::testing::TestWithParam<AccuracyParam> {};
-
-TEST_P(BackwardAccuracy, MatchesFloat64Reference) {
-  const auto &[dtype, format, alignCorners, scaleMode, shape, order] = GetParam();
-  const ScopedKernel forcedKernel(order);
-  BackwardProblem problem{shape.inputSize, shape.outputSize, alignCorners};
-  if (scaleMode == ScaleMode::kScales) {
-    problem.scales =
-        ScalesSelecting({shape.inputSize[2], shape.inputSize[3], shape.inputSize[4]}, shape.outputSize);
-  }
-  ExpectAccurateOnFreshData(problem, dtype, format);
-}
-
-std::string AccuracyName(const ::testing::TestParamInfo<AccuracyParam> &info) {
-  const auto &[dtype, format, alignCorners, scaleMode, shape, order] = info.param;
-  return std::string(DtypeName(dtype)) + "_" + FormatName(format) + (alignCorners ? "_Align_" : "_NoAlign_") +
-         (scaleMode == ScaleMode::kScales ? "Scales_" : "Sizes_") + shape.name + "_" +
-         BackwardKernelName(order);
-}
-
-INSTANTIATE_TEST_SUITE_P(
-    Sweep, BackwardAccuracy,
-    ::testing::Combine(::testing::Values(ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE),
-                       ::testing::Values(ACL_FORMAT_ND, ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC),
-                       ::testing::Bool(), ::testing::Values(ScaleMode::kSizes, ScaleMode::kScales),
-                       ::testing::ValuesIn(kShapes), ::testing::ValuesIn(kBackwardKernels)),
-    AccuracyName);
+INSTANTIATE_TEST_SUITE_P(Sweep, BackwardAccuracy, WithBackwardKernels(SweepCases(kShapes)),
+                         CaseAndKernelName());
 
 // ±inf and NaN in gradOut: each output's class must be the float64 golden's (docs/spec.md §6),
 // including NaN from a zero-weight tap times inf.

@@ -19,12 +19,6 @@
 namespace trilinear3d::test {
 namespace {
 
-struct ShapeCase {
-  const char *name;
-  Shape5 selfSize;                    // self: N, C, iD, iH, iW
-  std::array<int64_t, 3> outputSize;  // out's D, H, W
-};
-
 // Up- and down-sampling, size-1 axes, identity axes, integer and odd ratios, rows longer than a
 // vector (W), channel counts longer than a vector (the channels-last path), and a W-first forward
 // whose D taps repeat across out D indices (its cache of W-resampled tap planes).
@@ -41,56 +35,14 @@ const ShapeCase kShapes[] = {
     {"GrowDShrinkW", {1, 2, 4, 6, 9}, {11, 5, 4}},       // W first: D tap planes reused across out D
 };
 
-enum class ScaleMode { kSizes, kScales };
+class ForwardAccuracy : public ::testing::TestWithParam<SweepCase> {};
 
-using AccuracyParam = std::tuple<aclDataType, aclFormat, bool, ScaleMode, ShapeCase>;
+TEST_P(ForwardAccuracy, MatchesFloat64Reference) { ExpectSweepCaseAccurate<ForwardProblem>(GetParam()); }
 
-class ForwardAccuracy : public ::testing::TestWithParam<AccuracyParam> {};
-
-TEST_P(ForwardAccuracy, MatchesFloat64Reference) {
-  const auto &[dtype, format, alignCorners, scaleMode, shape] = GetParam();
-  ForwardProblem problem{shape.selfSize, shape.outputSize, alignCorners};
-  if (scaleMode == ScaleMode::kScales) {
-    problem.scales =
-        ScalesSelecting({shape.selfSize[2], shape.selfSize[3], shape.selfSize[4]}, shape.outputSize);
-  }
-  ExpectAccurateOnFreshData(problem, dtype, format);
-}
-
-std::string AccuracyName(const ::testing::TestParamInfo<AccuracyParam> &info) {
-  const auto &[dtype, format, alignCorners, scaleMode, shape] = info.param;
-  return std::string(DtypeName(dtype)) + "_" + FormatName(format) + (alignCorners ? "_Align_" : "_NoAlign_") +
-         (scaleMode == ScaleMode::kScales ? "Scales_" : "Sizes_") + shape.name;
-}
-
-INSTANTIATE_TEST_SUITE_P(
-    Sweep, ForwardAccuracy,
-    ::testing::Combine(::testing::Values(ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE),
-                       ::testing::Values(ACL_FORMAT_ND, ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC),
-                       ::testing::Bool(), ::testing::Values(ScaleMode::kSizes, ScaleMode::kScales),
-                       ::testing::ValuesIn(kShapes)),
-    AccuracyName);
+INSTANTIATE_TEST_SUITE_P(Sweep, ForwardAccuracy, ::testing::ValuesIn(SweepCases(kShapes)), CaseName());
 
 // Non-contiguous self and out: read and written through their strides, each by its own format;
 // no byte of out's storage outside its view changes, and self's storage is never written.
-const ViewCase kViewCases[] = {
-    // NCDHW views over channels-last memory (what torch's channels_last_3d gives).
-    {"PermutedBoth", ACL_FORMAT_NCDHW, MemLayout::kPermuted, ACL_FORMAT_NCDHW, MemLayout::kPermuted},
-    {"PermutedBothNdhwc", ACL_FORMAT_NDHWC, MemLayout::kPermuted, ACL_FORMAT_NDHWC, MemLayout::kPermuted},
-    // Every other element along the innermost dim, gaps between rows, an offset, a trailing gap.
-    {"SlicedBoth", ACL_FORMAT_NCDHW, MemLayout::kSliced, ACL_FORMAT_NCDHW, MemLayout::kSliced},
-    {"SlicedBothNdhwc", ACL_FORMAT_NDHWC, MemLayout::kSliced, ACL_FORMAT_NDHWC, MemLayout::kSliced},
-    // Each tensor read by its own format.
-    {"SelfNdhwcOutNcdhw", ACL_FORMAT_NDHWC, MemLayout::kContiguous, ACL_FORMAT_NCDHW, MemLayout::kContiguous},
-    {"SelfNcdhwOutNdhwc", ACL_FORMAT_NCDHW, MemLayout::kContiguous, ACL_FORMAT_NDHWC, MemLayout::kContiguous},
-    {"PermutedSelfSlicedOut", ACL_FORMAT_NCDHW, MemLayout::kPermuted, ACL_FORMAT_NDHWC, MemLayout::kSliced},
-    {"SlicedSelfPermutedOut", ACL_FORMAT_ND, MemLayout::kSliced, ACL_FORMAT_NDHWC, MemLayout::kPermuted},
-    {"ContiguousSelfSlicedOut", ACL_FORMAT_NCDHW, MemLayout::kContiguous, ACL_FORMAT_NCDHW,
-     MemLayout::kSliced},
-    {"SlicedSelfContiguousOut", ACL_FORMAT_NDHWC, MemLayout::kSliced, ACL_FORMAT_NCDHW,
-     MemLayout::kContiguous},
-};
-
 using ViewParam = std::tuple<aclDataType, ViewCase>;
 
 class ForwardViews : public ::testing::TestWithParam<ViewParam> {};
@@ -120,7 +72,7 @@ INSTANTIATE_TEST_SUITE_P(Layouts, ForwardViews,
                                             ::testing::ValuesIn(kViewCases)),
                          [](const ::testing::TestParamInfo<ViewParam> &info) {
                            return std::string(DtypeName(std::get<0>(info.param))) + "_" +
-                                  std::get<1>(info.param).name;
+                                  ViewCaseName(std::get<1>(info.param), "Self", "Out");
                          });
 
 // Empty batch (N = 0): success, workspace 0, nothing written (the canary stays). No channels (C = 0)

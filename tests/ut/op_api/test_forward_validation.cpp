@@ -24,20 +24,9 @@
 namespace trilinear3d::test {
 namespace {
 
-constexpr int64_t kDimLimit = int64_t{1} << 20;  // CANN's per-dim limit
-
-// Valid baseline: self (1,2,2,3,4) -> out (1,2,3,4,5), float, NCDHW; each test breaks one thing.
-class ForwardValidation : public ::testing::Test {
+// self (In()) -> out (Out()).
+class ForwardValidation : public ValidationBaseline {
  protected:
-  void SetUp() override { (void)aclGetRecentErrMsg(); }
-
-  RawTensor Self(aclDataType dtype = ACL_FLOAT, aclFormat format = ACL_FORMAT_NCDHW) {
-    return RawTensor(kSelfDims, dtype, format, selfBuf_.data());
-  }
-  RawTensor Out(aclDataType dtype = ACL_FLOAT, aclFormat format = ACL_FORMAT_NCDHW) {
-    return RawTensor(kOutDims, dtype, format, outBuf_.data());
-  }
-
   aclnnStatus Call(const aclTensor *self, const aclIntArray *outputSize, aclTensor *out,
                    std::array<double, 3> scales = {0.0, 0.0, 0.0}, bool alignCorners = false) {
     return aclnnUpsampleTrilinear3dGetWorkspaceSize(self, outputSize, alignCorners, scales[0], scales[1],
@@ -49,7 +38,7 @@ class ForwardValidation : public ::testing::Test {
 
   // Each of these NCDHW out shapes, under the valid self and outputSize, is rejected naming out.
   void ExpectOutShapesRejected(std::initializer_list<std::vector<int64_t>> shapes) {
-    RawTensor self = Self();
+    RawTensor self = In();
     for (const std::vector<int64_t> &dims : shapes) {
       SCOPED_TRACE("out " + std::to_string(dims[0]) + "x" + std::to_string(dims[1]) + "x" +
                    std::to_string(dims[2]) + "x" + std::to_string(dims[3]) + "x" + std::to_string(dims[4]));
@@ -90,18 +79,10 @@ class ForwardValidation : public ::testing::Test {
     }
     return ::testing::AssertionFailure() << "a rejected call wrote into out's storage";
   }
-
-  const std::vector<int64_t> kSelfDims{1, 2, 2, 3, 4};
-  const std::vector<int64_t> kOutDims{1, 2, 3, 4, 5};
-  DeviceBuffer selfBuf_{8 * 48};
-  DeviceBuffer outBuf_{8 * 120};
-  IntArray outputSize_{3, 4, 5};
-  uint64_t workspaceSize_ = 0;
-  aclOpExecutor *executor_ = nullptr;
 };
 
 TEST_F(ForwardValidation, BaselineIsAccepted) {
-  RawTensor self = Self();
+  RawTensor self = In();
   RawTensor out = Out();
   ASSERT_EQ(Call(self.get(), outputSize_.get(), out.get()), ACLNN_SUCCESS) << aclGetRecentErrMsg();
   RunExecutor();
@@ -114,18 +95,18 @@ TEST_F(ForwardValidation, NullSelf) {
 }
 
 TEST_F(ForwardValidation, NullOutputSize) {
-  RawTensor self = Self();
+  RawTensor self = In();
   RawTensor out = Out();
   EXPECT_TRUE(RejectedNaming(Call(self.get(), nullptr, out.get()), ACLNN_ERR_PARAM_NULLPTR, {"outputSize"}));
 }
 
 TEST_F(ForwardValidation, NullOut) {
-  RawTensor self = Self();
+  RawTensor self = In();
   EXPECT_TRUE(RejectedNaming(Call(self.get(), outputSize_.get(), nullptr), ACLNN_ERR_PARAM_NULLPTR, {"out"}));
 }
 
 TEST_F(ForwardValidation, NullWorkspaceSize) {
-  RawTensor self = Self();
+  RawTensor self = In();
   RawTensor out = Out();
   const aclnnStatus status = aclnnUpsampleTrilinear3dGetWorkspaceSize(
       self.get(), outputSize_.get(), false, 0.0, 0.0, 0.0, out.get(), nullptr, &executor_);
@@ -133,7 +114,7 @@ TEST_F(ForwardValidation, NullWorkspaceSize) {
 }
 
 TEST_F(ForwardValidation, NullExecutor) {
-  RawTensor self = Self();
+  RawTensor self = In();
   RawTensor out = Out();
   const aclnnStatus status = aclnnUpsampleTrilinear3dGetWorkspaceSize(
       self.get(), outputSize_.get(), false, 0.0, 0.0, 0.0, out.get(), &workspaceSize_, nullptr);
@@ -144,7 +125,7 @@ TEST_F(ForwardValidation, NullExecutor) {
 TEST_F(ForwardValidation, UnsupportedDtype) {
   for (aclDataType dtype : {ACL_INT8, ACL_INT32, ACL_UINT8, ACL_INT64, ACL_BOOL, ACL_COMPLEX64}) {
     SCOPED_TRACE("dtype " + std::to_string(static_cast<int>(dtype)));
-    RawTensor self = Self(dtype);
+    RawTensor self = In(dtype);
     RawTensor out = Out(dtype);
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"self"}));
@@ -157,7 +138,7 @@ TEST_F(ForwardValidation, MismatchedDtypes) {
     for (aclDataType outType : dtypes) {
       if (selfType == outType) continue;
       SCOPED_TRACE(std::string("self ") + DtypeName(selfType) + ", out " + DtypeName(outType));
-      RawTensor self = Self(selfType);
+      RawTensor self = In(selfType);
       RawTensor out = Out(outType);
       EXPECT_TRUE(
           RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
@@ -170,7 +151,7 @@ TEST_F(ForwardValidation, SelfNotFiveDims) {
   for (const std::vector<int64_t> &dims :
        {std::vector<int64_t>{2, 2, 3, 4}, std::vector<int64_t>{1, 1, 2, 2, 3, 4}, std::vector<int64_t>{48}}) {
     SCOPED_TRACE(std::to_string(dims.size()) + "-D self");
-    RawTensor self(dims, ACL_FLOAT, ACL_FORMAT_ND, selfBuf_.data());
+    RawTensor self(dims, ACL_FLOAT, ACL_FORMAT_ND, inBuf_.data());
     RawTensor out = Out();
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"self"}));
@@ -181,7 +162,7 @@ TEST_F(ForwardValidation, OutNotFiveDims) {
   for (const std::vector<int64_t> &dims :
        {std::vector<int64_t>{2, 3, 4, 5}, std::vector<int64_t>{1, 1, 2, 3, 4, 5}}) {
     SCOPED_TRACE(std::to_string(dims.size()) + "-D out");
-    RawTensor self = Self();
+    RawTensor self = In();
     RawTensor out(dims, ACL_FLOAT, ACL_FORMAT_ND, outBuf_.data());
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
@@ -189,7 +170,7 @@ TEST_F(ForwardValidation, OutNotFiveDims) {
 }
 
 TEST_F(ForwardValidation, OutputSizeNotThreeElements) {
-  RawTensor self = Self();
+  RawTensor self = In();
   RawTensor out = Out();
   for (const std::vector<int64_t> &values :
        {std::vector<int64_t>{4, 5}, std::vector<int64_t>{3, 4, 5, 1}, std::vector<int64_t>{1, 2, 3, 4, 5}}) {
@@ -203,7 +184,7 @@ TEST_F(ForwardValidation, OutputSizeNotThreeElements) {
 TEST_F(ForwardValidation, SelfFormatNotSupported) {
   for (aclFormat format : {ACL_FORMAT_NCHW, ACL_FORMAT_NHWC, ACL_FORMAT_NC1HWC0}) {
     SCOPED_TRACE("format " + std::to_string(static_cast<int>(format)));
-    RawTensor self = Self(ACL_FLOAT, format);
+    RawTensor self = In(ACL_FLOAT, format);
     RawTensor out = Out();
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"self"}));
@@ -213,7 +194,7 @@ TEST_F(ForwardValidation, SelfFormatNotSupported) {
 TEST_F(ForwardValidation, OutFormatNotSupported) {
   for (aclFormat format : {ACL_FORMAT_NCHW, ACL_FORMAT_NHWC, ACL_FORMAT_NC1HWC0}) {
     SCOPED_TRACE("format " + std::to_string(static_cast<int>(format)));
-    RawTensor self = Self();
+    RawTensor self = In();
     RawTensor out = Out(ACL_FLOAT, format);
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
@@ -222,7 +203,7 @@ TEST_F(ForwardValidation, OutFormatNotSupported) {
 
 // Row 4: sizes and shapes.
 TEST_F(ForwardValidation, OutputSizeNotPositive) {
-  RawTensor self = Self();
+  RawTensor self = In();
   for (int axis = 0; axis < 3; ++axis) {
     for (int64_t bad : {int64_t{0}, int64_t{-3}}) {
       SCOPED_TRACE("outputSize[" + std::to_string(axis) + "] = " + std::to_string(bad));
@@ -239,16 +220,11 @@ TEST_F(ForwardValidation, OutputSizeNotPositive) {
 
 TEST_F(ForwardValidation, SelfSpatialNotPositive) {
   RawTensor out = Out();
-  for (int axis = 2; axis < 5; ++axis) {
-    for (int64_t bad : {int64_t{0}, int64_t{-2}}) {
-      SCOPED_TRACE("self dim " + std::to_string(axis) + " = " + std::to_string(bad));
-      std::vector<int64_t> dims = kSelfDims;
-      dims[static_cast<size_t>(axis)] = bad;
-      RawTensor self(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data(), {24, 12, 12, 4, 1}, 0, {48});
-      EXPECT_TRUE(
-          RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"self"}));
-    }
-  }
+  ForEachInDimsWithSpatialNotPositive([&](const std::vector<int64_t> &dims) {
+    RawTensor self(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.data(), {24, 12, 12, 4, 1}, 0, {48});
+    EXPECT_TRUE(
+        RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"self"}));
+  });
 }
 
 TEST_F(ForwardValidation, OutSpatialShapeNotOutputSize) {
@@ -261,7 +237,7 @@ TEST_F(ForwardValidation, OutBatchOrChannelsNotSelf) {
 
 TEST_F(ForwardValidation, OutNdhwcShapeReadInNcdhwOrder) {
   // (N, C, D, H, W) dims under NDHWC mean C = 5 and W = 2: not (N, C, outputSize).
-  RawTensor self = Self();
+  RawTensor self = In();
   RawTensor out(kOutDims, ACL_FLOAT, ACL_FORMAT_NDHWC, outBuf_.data());
   EXPECT_TRUE(
       RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
@@ -269,7 +245,7 @@ TEST_F(ForwardValidation, OutNdhwcShapeReadInNcdhwOrder) {
 
 TEST_F(ForwardValidation, SelfNdhwcShapeReadInNcdhwOrder) {
   // self dims (1,2,2,3,4) under NDHWC are N=1, C=4: out (1,2,...) no longer has self's channels.
-  RawTensor self(kSelfDims, ACL_FLOAT, ACL_FORMAT_NDHWC, selfBuf_.data());
+  RawTensor self(kInDims, ACL_FLOAT, ACL_FORMAT_NDHWC, inBuf_.data());
   RawTensor out = Out();
   EXPECT_TRUE(RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID,
                              {"out", "self"}));
@@ -277,7 +253,7 @@ TEST_F(ForwardValidation, SelfNdhwcShapeReadInNcdhwOrder) {
 
 TEST_F(ForwardValidation, MatchingNdhwcShapesAreAccepted) {
   // The same problem with both tensors NDHWC: view dims (N, D, H, W, C).
-  RawTensor self({1, 2, 3, 4, 2}, ACL_FLOAT, ACL_FORMAT_NDHWC, selfBuf_.data());
+  RawTensor self({1, 2, 3, 4, 2}, ACL_FLOAT, ACL_FORMAT_NDHWC, inBuf_.data());
   RawTensor out({1, 3, 4, 5, 2}, ACL_FLOAT, ACL_FORMAT_NDHWC, outBuf_.data());
   ASSERT_EQ(Call(self.get(), outputSize_.get(), out.get()), ACLNN_SUCCESS) << aclGetRecentErrMsg();
   RunExecutor();
@@ -296,7 +272,7 @@ TEST_F(ForwardValidation, SelfDimAboveLimit) {
 
 TEST_F(ForwardValidation, OutDimAboveLimit) {
   DeviceBuffer big(4 * static_cast<size_t>(kDimLimit + 1));
-  RawTensor self({1, 1, 1, 2, 1}, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data());
+  RawTensor self({1, 1, 1, 2, 1}, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.data());
   RawTensor out({1, 1, 1, kDimLimit + 1, 1}, ACL_FLOAT, ACL_FORMAT_NCDHW, big.data());
   IntArray outputSize{1, kDimLimit + 1, 1};
   EXPECT_TRUE(RejectedNaming(Call(self.get(), outputSize.get(), out.get()), ACLNN_ERR_PARAM_INVALID,
@@ -320,7 +296,7 @@ TEST_F(ForwardValidation, SizeProductOverflowsInt64) {
   IntArray outputSize{256, 256, 256};
   {
     SCOPED_TRACE("self and out");
-    RawTensor self(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data(), strides, 0, dims);
+    RawTensor self(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.data(), strides, 0, dims);
     RawTensor out(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), strides, 0, dims);
     ExpectOverflowRejectedUnallocated(self, outputSize, out);
   }
@@ -328,7 +304,7 @@ TEST_F(ForwardValidation, SizeProductOverflowsInt64) {
     // A small self; only out's element count overflows (the forward's output side).
     SCOPED_TRACE("out only");
     const std::vector<int64_t> selfDims{kDimLimit, kDimLimit, 1, 1, 1};
-    RawTensor self(selfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data(), {kDimLimit, 1, 1, 1, 1}, 0,
+    RawTensor self(selfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.data(), {kDimLimit, 1, 1, 1, 1}, 0,
                    selfDims);
     RawTensor out(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), strides, 0, dims);
     ExpectOverflowRejectedUnallocated(self, outputSize, out);
@@ -339,7 +315,7 @@ TEST_F(ForwardValidation, ViewExtentOverflowsInt64) {
   // Few elements, but (dim - 1) * stride overflows: rejected, never wrapped into range.
   const std::vector<int64_t> dims{1, 1, 1, 3, 2};
   const std::vector<int64_t> strides{6, 6, 6, int64_t{1} << 62, 1};
-  RawTensor self(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data(), strides, 0, {48});
+  RawTensor self(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.data(), strides, 0, {48});
   RawTensor out({1, 1, 2, 3, 2}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data());
   IntArray outputSize{2, 3, 2};
   EXPECT_TRUE(
@@ -347,7 +323,7 @@ TEST_F(ForwardValidation, ViewExtentOverflowsInt64) {
 }
 
 TEST_F(ForwardValidation, ScalesInconsistentWithSizes) {
-  RawTensor self = Self();
+  RawTensor self = In();
   RawTensor out = Out();
   // Consistent would be e.g. (1.5, 1.4, 1.3): floor(2*1.5)=3, floor(3*1.4)=4, floor(4*1.3)=5.
   const std::array<double, 3> bad[] = {{1.5, 1.4, 1.6}, {1.0, 1.4, 1.3}, {1.5, 1.7, 1.3}, {0.5, 0.5, 0.5}};
@@ -406,10 +382,10 @@ TEST_F(ForwardValidation, ScalesWithOneNotPositiveAreIgnored) {
 
 // Empty batch (N = 0): success, workspace 0, nothing written (the storage keeps its canary).
 TEST_F(ForwardValidation, EmptyBatchIsANoOp) {
-  std::vector<int64_t> selfDims = kSelfDims, outDims = kOutDims;
+  std::vector<int64_t> selfDims = kInDims, outDims = kOutDims;
   selfDims[0] = 0;
   outDims[0] = 0;
-  RawTensor self(selfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data(), {}, 0, {48});
+  RawTensor self(selfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.data(), {}, 0, {48});
   RawTensor out(outDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {}, 0, {120});
   workspaceSize_ = 12345;
   ASSERT_EQ(Call(self.get(), outputSize_.get(), out.get()), ACLNN_SUCCESS) << aclGetRecentErrMsg();
@@ -435,7 +411,7 @@ TEST_F(ForwardValidation, EmptyChannelsAreRejected) {
   };
   for (const Case &c : cases) {
     SCOPED_TRACE(c.name);
-    RawTensor self(c.selfDims, ACL_FLOAT, c.format, selfBuf_.data(), {}, 0, {48});
+    RawTensor self(c.selfDims, ACL_FLOAT, c.format, inBuf_.data(), {}, 0, {48});
     RawTensor out(c.outDims, ACL_FLOAT, c.format, outBuf_.data(), {}, 0, {120});
     const aclnnStatus status = Call(self.get(), outputSize_.get(), out.get());
     const std::string message = aclGetRecentErrMsg();
@@ -448,7 +424,7 @@ TEST_F(ForwardValidation, EmptyChannelsAreRejected) {
     SCOPED_TRACE("self C = 2, out C = 0");
     std::vector<int64_t> outDims = kOutDims;
     outDims[1] = 0;
-    RawTensor self = Self();
+    RawTensor self = In();
     RawTensor out(outDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {}, 0, {120});
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
@@ -459,10 +435,10 @@ TEST_F(ForwardValidation, EmptyChannelsAreRejected) {
 TEST_F(ForwardValidation, NegativeBatchOrChannels) {
   for (int axis : {0, 1}) {
     SCOPED_TRACE(axis == 0 ? "N = -1" : "C = -1");
-    std::vector<int64_t> selfDims = kSelfDims, outDims = kOutDims;
+    std::vector<int64_t> selfDims = kInDims, outDims = kOutDims;
     selfDims[static_cast<size_t>(axis)] = -1;
     outDims[static_cast<size_t>(axis)] = -1;
-    RawTensor self(selfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data(), {24, 12, 12, 4, 1}, 0, {48});
+    RawTensor self(selfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.data(), {24, 12, 12, 4, 1}, 0, {48});
     RawTensor out(outDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {60, 60, 20, 5, 1}, 0, {120});
     EXPECT_TRUE(RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID,
                                {"self", "out"}));
@@ -473,28 +449,28 @@ TEST_F(ForwardValidation, NegativeBatchOrChannels) {
 TEST_F(ForwardValidation, ViewExtentBeyondStorage) {
   {
     SCOPED_TRACE("self storage one element short");
-    RawTensor self(kSelfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data(), {}, 0, {47});
+    RawTensor self(kInDims, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.data(), {}, 0, {47});
     RawTensor out = Out();
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"self"}));
   }
   {
     SCOPED_TRACE("offset pushes self past the end");
-    RawTensor self(kSelfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data(), {}, 1, {48});
+    RawTensor self(kInDims, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.data(), {}, 1, {48});
     RawTensor out = Out();
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"self"}));
   }
   {
     SCOPED_TRACE("out storage too small");
-    RawTensor self = Self();
+    RawTensor self = In();
     RawTensor out(kOutDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {}, 0, {7, 17});
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
   }
   {
     SCOPED_TRACE("out strides reach past the storage");
-    RawTensor self = Self();
+    RawTensor self = In();
     RawTensor out(kOutDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {120, 60, 20, 5, 2}, 0, {120});
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
@@ -506,14 +482,14 @@ TEST_F(ForwardValidation, NegativeStride) {
   {
     // W walks backwards from offset 3: every element lies inside the storage, the stride is still invalid.
     SCOPED_TRACE("self");
-    RawTensor self(kSelfDims, ACL_FLOAT, ACL_FORMAT_NCDHW, selfBuf_.data(), {24, 12, 4, 1, -1}, 3, {48});
+    RawTensor self(kInDims, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.data(), {24, 12, 4, 1, -1}, 3, {48});
     RawTensor out = Out();
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"self"}));
   }
   {
     SCOPED_TRACE("out");
-    RawTensor self = Self();
+    RawTensor self = In();
     RawTensor out(kOutDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {60, 20, 5, 1, -1}, 4, {120});
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}));
@@ -526,13 +502,13 @@ TEST_F(ForwardValidation, NegativeStride) {
 TEST_F(ForwardValidation, RowsAreCheckedInCannOrder) {
   {
     SCOPED_TRACE("null out before self's dtype");
-    RawTensor self = Self(ACL_INT32);
+    RawTensor self = In(ACL_INT32);
     EXPECT_TRUE(
         RejectedNaming(Call(self.get(), outputSize_.get(), nullptr), ACLNN_ERR_PARAM_NULLPTR, {"out"}));
   }
   {
     SCOPED_TRACE("out's dtype before self's rank");
-    RawTensor self({2, 3, 4, 2}, ACL_FLOAT, ACL_FORMAT_ND, selfBuf_.data());
+    RawTensor self({2, 3, 4, 2}, ACL_FLOAT, ACL_FORMAT_ND, inBuf_.data());
     RawTensor out = Out(ACL_FLOAT16);
     const aclnnStatus status = Call(self.get(), outputSize_.get(), out.get());
     const std::string message = aclGetRecentErrMsg();
@@ -541,7 +517,7 @@ TEST_F(ForwardValidation, RowsAreCheckedInCannOrder) {
   }
   {
     SCOPED_TRACE("self's rank before outputSize's values");
-    RawTensor self({2, 3, 4, 2}, ACL_FLOAT, ACL_FORMAT_ND, selfBuf_.data());
+    RawTensor self({2, 3, 4, 2}, ACL_FLOAT, ACL_FORMAT_ND, inBuf_.data());
     RawTensor out = Out();
     IntArray outputSize{0, 4, 5};
     EXPECT_TRUE(
@@ -573,55 +549,8 @@ class ForwardRunValidation : public PlannedRunTest<ForwardProblem> {
   void SetUp() override { Plan(ForwardProblem{{2, 5, 9, 17, 23}, {13, 31, 40}}); }
 };
 
-TEST_F(ForwardRunValidation, NullExecutor) {
-  EXPECT_TRUE(RejectedNaming(aclnnUpsampleTrilinear3d(op_.workspace, op_.workspaceSize, nullptr, nullptr),
-                             ACLNN_ERR_PARAM_NULLPTR, {"executor"}));
-  EXPECT_TRUE(WrittenUntouched());
-  RunCorrectlyAndCheck();
-}
-
-TEST_F(ForwardRunValidation, NullWorkspaceWithNonZeroSize) {
-  if (op_.workspaceSize == 0) {
-    RunCorrectlyAndCheck();
-    GTEST_SKIP() << "this build plans no forward workspace for the shape: a null one is valid";
-  }
-  EXPECT_TRUE(RejectedNaming(aclnnUpsampleTrilinear3d(nullptr, op_.workspaceSize, op_.executor, nullptr),
-                             ACLNN_ERR_PARAM_NULLPTR, {"workspace", "workspaceSize"}));
-  EXPECT_TRUE(WrittenUntouched());
-  RunCorrectlyAndCheck();
-}
-
-TEST_F(ForwardRunValidation, WorkspaceSmallerThanAsked) {
-  if (op_.workspaceSize == 0) {
-    RunCorrectlyAndCheck();
-    GTEST_SKIP() << "this build plans no forward workspace for the shape: nothing to undersize";
-  }
-  EXPECT_TRUE(
-      RejectedNaming(aclnnUpsampleTrilinear3d(op_.workspace, op_.workspaceSize - 1, op_.executor, nullptr),
-                     ACLNN_ERR_PARAM_INVALID, {"workspace", "workspaceSize"}));
-  EXPECT_TRUE(WrittenUntouched());
-  RunCorrectlyAndCheck();
-}
-
-TEST_F(ForwardRunValidation, ConsumedExecutor) {
-  aclOpExecutor *const executor = op_.executor;
-  RunCorrectlyAndCheck();
-  const std::vector<uint8_t> result = written_->StorageBytes();
-  EXPECT_TRUE(RejectedNaming(aclnnUpsampleTrilinear3d(op_.workspace, op_.workspaceSize, executor, nullptr),
-                             ACLNN_ERR_PARAM_INVALID, {"executor"}));
-  ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
-  EXPECT_EQ(written_->StorageBytes(), result);
-}
-
-TEST_F(ForwardRunValidation, GarbageExecutor) {
-  int64_t notAnExecutor[16] = {};
-  EXPECT_TRUE(
-      RejectedNaming(aclnnUpsampleTrilinear3d(op_.workspace, op_.workspaceSize,
-                                              reinterpret_cast<aclOpExecutor *>(notAnExecutor), nullptr),
-                     ACLNN_ERR_PARAM_INVALID, {"executor"}));
-  EXPECT_TRUE(WrittenUntouched());
-  RunCorrectlyAndCheck();
-}
+[[maybe_unused]] const bool kRegistered =
+    RegisterPlannedRunTests<ForwardRunValidation>("ForwardRunValidation");
 
 }  // namespace
 }  // namespace trilinear3d::test

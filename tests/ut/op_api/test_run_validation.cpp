@@ -22,52 +22,7 @@ class RunValidation : public PlannedRunTest<BackwardProblem> {
   void SetUp() override { Plan(BackwardProblem{{2, 5, 9, 17, 23}, {13, 31, 40}}); }
 };
 
-TEST_F(RunValidation, NullExecutor) {
-  EXPECT_TRUE(Rejected(aclnnUpsampleTrilinear3dBackward(op_.workspace, op_.workspaceSize, nullptr, nullptr),
-                       ACLNN_ERR_PARAM_NULLPTR, {"executor"}));
-  EXPECT_TRUE(WrittenUntouched());
-  RunCorrectlyAndCheck();
-}
-
-TEST_F(RunValidation, NullWorkspaceWithNonZeroSize) {
-  const uint64_t size = std::max<uint64_t>(op_.workspaceSize, 64);
-  EXPECT_TRUE(Rejected(aclnnUpsampleTrilinear3dBackward(nullptr, size, op_.executor, nullptr),
-                       ACLNN_ERR_PARAM_NULLPTR, {"workspace"}));
-  EXPECT_TRUE(WrittenUntouched());
-  RunCorrectlyAndCheck();
-}
-
-TEST_F(RunValidation, WorkspaceSmallerThanAsked) {
-  if (op_.workspaceSize == 0) {
-    RunCorrectlyAndCheck();
-    GTEST_SKIP() << "this build plans no workspace for the shape: nothing to undersize";
-  }
-  EXPECT_TRUE(
-      Rejected(aclnnUpsampleTrilinear3dBackward(op_.workspace, op_.workspaceSize - 1, op_.executor, nullptr),
-               ACLNN_ERR_PARAM_INVALID, {"workspace"}));
-  EXPECT_TRUE(WrittenUntouched());
-  RunCorrectlyAndCheck();
-}
-
-TEST_F(RunValidation, ConsumedExecutor) {
-  aclOpExecutor *const executor = op_.executor;
-  RunCorrectlyAndCheck();
-  const std::vector<uint8_t> result = written_->StorageBytes();
-  EXPECT_TRUE(Rejected(aclnnUpsampleTrilinear3dBackward(op_.workspace, op_.workspaceSize, executor, nullptr),
-                       ACLNN_ERR_PARAM_INVALID, {"executor"}));
-  ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
-  EXPECT_EQ(written_->StorageBytes(), result);
-}
-
-TEST_F(RunValidation, GarbageExecutor) {
-  int64_t notAnExecutor[16] = {};
-  EXPECT_TRUE(
-      Rejected(aclnnUpsampleTrilinear3dBackward(op_.workspace, op_.workspaceSize,
-                                                reinterpret_cast<aclOpExecutor *>(notAnExecutor), nullptr),
-               ACLNN_ERR_PARAM_INVALID, {"executor"}));
-  EXPECT_TRUE(WrittenUntouched());
-  RunCorrectlyAndCheck();
-}
+[[maybe_unused]] const bool kRegistered = RegisterPlannedRunTests<RunValidation>("RunValidation");
 
 // aclDestroyAclOpExecutor frees a planned executor that will not run; afterwards the executor is
 // unknown to the run phase, and a second destroy or a null one is an error, never a crash.

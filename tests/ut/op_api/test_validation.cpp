@@ -15,20 +15,9 @@
 namespace trilinear3d::test {
 namespace {
 
-constexpr int64_t kDimLimit = int64_t{1} << 20;  // CANN's per-dim limit
-
-// Valid baseline: gradInput (1,2,2,3,4) <- gradOut (1,2,3,4,5), float, NCDHW; each test breaks one thing.
-class Validation : public ::testing::Test {
+// gradInput (In()) <- gradOut (Out()); inputSize is gradInput's shape.
+class Validation : public ValidationBaseline {
  protected:
-  void SetUp() override { (void)aclGetRecentErrMsg(); }
-
-  RawTensor GradOut(aclDataType dtype = ACL_FLOAT, aclFormat format = ACL_FORMAT_NCDHW) {
-    return RawTensor(kOutDims, dtype, format, outBuf_.data());
-  }
-  RawTensor GradInput(aclDataType dtype = ACL_FLOAT, aclFormat format = ACL_FORMAT_NCDHW) {
-    return RawTensor(kInDims, dtype, format, inBuf_.data());
-  }
-
   aclnnStatus Call(const aclTensor *gradOut, const aclIntArray *outputSize, const aclIntArray *inputSize,
                    aclTensor *gradInput, std::array<double, 3> scales = {0.0, 0.0, 0.0},
                    bool alignCorners = false) {
@@ -39,27 +28,20 @@ class Validation : public ::testing::Test {
 
   // GetWorkspaceSize on the valid gradOut and gradInput with these size arrays.
   aclnnStatus CallWithSizes(const IntArray &outputSize, const IntArray &inputSize) {
-    RawTensor gradOut = GradOut();
-    RawTensor gradInput = GradInput();
+    RawTensor gradOut = Out();
+    RawTensor gradInput = In();
     return Call(gradOut.get(), outputSize.get(), inputSize.get(), gradInput.get());
   }
 
   // Runs an executor a successful call returned (a run is what frees it).
   void RunExecutor() { ASSERT_TRUE(RunPlannedExecutor(true, &executor_, workspaceSize_)); }
 
-  const std::vector<int64_t> kOutDims{1, 2, 3, 4, 5};
-  const std::vector<int64_t> kInDims{1, 2, 2, 3, 4};
-  DeviceBuffer outBuf_{8 * 120};
-  DeviceBuffer inBuf_{8 * 48};
-  IntArray outputSize_{3, 4, 5};
   IntArray inputSize_{1, 2, 2, 3, 4};
-  uint64_t workspaceSize_ = 0;
-  aclOpExecutor *executor_ = nullptr;
 };
 
 TEST_F(Validation, BaselineIsAccepted) {
-  RawTensor gradOut = GradOut();
-  RawTensor gradInput = GradInput();
+  RawTensor gradOut = Out();
+  RawTensor gradInput = In();
   ASSERT_EQ(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()), ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   RunExecutor();
@@ -67,34 +49,34 @@ TEST_F(Validation, BaselineIsAccepted) {
 
 // Row 1: null arguments -> 161001.
 TEST_F(Validation, NullGradOut) {
-  RawTensor gradInput = GradInput();
+  RawTensor gradInput = In();
   EXPECT_TRUE(Rejected(Call(nullptr, outputSize_.get(), inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_NULLPTR, {"gradOut"}));
 }
 
 TEST_F(Validation, NullOutputSize) {
-  RawTensor gradOut = GradOut();
-  RawTensor gradInput = GradInput();
+  RawTensor gradOut = Out();
+  RawTensor gradInput = In();
   EXPECT_TRUE(Rejected(Call(gradOut.get(), nullptr, inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_NULLPTR, {"outputSize"}));
 }
 
 TEST_F(Validation, NullInputSize) {
-  RawTensor gradOut = GradOut();
-  RawTensor gradInput = GradInput();
+  RawTensor gradOut = Out();
+  RawTensor gradInput = In();
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), nullptr, gradInput.get()),
                        ACLNN_ERR_PARAM_NULLPTR, {"inputSize"}));
 }
 
 TEST_F(Validation, NullGradInput) {
-  RawTensor gradOut = GradOut();
+  RawTensor gradOut = Out();
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), nullptr),
                        ACLNN_ERR_PARAM_NULLPTR, {"gradInput"}));
 }
 
 TEST_F(Validation, NullWorkspaceSize) {
-  RawTensor gradOut = GradOut();
-  RawTensor gradInput = GradInput();
+  RawTensor gradOut = Out();
+  RawTensor gradInput = In();
   const aclnnStatus status = aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize(
       gradOut.get(), outputSize_.get(), inputSize_.get(), false, 0.0, 0.0, 0.0, gradInput.get(), nullptr,
       &executor_);
@@ -102,8 +84,8 @@ TEST_F(Validation, NullWorkspaceSize) {
 }
 
 TEST_F(Validation, NullExecutor) {
-  RawTensor gradOut = GradOut();
-  RawTensor gradInput = GradInput();
+  RawTensor gradOut = Out();
+  RawTensor gradInput = In();
   const aclnnStatus status = aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize(
       gradOut.get(), outputSize_.get(), inputSize_.get(), false, 0.0, 0.0, 0.0, gradInput.get(),
       &workspaceSize_, nullptr);
@@ -112,15 +94,15 @@ TEST_F(Validation, NullExecutor) {
 
 // Row 2: dtypes.
 TEST_F(Validation, UnsupportedDtype) {
-  RawTensor gradOut = GradOut(ACL_INT32);
-  RawTensor gradInput = GradInput(ACL_INT32);
+  RawTensor gradOut = Out(ACL_INT32);
+  RawTensor gradInput = In(ACL_INT32);
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_INVALID, {"gradOut"}));
 }
 
 TEST_F(Validation, MismatchedDtypes) {
-  RawTensor gradOut = GradOut(ACL_FLOAT);
-  RawTensor gradInput = GradInput(ACL_FLOAT16);
+  RawTensor gradOut = Out(ACL_FLOAT);
+  RawTensor gradInput = In(ACL_FLOAT16);
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_INVALID, {"gradInput"}));
 }
@@ -128,14 +110,14 @@ TEST_F(Validation, MismatchedDtypes) {
 // Row 3: ranks, array sizes, formats.
 TEST_F(Validation, GradOutFourDims) {
   RawTensor gradOut({2, 3, 4, 5}, ACL_FLOAT, ACL_FORMAT_ND, outBuf_.data());
-  RawTensor gradInput = GradInput();
+  RawTensor gradInput = In();
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_INVALID, {"gradOut"}));
 }
 
 TEST_F(Validation, GradOutSixDims) {
   RawTensor gradOut({1, 1, 2, 3, 4, 5}, ACL_FLOAT, ACL_FORMAT_ND, outBuf_.data());
-  RawTensor gradInput = GradInput();
+  RawTensor gradInput = In();
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_INVALID, {"gradOut"}));
 }
@@ -160,22 +142,22 @@ TEST_F(Validation, InputSizeOfSix) {
 }
 
 TEST_F(Validation, GradOutFormatNchw) {
-  RawTensor gradOut = GradOut(ACL_FLOAT, ACL_FORMAT_NCHW);
-  RawTensor gradInput = GradInput();
+  RawTensor gradOut = Out(ACL_FLOAT, ACL_FORMAT_NCHW);
+  RawTensor gradInput = In();
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_INVALID, {"gradOut"}));
 }
 
 TEST_F(Validation, GradOutFormatNc1hwc0) {
-  RawTensor gradOut = GradOut(ACL_FLOAT, ACL_FORMAT_NC1HWC0);
-  RawTensor gradInput = GradInput();
+  RawTensor gradOut = Out(ACL_FLOAT, ACL_FORMAT_NC1HWC0);
+  RawTensor gradInput = In();
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_INVALID, {"gradOut"}));
 }
 
 TEST_F(Validation, GradInputFormatNchw) {
-  RawTensor gradOut = GradOut();
-  RawTensor gradInput = GradInput(ACL_FLOAT, ACL_FORMAT_NCHW);
+  RawTensor gradOut = Out();
+  RawTensor gradInput = In(ACL_FLOAT, ACL_FORMAT_NCHW);
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_INVALID, {"gradInput"}));
 }
@@ -183,7 +165,7 @@ TEST_F(Validation, GradInputFormatNchw) {
 // Row 4: sizes and shapes.
 TEST_F(Validation, OutputSizeZero) {
   RawTensor gradOut({1, 2, 0, 4, 5}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data());
-  RawTensor gradInput = GradInput();
+  RawTensor gradInput = In();
   IntArray outputSize{0, 4, 5};
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize.get(), inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_INVALID, {"outputSize"}));
@@ -195,30 +177,25 @@ TEST_F(Validation, OutputSizeNegative) {
 }
 
 TEST_F(Validation, InputSizeSpatialNotPositive) {
-  RawTensor gradOut = GradOut();
-  for (int axis = 2; axis < 5; ++axis) {
-    for (int64_t bad : {int64_t{0}, int64_t{-2}}) {
-      SCOPED_TRACE("inputSize[" + std::to_string(axis) + "] = " + std::to_string(bad));
-      std::vector<int64_t> dims = kInDims;
-      dims[static_cast<size_t>(axis)] = bad;
-      RawTensor gradInput(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.data(), {}, 0, {48});
-      IntArray inputSize(dims);
-      EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize.get(), gradInput.get()),
-                           ACLNN_ERR_PARAM_INVALID, {"inputSize"}));
-    }
-  }
+  RawTensor gradOut = Out();
+  ForEachInDimsWithSpatialNotPositive([&](const std::vector<int64_t> &dims) {
+    RawTensor gradInput(dims, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.data(), {}, 0, {48});
+    IntArray inputSize(dims);
+    EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize.get(), gradInput.get()),
+                         ACLNN_ERR_PARAM_INVALID, {"inputSize"}));
+  });
 }
 
 TEST_F(Validation, GradOutShapeNotOutputSize) {
   RawTensor gradOut({1, 2, 3, 4, 6}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data());
-  RawTensor gradInput = GradInput();
+  RawTensor gradInput = In();
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_INVALID, {"gradOut"}));
 }
 
 TEST_F(Validation, GradOutChannelsNotInputSize) {
   RawTensor gradOut({1, 3, 3, 4, 5}, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data());
-  RawTensor gradInput = GradInput();
+  RawTensor gradInput = In();
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_INVALID, {"gradOut"}));
 }
@@ -226,20 +203,20 @@ TEST_F(Validation, GradOutChannelsNotInputSize) {
 TEST_F(Validation, GradOutNdhwcShapeReadInNcdhwOrder) {
   // (N, C, D, H, W) dims under NDHWC mean C = 5 and W = 2: not (N, C, outputSize).
   RawTensor gradOut(kOutDims, ACL_FLOAT, ACL_FORMAT_NDHWC, outBuf_.data());
-  RawTensor gradInput = GradInput();
+  RawTensor gradInput = In();
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_INVALID, {"gradOut"}));
 }
 
 TEST_F(Validation, GradInputShapeNotInputSize) {
-  RawTensor gradOut = GradOut();
+  RawTensor gradOut = Out();
   RawTensor gradInput({1, 2, 2, 3, 5}, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.data());
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_INVALID, {"gradInput"}));
 }
 
 TEST_F(Validation, GradInputNdhwcShapeReadInNcdhwOrder) {
-  RawTensor gradOut = GradOut();
+  RawTensor gradOut = Out();
   RawTensor gradInput(kInDims, ACL_FLOAT, ACL_FORMAT_NDHWC, inBuf_.data());
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_INVALID, {"gradInput"}));
@@ -292,8 +269,8 @@ TEST_F(Validation, SizeProductOverflowsInt64) {
 }
 
 TEST_F(Validation, ScalesInconsistentWithSizes) {
-  RawTensor gradOut = GradOut();
-  RawTensor gradInput = GradInput();
+  RawTensor gradOut = Out();
+  RawTensor gradInput = In();
   // Consistent would be e.g. (1.5, 1.4, 1.3): floor(2*1.5)=3, floor(3*1.4)=4, floor(4*1.3)=5.
   for (bool alignCorners : {false, true}) {
     SCOPED_TRACE(alignCorners ? "alignCorners" : "no alignCorners");
@@ -353,7 +330,7 @@ TEST_F(Validation, NegativeBatch) {
 }
 
 TEST_F(Validation, ViewExtentBeyondStorage) {
-  RawTensor gradInput = GradInput();
+  RawTensor gradInput = In();
   {
     SCOPED_TRACE("storage one element short");
     RawTensor gradOut(kOutDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {}, 0, {119});
@@ -368,7 +345,7 @@ TEST_F(Validation, ViewExtentBeyondStorage) {
   }
   {
     SCOPED_TRACE("gradInput storage too small");
-    RawTensor gradOut = GradOut();
+    RawTensor gradOut = Out();
     RawTensor shortInput(kInDims, ACL_FLOAT, ACL_FORMAT_NCDHW, inBuf_.data(), {}, 0, {2, 23});
     EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), shortInput.get()),
                          ACLNN_ERR_PARAM_INVALID, {"gradInput"}));
@@ -378,14 +355,14 @@ TEST_F(Validation, ViewExtentBeyondStorage) {
 TEST_F(Validation, NegativeStride) {
   // W walks backwards from offset 4: every element lies inside the storage, the stride is still invalid.
   RawTensor gradOut(kOutDims, ACL_FLOAT, ACL_FORMAT_NCDHW, outBuf_.data(), {120, 60, 20, 5, -1}, 4, {120});
-  RawTensor gradInput = GradInput();
+  RawTensor gradInput = In();
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), gradInput.get()),
                        ACLNN_ERR_PARAM_INVALID, {"gradOut"}));
 }
 
 // Order: a null argument (row 1) is reported before an unsupported dtype (row 2).
 TEST_F(Validation, NullIsReportedBeforeDtype) {
-  RawTensor gradOut = GradOut(ACL_INT32);
+  RawTensor gradOut = Out(ACL_INT32);
   EXPECT_TRUE(Rejected(Call(gradOut.get(), outputSize_.get(), inputSize_.get(), nullptr),
                        ACLNN_ERR_PARAM_NULLPTR, {"gradInput"}));
 }

@@ -12,23 +12,6 @@
 namespace trilinear3d::test {
 namespace {
 
-const ViewCase kViewCases[] = {
-    // NCDHW views over channels-last memory (what torch's channels_last_3d gives).
-    {"PermutedBoth", ACL_FORMAT_NCDHW, MemLayout::kPermuted, ACL_FORMAT_NCDHW, MemLayout::kPermuted},
-    // Every other element along the innermost dim, gaps between rows, a storage offset.
-    {"SlicedBoth", ACL_FORMAT_NCDHW, MemLayout::kSliced, ACL_FORMAT_NCDHW, MemLayout::kSliced},
-    {"SlicedBothNdhwc", ACL_FORMAT_NDHWC, MemLayout::kSliced, ACL_FORMAT_NDHWC, MemLayout::kSliced},
-    // Each tensor read by its own format.
-    {"GradOutNdhwcGradInputNcdhw", ACL_FORMAT_NDHWC, MemLayout::kContiguous, ACL_FORMAT_NCDHW,
-     MemLayout::kContiguous},
-    {"GradOutNcdhwGradInputNdhwc", ACL_FORMAT_NCDHW, MemLayout::kContiguous, ACL_FORMAT_NDHWC,
-     MemLayout::kContiguous},
-    {"PermutedGradOutSlicedGradInput", ACL_FORMAT_NCDHW, MemLayout::kPermuted, ACL_FORMAT_NDHWC,
-     MemLayout::kSliced},
-    {"SlicedGradOutPermutedGradInput", ACL_FORMAT_ND, MemLayout::kSliced, ACL_FORMAT_NDHWC,
-     MemLayout::kPermuted},
-};
-
 using ViewParam = std::tuple<aclDataType, ViewCase, BackwardKernel>;
 
 class BackwardViews : public ::testing::TestWithParam<ViewParam> {};
@@ -51,7 +34,7 @@ INSTANTIATE_TEST_SUITE_P(Layouts, BackwardViews,
                                             ::testing::ValuesIn(kBackwardKernels)),
                          [](const ::testing::TestParamInfo<ViewParam> &info) {
                            return std::string(DtypeName(std::get<0>(info.param))) + "_" +
-                                  std::get<1>(info.param).name + "_" +
+                                  ViewCaseName(std::get<1>(info.param), "GradOut", "GradInput") + "_" +
                                   BackwardKernelName(std::get<2>(info.param));
                          });
 

@@ -71,13 +71,28 @@ inline int64_t BruteSingleCoreK(const BruteAxis &a, int64_t slide = 16) {
   return k;
 }
 
+// The largest f(start) over start = 0, step, 2 step, ... below end, and at least `least`: the form of
+// every "most ... per ..." fact below.
+template <typename F>
+int64_t MostOver(int64_t end, int64_t step, int64_t least, F f) {
+  int64_t most = least;
+  for (int64_t start = 0; start < end; start += step) most = std::max(most, f(start));
+  return most;
+}
+
+// How many of the indices 0 .. end-1 satisfy pred.
+template <typename Pred>
+int64_t CountOver(int64_t end, Pred pred) {
+  int64_t count = 0;
+  for (int64_t k = 0; k < end; ++k) count += pred(k) ? 1 : 0;
+  return count;
+}
+
 // Backward D ring: the most source indices "open" at one output index od, i.e. reached by some
 // o <= od and by some o >= od (at least 1).
 inline int64_t BruteMaxOpen(const BruteAxis &a) {
-  int64_t most = 1;
-  for (int64_t od = 0; od < a.out; ++od) {
-    int64_t open = 0;
-    for (int64_t i = 0; i < a.in; ++i) {
+  return MostOver(a.out, 1, 1, [&](int64_t od) {
+    return CountOver(a.in, [&](int64_t i) {
       bool before = false;
       bool after = false;
       for (int64_t o = 0; o < a.out; ++o) {
@@ -85,45 +100,31 @@ inline int64_t BruteMaxOpen(const BruteAxis &a) {
         before = before || o <= od;
         after = after || o >= od;
       }
-      open += before && after ? 1 : 0;
-    }
-    most = std::max(most, open);
-  }
-  return most;
+      return before && after;
+    });
+  });
 }
 
 // Width-last backward: the most output indices one chunk of `chunk` source indices is reached from
 // (from the first to the last, at least 1).
 inline int64_t BruteTapSpanPerChunk(const BruteAxis &a, int64_t chunk) {
-  int64_t most = 1;
-  for (int64_t start = 0; start < a.in; start += chunk) {
+  return MostOver(a.in, chunk, 1, [&](int64_t start) {
     const auto [first, last] = BruteWindow(a, start, std::min(start + chunk, a.in));
-    most = std::max(most, last - first + 1);
-  }
-  return most;
+    return last - first + 1;
+  });
 }
 
 // Width-last backward: the most output indices that reach both of two consecutive source indices.
 inline int64_t BruteMaxShared(const BruteAxis &a) {
-  int64_t most = 0;
-  for (int64_t i = 0; i + 1 < a.in; ++i) {
-    int64_t both = 0;
-    for (int64_t o = 0; o < a.out; ++o) {
-      const math::Tap t = a.Tap(o);
-      const bool reachesI = t.i0 == i || t.i1 == i;
-      const bool reachesNext = t.i0 == i + 1 || t.i1 == i + 1;
-      both += reachesI && reachesNext ? 1 : 0;
-    }
-    most = std::max(most, both);
-  }
-  return most;
+  return MostOver(a.in - 1, 1, 0, [&](int64_t i) {
+    return CountOver(a.out, [&](int64_t o) { return a.Reaches(o, i) && a.Reaches(o, i + 1); });
+  });
 }
 
 // Forward: the most source indices spanned by the taps of one chunk of `chunk` output indices
 // (from the smallest tap index to the largest).
 inline int64_t BruteSourceSpanPerChunk(const BruteAxis &a, int64_t chunk) {
-  int64_t most = 1;
-  for (int64_t start = 0; start < a.out; start += chunk) {
+  return MostOver(a.out, chunk, 1, [&](int64_t start) {
     int64_t lo = a.in;
     int64_t hi = -1;
     for (int64_t o = start; o < std::min(start + chunk, a.out); ++o) {
@@ -131,9 +132,8 @@ inline int64_t BruteSourceSpanPerChunk(const BruteAxis &a, int64_t chunk) {
       lo = std::min({lo, t.i0, t.i1});
       hi = std::max({hi, t.i0, t.i1});
     }
-    most = std::max(most, hi - lo + 1);
-  }
-  return most;
+    return hi - lo + 1;
+  });
 }
 
 }  // namespace trilinear3d::test

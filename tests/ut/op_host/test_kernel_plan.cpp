@@ -51,21 +51,30 @@ std::vector<AxisCase> Axes() {
   return cases;
 }
 
+BruteAxis Brute(const AxisCase &c) { return MakeBruteAxis(c.in, c.out, c.alignCorners, c.userScale); }
+
+// check(the brute-force axis) for every case of Axes(), each failure traced to its case.
+template <typename Check>
+void ForEachAxis(Check check) {
+  for (const AxisCase &c : Axes()) {
+    SCOPED_TRACE(Name(c));
+    check(Brute(c));
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // BuildTapTable.
 
 template <typename Acc>
-void CheckTapTable(const AxisCase &c) {
-  SCOPED_TRACE(Name(c));
-  const BruteAxis a = MakeBruteAxis(c.in, c.out, c.alignCorners, c.userScale);
+void CheckTapTable(const BruteAxis &a) {
   const TapTable<Acc> t = BuildTapTable<Acc>(Spec(a));
-  ASSERT_EQ(t.i0.size(), static_cast<size_t>(c.out));
-  ASSERT_EQ(t.i1.size(), static_cast<size_t>(c.out));
-  ASSERT_EQ(t.l0.size(), static_cast<size_t>(c.out));
-  ASSERT_EQ(t.l1.size(), static_cast<size_t>(c.out));
-  ASSERT_EQ(t.firstO.size(), static_cast<size_t>(c.in));
-  ASSERT_EQ(t.lastO.size(), static_cast<size_t>(c.in));
-  for (int64_t o = 0; o < c.out; ++o) {
+  ASSERT_EQ(t.i0.size(), static_cast<size_t>(a.out));
+  ASSERT_EQ(t.i1.size(), static_cast<size_t>(a.out));
+  ASSERT_EQ(t.l0.size(), static_cast<size_t>(a.out));
+  ASSERT_EQ(t.l1.size(), static_cast<size_t>(a.out));
+  ASSERT_EQ(t.firstO.size(), static_cast<size_t>(a.in));
+  ASSERT_EQ(t.lastO.size(), static_cast<size_t>(a.in));
+  for (int64_t o = 0; o < a.out; ++o) {
     const math::Tap tap = a.Tap(o);
     const size_t k = static_cast<size_t>(o);
     EXPECT_EQ(t.i0[k], tap.i0) << "o " << o;
@@ -73,10 +82,10 @@ void CheckTapTable(const AxisCase &c) {
     EXPECT_EQ(t.l0[k], static_cast<Acc>(tap.l0)) << "o " << o;
     EXPECT_EQ(t.l1[k], static_cast<Acc>(tap.l1)) << "o " << o;
   }
-  for (int64_t i = 0; i < c.in; ++i) {
+  for (int64_t i = 0; i < a.in; ++i) {
     int64_t first = -1;
     int64_t last = -1;
-    for (int64_t o = 0; o < c.out; ++o) {
+    for (int64_t o = 0; o < a.out; ++o) {
       if (!a.Reaches(o, i)) continue;
       if (first < 0) first = o;
       last = o;
@@ -86,13 +95,9 @@ void CheckTapTable(const AxisCase &c) {
   }
 }
 
-TEST(TapTable, MatchesBruteForceFloat) {
-  for (const AxisCase &c : Axes()) CheckTapTable<float>(c);
-}
+TEST(TapTable, MatchesBruteForceFloat) { ForEachAxis(CheckTapTable<float>); }
 
-TEST(TapTable, MatchesBruteForceDouble) {
-  for (const AxisCase &c : Axes()) CheckTapTable<double>(c);
-}
+TEST(TapTable, MatchesBruteForceDouble) { ForEachAxis(CheckTapTable<double>); }
 
 TEST(TapTable, HandWorkedDownsampleSkipsSources) {
   // 8 -> 2, scale 4: src(0) = 1.5 -> (1, 2); src(1) = 5.5 -> (5, 6). Sources 0, 3, 4, 7 unreached.
@@ -155,22 +160,20 @@ std::vector<std::vector<Entry<Acc>>> BruteTranspose(const BruteAxis &a) {
 }
 
 template <typename Acc>
-void CheckBackwardGather(const AxisCase &c) {
-  SCOPED_TRACE(Name(c));
-  const BruteAxis a = MakeBruteAxis(c.in, c.out, c.alignCorners, c.userScale);
+void CheckBackwardGather(const BruteAxis &a) {
   const RowGather<Acc> g = BuildBackwardRowGather<Acc>(Spec(a));
-  EXPECT_EQ(g.dstLen, c.in);
-  EXPECT_EQ(g.srcLen, c.out);
+  EXPECT_EQ(g.dstLen, a.in);
+  EXPECT_EQ(g.srcLen, a.out);
   EXPECT_EQ(g.lanes, 0);  // no steps until BuildRowSteps
   ExpectWellFormedCsr(g);
-  EXPECT_EQ(g.src.size(), static_cast<size_t>(2 * c.out));  // every o contributes exactly two terms
+  EXPECT_EQ(g.src.size(), static_cast<size_t>(2 * a.out));  // every o contributes exactly two terms
   EXPECT_TRUE(Lists(g) == BruteTranspose<Acc>(a));
 
   // And it is the transpose of the forward gather the kernels use.
   const RowGather<Acc> f = BuildForwardRowGather<Acc>(Spec(a));
-  std::vector<std::vector<Entry<Acc>>> transposed(static_cast<size_t>(c.in));
+  std::vector<std::vector<Entry<Acc>>> transposed(static_cast<size_t>(a.in));
   const auto forward = Lists(f);
-  for (int64_t o = 0; o < c.out; ++o) {
+  for (int64_t o = 0; o < a.out; ++o) {
     for (const Entry<Acc> &e : forward[static_cast<size_t>(o)]) {
       transposed[static_cast<size_t>(e.src)].push_back({o, e.w});
     }
@@ -178,13 +181,9 @@ void CheckBackwardGather(const AxisCase &c) {
   EXPECT_TRUE(Lists(g) == transposed);
 }
 
-TEST(BackwardRowGather, IsTheTransposeOfTheForwardTapsFloat) {
-  for (const AxisCase &c : Axes()) CheckBackwardGather<float>(c);
-}
+TEST(BackwardRowGather, IsTheTransposeOfTheForwardTapsFloat) { ForEachAxis(CheckBackwardGather<float>); }
 
-TEST(BackwardRowGather, IsTheTransposeOfTheForwardTapsDouble) {
-  for (const AxisCase &c : Axes()) CheckBackwardGather<double>(c);
-}
+TEST(BackwardRowGather, IsTheTransposeOfTheForwardTapsDouble) { ForEachAxis(CheckBackwardGather<double>); }
 
 TEST(BackwardRowGather, HandWorkedUpsample) {
   // 2 -> 4, scale 0.5: src = o/2 - 0.25 -> o0: (0, 1) w (1, 0); o1: 0.25 -> (0, 1) w (0.75, 0.25);
@@ -196,15 +195,13 @@ TEST(BackwardRowGather, HandWorkedUpsample) {
 }
 
 template <typename Acc>
-void CheckForwardGather(const AxisCase &c) {
-  SCOPED_TRACE(Name(c));
-  const BruteAxis a = MakeBruteAxis(c.in, c.out, c.alignCorners, c.userScale);
+void CheckForwardGather(const BruteAxis &a) {
   const RowGather<Acc> g = BuildForwardRowGather<Acc>(Spec(a));
-  EXPECT_EQ(g.dstLen, c.out);
-  EXPECT_EQ(g.srcLen, c.in);
+  EXPECT_EQ(g.dstLen, a.out);
+  EXPECT_EQ(g.srcLen, a.in);
   ExpectWellFormedCsr(g);
   const auto lists = Lists(g);
-  for (int64_t o = 0; o < c.out; ++o) {
+  for (int64_t o = 0; o < a.out; ++o) {
     const math::Tap t = a.Tap(o);
     const std::vector<Entry<Acc>> expected = {{t.i0, static_cast<Acc>(t.l0)}, {t.i1, static_cast<Acc>(t.l1)}};
     EXPECT_TRUE(lists[static_cast<size_t>(o)] == expected) << "o " << o;
@@ -212,10 +209,10 @@ void CheckForwardGather(const AxisCase &c) {
 }
 
 TEST(ForwardRowGather, TwoTapsPerOutput) {
-  for (const AxisCase &c : Axes()) {
-    CheckForwardGather<float>(c);
-    CheckForwardGather<double>(c);
-  }
+  ForEachAxis([](const BruteAxis &a) {
+    CheckForwardGather<float>(a);
+    CheckForwardGather<double>(a);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -369,16 +366,19 @@ void CheckSteps(RowGather<Acc> g, int lanes, const std::string &what, std::mt199
   }
 }
 
+// Both gathers of the axis, for each lane width.
+template <typename Acc>
+void CheckBothGathersSteps(const BruteAxis &a, const std::vector<int> &laneWidths, std::mt19937_64 *rng) {
+  for (int lanes : laneWidths) {
+    CheckSteps(BuildBackwardRowGather<Acc>(Spec(a)), lanes, "backward", rng);
+    CheckSteps(BuildForwardRowGather<Acc>(Spec(a)), lanes, "forward", rng);
+  }
+}
+
 template <typename Acc>
 void CheckStepsAllAxes(const std::vector<int> &laneWidths) {
   std::mt19937_64 rng(7);
-  for (const AxisCase &c : Axes()) {
-    const BruteAxis a = MakeBruteAxis(c.in, c.out, c.alignCorners, c.userScale);
-    for (int lanes : laneWidths) {
-      CheckSteps(BuildBackwardRowGather<Acc>(Spec(a)), lanes, "backward " + Name(c), &rng);
-      CheckSteps(BuildForwardRowGather<Acc>(Spec(a)), lanes, "forward " + Name(c), &rng);
-    }
-  }
+  ForEachAxis([&](const BruteAxis &a) { CheckBothGathersSteps<Acc>(a, laneWidths, &rng); });
 }
 
 // AVX-512 uses 16 float / 8 double lanes, AVX2 8 float / 4 double lanes.
@@ -396,11 +396,8 @@ TEST(RowSteps, RandomAxes) {
     const int64_t out =
         std::max<int64_t>(1, static_cast<int64_t>(std::llround(static_cast<double>(in) * ratio)));
     const AxisCase c{in, out, pick(0, 1) == 1, 0.0};
-    const BruteAxis a = MakeBruteAxis(c.in, c.out, c.alignCorners, c.userScale);
-    for (int lanes : {8, 16}) {
-      CheckSteps(BuildBackwardRowGather<float>(Spec(a)), lanes, "backward " + Name(c), &rng);
-      CheckSteps(BuildForwardRowGather<float>(Spec(a)), lanes, "forward " + Name(c), &rng);
-    }
+    SCOPED_TRACE(Name(c));
+    CheckBothGathersSteps<float>(Brute(c), {8, 16}, &rng);
     if (HasFailure()) break;
   }
 }

@@ -154,53 +154,27 @@ void CheckFarViews(const FarCase &c, const Problem &p, std::mt19937_64 &rng) {
   EXPECT_TRUE(ResultMatchesReference(values, p, c.dtype, dst.Read()));
 }
 
-// body(alignCorners, rng) for both alignments, with a fresh seed (reported on failure).
-template <typename Body>
-void ForBothAlignments(Body body) {
+// The case as a problem of either operator, for both alignments, with a fresh seed (reported on failure).
+template <typename Problem>
+void CheckFarCase(const FarCase &c) {
   TracedRng rng;
   for (bool alignCorners : {false, true}) {
     SCOPED_TRACE(alignCorners ? "alignCorners" : "no alignCorners");
-    body(alignCorners, rng);
+    CheckFarViews(c, Problem{c.small, c.large, alignCorners}, rng);
   }
 }
 
-using FarParam = std::tuple<FarCase, BackwardKernel>;
+class LargeOffsetsBackward : public BackwardKernelsTest<FarCase> {};
 
-class LargeOffsetsBackward : public ::testing::TestWithParam<FarParam> {};
+TEST_P(LargeOffsetsBackward, BeyondTwoToThe31Elements) { CheckFarCase<BackwardProblem>(TestCase()); }
 
-TEST_P(LargeOffsetsBackward, BeyondTwoToThe31Elements) {
-  const auto &[c, order] = GetParam();
-  const ScopedKernel forcedKernel(order);
-  BackwardProblem problem{c.small, c.large};
-  ForBothAlignments([&](bool alignCorners, std::mt19937_64 &rng) {
-    problem.alignCorners = alignCorners;
-    CheckFarViews(c, problem, rng);
-  });
-}
-
-INSTANTIATE_TEST_SUITE_P(Views, LargeOffsetsBackward,
-                         ::testing::Combine(::testing::ValuesIn(kFarCases),
-                                            ::testing::ValuesIn(kBackwardKernels)),
-                         [](const ::testing::TestParamInfo<FarParam> &info) {
-                           return std::string(std::get<0>(info.param).name) + "_" +
-                                  BackwardKernelName(std::get<1>(info.param));
-                         });
+INSTANTIATE_TEST_SUITE_P(Views, LargeOffsetsBackward, WithBackwardKernels(kFarCases), CaseAndKernelName());
 
 class LargeOffsetsForward : public ::testing::TestWithParam<FarCase> {};
 
-TEST_P(LargeOffsetsForward, BeyondTwoToThe31Elements) {
-  const FarCase &c = GetParam();
-  ForwardProblem problem{c.small, c.large};
-  ForBothAlignments([&](bool alignCorners, std::mt19937_64 &rng) {
-    problem.alignCorners = alignCorners;
-    CheckFarViews(c, problem, rng);
-  });
-}
+TEST_P(LargeOffsetsForward, BeyondTwoToThe31Elements) { CheckFarCase<ForwardProblem>(GetParam()); }
 
-INSTANTIATE_TEST_SUITE_P(Views, LargeOffsetsForward, ::testing::ValuesIn(kFarCases),
-                         [](const ::testing::TestParamInfo<FarCase> &info) {
-                           return std::string(info.param.name);
-                         });
+INSTANTIATE_TEST_SUITE_P(Views, LargeOffsetsForward, ::testing::ValuesIn(kFarCases), CaseName());
 
 }  // namespace
 }  // namespace trilinear3d::test

@@ -20,8 +20,6 @@
 #include "child_process.h"
 #include "op_runner.h"
 
-extern char **environ;
-
 namespace trilinear3d::test {
 namespace {
 
@@ -155,8 +153,7 @@ TEST_P(Stencil2xSpecialValues, NonFiniteClassesMatchGolden) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Shapes, Stencil2xSpecialValues, ::testing::ValuesIn(kShapes),
-                         [](const ::testing::TestParamInfo<DoublingShape> &info) { return info.param.name; });
+INSTANTIATE_TEST_SUITE_P(Shapes, Stencil2xSpecialValues, ::testing::ValuesIn(kShapes), CaseName());
 
 // gradInput as a strided or channels-last view (gradOut contiguous, so the stencil still applies):
 // written through its strides, nothing outside the view touched.
@@ -194,9 +191,6 @@ INSTANTIATE_TEST_SUITE_P(Layouts, Stencil2xViews,
 
 // The same bits for every core count: 2 and 3 cores cut these shapes into H and D chunks (an item
 // may start at H index 1, or mid-axis, and end before the axis does).
-constexpr char kOutputEnv[] = "TRILINEAR3D_UT_STENCIL2X_OUTPUT";
-constexpr char kSeedEnv[] = "TRILINEAR3D_UT_STENCIL2X_SEED";
-
 const Shape5 kChunkedShapes[] = {{1, 1, 5, 9, 37}, {1, 1, 7, 4, 130}, {1, 2, 3, 5, 16},
                                  {1, 1, 2, 11, 1}, {1, 1, 8, 6, 128}, {1, 1, 8, 5, 64},
                                  {1, 1, 8, 7, 96}, {1, 1, 9, 3, 40},  {1, 1, 9, 2, 128}};
@@ -208,30 +202,16 @@ std::vector<uint8_t> ComputeChunked(uint64_t seed, bool checkAccuracy) {
   for (const Shape5 &shape : kChunkedShapes) {
     const BackwardProblem problem = ProblemOf(shape, false);
     SCOPED_TRACE(problem.Describe());
-    DeviceTensor gradOut(problem.GradOutShape(), ACL_FLOAT, ACL_FORMAT_NCDHW);
-    DeviceTensor gradInput(problem.inputSize, ACL_FLOAT, ACL_FORMAT_NCDHW);
-    const std::vector<double> values =
-        gradOut.Upload(RandomValues(rng, ElementCount(problem.GradOutShape()), Distribution::kUnitNormal));
-    EXPECT_TRUE(RunBackward(gradOut, problem, gradInput));
-    if (checkAccuracy) {
-      EXPECT_TRUE(ResultMatchesReference(values, problem, ACL_FLOAT, gradInput.Download()));
-    }
-    const std::vector<uint8_t> result = gradInput.StorageBytes();
-    bytes.insert(bytes.end(), result.begin(), result.end());
+    AppendResultBytes(problem, ACL_FLOAT, ACL_FORMAT_NCDHW, rng, checkAccuracy, &bytes);
   }
   return bytes;
 }
 
-[[maybe_unused]] const bool kChildRegistered = RegisterChildWriter(
-    "Stencil2xChild", kOutputEnv, kSeedEnv, [](uint64_t seed) { return ComputeChunked(seed, false); });
+[[maybe_unused]] const bool kChildRegistered = RegisterChildWriter(ComputeChunked);
 
-TEST(Stencil2xDeterminism, SameBitsForOneTwoAndThreeCores) {
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
-  // Each child's bits equal the in-process run's (its default core count), which is also checked
-  // against the reference.
-  ExpectSameBitsForCoreCounts(seed, ComputeChunked, kOutputEnv, kSeedEnv, "Stencil2xChild.WriteResults");
-}
+// Each child's bits equal the in-process run's (its default core count), which is also checked against
+// the reference.
+TEST(Stencil2xDeterminism, SameBitsForOneTwoAndThreeCores) { ExpectSameBitsForCoreCounts(ComputeChunked); }
 
 }  // namespace
 }  // namespace trilinear3d::test

@@ -68,56 +68,33 @@ const StreamedCase kForwardCases[] = {
                                        << tiling::kStreamStoreBytes << ")";
 }
 
-using BackwardParam = std::tuple<StreamedCase, BackwardKernel>;
-
-class StreamedBackward : public ::testing::TestWithParam<BackwardParam> {};
-
-TEST_P(StreamedBackward, MatchesFloat64Reference) {
-  const auto &[c, order] = GetParam();
-  const ScopedKernel forcedKernel(order);
-  BackwardProblem problem{c.small, c.large, c.alignCorners};
-  ASSERT_TRUE(Streamed(problem.inputSize, c.dtype));
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE(SeedTrace(seed));
+// The case as a problem of either operator, on fresh data (the seed reported on failure), both tensors in
+// the case's format and layout: the result matches the float64 reference and nothing outside the views
+// changes (ExpectViewsMatchReference).
+template <typename Problem>
+void ExpectStreamedMatchesReference(const StreamedCase &c) {
+  const Problem problem{c.small, c.large, c.alignCorners};
+  ASSERT_TRUE(Streamed(WrittenShape(problem), c.dtype));
+  TracedRng rng;
   SCOPED_TRACE(problem.Describe());
-  std::mt19937_64 rng(seed);
-  DeviceTensor gradOut(problem.GradOutShape(), c.dtype, c.format, c.layout);
-  DeviceTensor gradInput(problem.inputSize, c.dtype, c.format, c.layout);
-  const std::vector<double> values = gradOut.UploadRandom(rng);
-  const std::vector<uint8_t> before = gradInput.StorageBytes();
-  ASSERT_TRUE(RunBackward(gradOut, problem, gradInput));
-  EXPECT_TRUE(ResultMatchesReference(values, problem, c.dtype, gradInput.Download()));
-  EXPECT_TRUE(gradInput.OutsideViewUnchanged(before));
+  ExpectViewsMatchReference(problem, c.dtype, ViewCase{c.format, c.layout, c.format, c.layout}, rng);
 }
 
-INSTANTIATE_TEST_SUITE_P(Rows, StreamedBackward,
-                         ::testing::Combine(::testing::ValuesIn(kBackwardCases),
-                                            ::testing::ValuesIn(kBackwardKernels)),
-                         [](const ::testing::TestParamInfo<BackwardParam> &info) {
-                           return std::string(std::get<0>(info.param).name) + "_" +
-                                  BackwardKernelName(std::get<1>(info.param));
-                         });
+class StreamedBackward : public BackwardKernelsTest<StreamedCase> {};
+
+TEST_P(StreamedBackward, MatchesFloat64Reference) {
+  ExpectStreamedMatchesReference<BackwardProblem>(TestCase());
+}
+
+INSTANTIATE_TEST_SUITE_P(Rows, StreamedBackward, WithBackwardKernels(kBackwardCases), CaseAndKernelName());
 
 class StreamedForward : public ::testing::TestWithParam<StreamedCase> {};
 
 TEST_P(StreamedForward, MatchesFloat64Reference) {
-  const StreamedCase &c = GetParam();
-  ForwardProblem problem{c.small, c.large, c.alignCorners};
-  ASSERT_TRUE(Streamed(problem.OutShape(), c.dtype));
-  TracedRng rng;
-  DeviceTensor self(problem.selfSize, c.dtype, c.format, c.layout);
-  DeviceTensor out(problem.OutShape(), c.dtype, c.format, c.layout);
-  const std::vector<double> values = self.UploadRandom(rng);
-  const std::vector<uint8_t> before = out.StorageBytes();
-  ASSERT_TRUE(RunForward(self, problem, out));
-  EXPECT_TRUE(ForwardMatchesReference(values, problem, c.dtype, out.Download()));
-  EXPECT_TRUE(out.OutsideViewUnchanged(before));
+  ExpectStreamedMatchesReference<ForwardProblem>(GetParam());
 }
 
-INSTANTIATE_TEST_SUITE_P(Rows, StreamedForward, ::testing::ValuesIn(kForwardCases),
-                         [](const ::testing::TestParamInfo<StreamedCase> &info) {
-                           return std::string(info.param.name);
-                         });
+INSTANTIATE_TEST_SUITE_P(Rows, StreamedForward, ::testing::ValuesIn(kForwardCases), CaseName());
 
 }  // namespace
 }  // namespace trilinear3d::test

@@ -1,5 +1,5 @@
 // Shared pieces of the runtime tests: the seed sample's backward call enqueued on a
-// stream, and work that keeps a stream busy for a while.
+// stream, work that keeps a stream busy for a while, and a check of bytes.
 #ifndef TRILINEAR3D_TESTS_UT_RUNTIME_RUNTIME_TEST_UTIL_H_
 #define TRILINEAR3D_TESTS_UT_RUNTIME_RUNTIME_TEST_UTIL_H_
 
@@ -24,6 +24,14 @@ inline std::vector<float> SeedGradOut() {
   std::vector<float> values(kSeedGradOutCount);
   for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i + 1);
   return values;
+}
+
+// Whether each of the count bytes at data is value.
+inline bool AllBytesAre(const unsigned char *data, size_t count, unsigned char value) {
+  for (size_t i = 0; i < count; ++i) {
+    if (data[i] != value) return false;
+  }
+  return true;
 }
 
 // The workspace of an enqueued operator: it must outlive the run, so it is freed on scope exit, after

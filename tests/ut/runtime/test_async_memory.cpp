@@ -12,13 +12,6 @@
 namespace trilinear3d::test {
 namespace {
 
-bool AllBytesAre(const unsigned char *data, size_t count, unsigned char value) {
-  for (size_t i = 0; i < count; ++i) {
-    if (data[i] != value) return false;
-  }
-  return true;
-}
-
 class AsyncMemory : public ::testing::Test {
  protected:
   void SetUp() override { ASSERT_EQ(aclrtCreateStream(&stream_), ACL_SUCCESS); }

@@ -25,6 +25,14 @@ aclrtContext Current() {
   return context;
 }
 
+// A new context on device 0, current on this thread from then on.
+aclrtContext NewContext() {
+  aclrtContext context = nullptr;
+  EXPECT_EQ(aclrtCreateContext(&context, 0), ACL_SUCCESS);
+  EXPECT_NE(context, nullptr);
+  return context;
+}
+
 // The test environment called aclrtSetDevice(0) on the main thread.
 TEST(Contexts, SetDeviceMakesTheDefaultContextCurrent) {
   const aclrtContext mainDefault = Current();
@@ -40,9 +48,7 @@ TEST(Contexts, SetDeviceMakesTheDefaultContextCurrent) {
 
 TEST(Contexts, CreatedContextIsCurrentOnTheCreatingThreadOnly) {
   const aclrtContext mainDefault = Current();
-  aclrtContext created = nullptr;
-  ASSERT_EQ(aclrtCreateContext(&created, 0), ACL_SUCCESS);
-  EXPECT_NE(created, nullptr);
+  const aclrtContext created = NewContext();
   EXPECT_NE(created, mainDefault);
   EXPECT_EQ(Current(), created);
   OnNewThread([&] {
@@ -61,13 +67,12 @@ TEST(Contexts, CreatedContextIsCurrentOnTheCreatingThreadOnly) {
 }
 
 TEST(Contexts, ContextDestroyedByAnotherThreadIsGoneEverywhere) {
-  aclrtContext created = nullptr;
-  ASSERT_EQ(aclrtCreateContext(&created, 0), ACL_SUCCESS);
+  const aclrtContext created = NewContext();
   aclrtContext onThread = nullptr;
   std::atomic<bool> set{false}, destroyed{false};
   std::thread thread([&] {
-    ASSERT_EQ(aclrtSetCurrentContext(created), ACL_SUCCESS);
-    set = true;
+    EXPECT_EQ(aclrtSetCurrentContext(created), ACL_SUCCESS);
+    set = true;  // whatever the call returned: the main thread waits for it
     while (!destroyed) std::this_thread::yield();
     // This thread never set the device: no default context to fall back on.
     EXPECT_EQ(aclrtGetCurrentContext(&onThread), ACL_ERROR_RT_CONTEXT_NULL);
@@ -104,8 +109,7 @@ TEST(Contexts, BadArgumentsAndStaleHandles) {
   EXPECT_EQ(aclrtDestroyContext(mainDefault), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(Current(), mainDefault);
 
-  aclrtContext created = nullptr;
-  ASSERT_EQ(aclrtCreateContext(&created, 0), ACL_SUCCESS);
+  const aclrtContext created = NewContext();
   ASSERT_EQ(aclrtDestroyContext(created), ACL_SUCCESS);
   EXPECT_EQ(aclrtDestroyContext(created), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclrtSetCurrentContext(created), ACL_ERROR_INVALID_PARAM);
@@ -121,8 +125,7 @@ TEST(Contexts, BadArgumentsAndStaleHandles) {
 
 // Streams are not bound to a context: work queued under any context runs.
 TEST(Contexts, StreamsWorkUnderAnyContext) {
-  aclrtContext created = nullptr;
-  ASSERT_EQ(aclrtCreateContext(&created, 0), ACL_SUCCESS);
+  const aclrtContext created = NewContext();
   aclrtStream stream = nullptr;
   ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
   DeviceBuffer buffer(256);
@@ -159,8 +162,7 @@ TEST(Contexts, ThreadsKeepTheirOwnContexts) {
 // aclFinalize ends every context; after aclInit a thread has the default context again once it sets
 // the device.
 TEST(Contexts, FinalizeDestroysEveryContext) {
-  aclrtContext created = nullptr;
-  ASSERT_EQ(aclrtCreateContext(&created, 0), ACL_SUCCESS);
+  const aclrtContext created = NewContext();
   ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
   ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
   aclrtContext context = nullptr;

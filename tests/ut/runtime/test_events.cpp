@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -30,24 +31,51 @@ class Events : public ::testing::Test {
   }
   void TearDown() override {
     EXPECT_EQ(aclrtSynchronizeDevice(), ACL_SUCCESS);
+    for (aclrtEvent event : events_) EXPECT_EQ(aclrtDestroyEvent(event), ACL_SUCCESS);
     EXPECT_EQ(aclrtDestroyStream(a_), ACL_SUCCESS);
     EXPECT_EQ(aclrtDestroyStream(b_), ACL_SUCCESS);
   }
+
+  // A new event from aclrtCreateEvent, or from aclrtCreateEventWithFlag when a flag is given; it is
+  // destroyed when the test ends, and that destroy must succeed.
+  aclrtEvent NewEvent(std::optional<uint32_t> flag = std::nullopt) {
+    aclrtEvent event = nullptr;
+    EXPECT_EQ(flag ? aclrtCreateEventWithFlag(&event, *flag) : aclrtCreateEvent(&event), ACL_SUCCESS);
+    EXPECT_NE(event, nullptr);
+    if (event != nullptr) events_.push_back(event);
+    return event;
+  }
+
+  // The hand-off through event: behind some busy work, a_ fills a device buffer with value and records
+  // event; b_ waits for event and, once beforeCopy has run on the host, copies the buffer to the host.
+  // Synchronizing b_ alone must give the host copy.
+  template <typename BeforeCopy>
+  void ExpectHandOffThroughEvent(aclrtEvent event, unsigned char value, BeforeCopy beforeCopy) {
+    BusyWork busy;
+    DeviceBuffer produced(4096);
+    std::vector<unsigned char> host(4096, 0);
+    std::memset(produced.data(), 0, produced.size());
+    busy.Enqueue(a_, 4);
+    ASSERT_EQ(aclrtMemsetAsync(produced.data(), produced.size(), value, produced.size(), a_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtRecordEvent(event, a_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtStreamWaitEvent(b_, event), ACL_SUCCESS);
+    beforeCopy();
+    ASSERT_EQ(aclrtMemcpyAsync(host.data(), host.size(), produced.data(), produced.size(),
+                               ACL_MEMCPY_DEVICE_TO_HOST, b_),
+              ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(b_), ACL_SUCCESS);
+    EXPECT_TRUE(AllBytesAre(host.data(), host.size(), value));
+  }
+
   aclrtStream a_ = nullptr;
   aclrtStream b_ = nullptr;
+  std::vector<aclrtEvent> events_;
 };
 
 aclrtEventRecordedStatus RecordedStatus(aclrtEvent event) {
   aclrtEventRecordedStatus status = ACL_EVENT_RECORDED_STATUS_COMPLETE;
   EXPECT_EQ(aclrtQueryEventStatus(event, &status), ACL_SUCCESS);
   return status;
-}
-
-bool AllBytesAre(const unsigned char *data, size_t count, unsigned char value) {
-  for (size_t i = 0; i < count; ++i) {
-    if (data[i] != value) return false;
-  }
-  return true;
 }
 
 double MillisecondsBetween(Clock::time_point from, Clock::time_point to) {
@@ -82,8 +110,7 @@ TEST_F(Events, UnknownFlagBitsAreRejected) {
 }
 
 TEST_F(Events, NeverRecordedEvent) {
-  aclrtEvent event = nullptr;
-  ASSERT_EQ(aclrtCreateEvent(&event), ACL_SUCCESS);
+  const aclrtEvent event = NewEvent();
   EXPECT_EQ(RecordedStatus(event), ACL_EVENT_RECORDED_STATUS_NOT_READY);
   aclrtEventStatus old = ACL_EVENT_STATUS_NOT_READY;
   EXPECT_EQ(aclrtQueryEvent(event, &old), ACL_SUCCESS);
@@ -92,7 +119,6 @@ TEST_F(Events, NeverRecordedEvent) {
   EXPECT_EQ(aclrtStreamWaitEvent(a_, event), ACL_SUCCESS);
   float ms = -1;
   EXPECT_EQ(aclrtEventElapsedTime(&ms, event, event), ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID);
-  EXPECT_EQ(aclrtDestroyEvent(event), ACL_SUCCESS);
 }
 
 // The event completes only after the work queued before it: once it reports complete, that work's
@@ -101,8 +127,7 @@ TEST_F(Events, CompletesAfterThePrecedingWork) {
   BusyWork busy;
   DeviceBuffer flag(4096);
   std::memset(flag.data(), 0, flag.size());
-  aclrtEvent event = nullptr;
-  ASSERT_EQ(aclrtCreateEvent(&event), ACL_SUCCESS);
+  const aclrtEvent event = NewEvent();
   busy.Enqueue(a_, 4);
   ASSERT_EQ(aclrtMemsetAsync(flag.data(), flag.size(), 0x5a, flag.size(), a_), ACL_SUCCESS);
   ASSERT_EQ(aclrtRecordEvent(event, a_), ACL_SUCCESS);
@@ -115,16 +140,14 @@ TEST_F(Events, CompletesAfterThePrecedingWork) {
   EXPECT_EQ(aclrtQueryEvent(event, &old), ACL_SUCCESS);
   EXPECT_EQ(old, ACL_EVENT_STATUS_COMPLETE);
   EXPECT_TRUE(AllBytesAre(flag.bytes(), flag.size(), 0x5a));
-  EXPECT_EQ(aclrtDestroyEvent(event), ACL_SUCCESS);
 }
 
 // start is synchronized before the sleep, so end's marker runs at least the sleep after start's; both
 // markers run between the two wall-clock readings.
 TEST_F(Events, ElapsedTimeCoversASleepBetweenAndStaysWithinWallTime) {
   constexpr double kSleepMs = 20.0;
-  aclrtEvent start = nullptr, end = nullptr;
-  ASSERT_EQ(aclrtCreateEventWithFlag(&start, ACL_EVENT_TIME_LINE), ACL_SUCCESS);
-  ASSERT_EQ(aclrtCreateEventWithFlag(&end, ACL_EVENT_TIME_LINE | ACL_EVENT_SYNC), ACL_SUCCESS);
+  const aclrtEvent start = NewEvent(ACL_EVENT_TIME_LINE);
+  const aclrtEvent end = NewEvent(ACL_EVENT_TIME_LINE | ACL_EVENT_SYNC);
   const Clock::time_point before = Clock::now();
   ASSERT_EQ(aclrtRecordEvent(start, a_), ACL_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeEvent(start), ACL_SUCCESS);
@@ -139,16 +162,13 @@ TEST_F(Events, ElapsedTimeCoversASleepBetweenAndStaysWithinWallTime) {
   float same = -1;
   ASSERT_EQ(aclrtEventElapsedTime(&same, end, end), ACL_SUCCESS);
   EXPECT_EQ(same, 0.0f);
-  EXPECT_EQ(aclrtDestroyEvent(start), ACL_SUCCESS);
-  EXPECT_EQ(aclrtDestroyEvent(end), ACL_SUCCESS);
 }
 
 // Around an operator and copies: non-negative, and no longer than the host waited for it.
 TEST_F(Events, ElapsedTimeAroundWorkIsNonNegativeAndBoundedByWallTime) {
   BusyWork busy;
-  aclrtEvent start = nullptr, end = nullptr;
-  ASSERT_EQ(aclrtCreateEvent(&start), ACL_SUCCESS);
-  ASSERT_EQ(aclrtCreateEvent(&end), ACL_SUCCESS);
+  const aclrtEvent start = NewEvent();
+  const aclrtEvent end = NewEvent();
   const std::vector<float> host = SeedGradOut();
   DeviceBuffer gradOut(kSeedGradOutCount * sizeof(float)), gradInput(kSeedGradInputCount * sizeof(float));
   Workspace workspace;
@@ -166,15 +186,12 @@ TEST_F(Events, ElapsedTimeAroundWorkIsNonNegativeAndBoundedByWallTime) {
   ASSERT_EQ(aclrtEventElapsedTime(&ms, start, end), ACL_SUCCESS);
   EXPECT_GE(ms, 0.0f);
   EXPECT_LE(ms, MillisecondsBetween(before, after) + 0.01);
-  EXPECT_EQ(aclrtDestroyEvent(start), ACL_SUCCESS);
-  EXPECT_EQ(aclrtDestroyEvent(end), ACL_SUCCESS);
 }
 
 TEST_F(Events, ElapsedTimeReversalAndPendingAndUntimedEvents) {
-  aclrtEvent first = nullptr, second = nullptr, untimed = nullptr;
-  ASSERT_EQ(aclrtCreateEvent(&first), ACL_SUCCESS);
-  ASSERT_EQ(aclrtCreateEvent(&second), ACL_SUCCESS);
-  ASSERT_EQ(aclrtCreateEventWithFlag(&untimed, ACL_EVENT_SYNC), ACL_SUCCESS);
+  const aclrtEvent first = NewEvent();
+  const aclrtEvent second = NewEvent();
+  const aclrtEvent untimed = NewEvent(ACL_EVENT_SYNC);
   ASSERT_EQ(aclrtRecordEvent(first, a_), ACL_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeEvent(first), ACL_SUCCESS);
   std::this_thread::sleep_for(std::chrono::milliseconds(2));
@@ -197,28 +214,13 @@ TEST_F(Events, ElapsedTimeReversalAndPendingAndUntimedEvents) {
   ASSERT_EQ(aclrtSynchronizeEvent(second), ACL_SUCCESS);
   EXPECT_EQ(aclrtEventElapsedTime(&ms, first, second), ACL_SUCCESS);
   EXPECT_GE(ms, 2.0f - 0.01f);
-  for (aclrtEvent event : {first, second, untimed}) EXPECT_EQ(aclrtDestroyEvent(event), ACL_SUCCESS);
 }
 
 // b copies what a wrote, waiting only through the event: the host synchronizes b alone.
 TEST_F(Events, StreamWaitEventOrdersWorkAcrossStreams) {
-  BusyWork busy;
-  DeviceBuffer produced(4096);
-  std::vector<unsigned char> host(4096, 0);
-  std::memset(produced.data(), 0, produced.size());
-  aclrtEvent ready = nullptr;
-  ASSERT_EQ(aclrtCreateEventWithFlag(&ready, ACL_EVENT_SYNC), ACL_SUCCESS);
-  busy.Enqueue(a_, 4);
-  ASSERT_EQ(aclrtMemsetAsync(produced.data(), produced.size(), 0x5a, produced.size(), a_), ACL_SUCCESS);
-  ASSERT_EQ(aclrtRecordEvent(ready, a_), ACL_SUCCESS);
-  ASSERT_EQ(aclrtStreamWaitEvent(b_, ready), ACL_SUCCESS);
-  ASSERT_EQ(aclrtMemcpyAsync(host.data(), host.size(), produced.data(), produced.size(),
-                             ACL_MEMCPY_DEVICE_TO_HOST, b_),
-            ACL_SUCCESS);
-  ASSERT_EQ(aclrtSynchronizeStream(b_), ACL_SUCCESS);
-  EXPECT_TRUE(AllBytesAre(host.data(), host.size(), 0x5a));
+  const aclrtEvent ready = NewEvent(ACL_EVENT_SYNC);
+  ExpectHandOffThroughEvent(ready, 0x5a, [] {});
   EXPECT_EQ(RecordedStatus(ready), ACL_EVENT_RECORDED_STATUS_COMPLETE);
-  EXPECT_EQ(aclrtDestroyEvent(ready), ACL_SUCCESS);
 }
 
 TEST_F(Events, OperatorResultReadOnAnotherStreamAndTheDefaultStream) {
@@ -226,8 +228,7 @@ TEST_F(Events, OperatorResultReadOnAnotherStreamAndTheDefaultStream) {
   DeviceBuffer gradOut(kSeedGradOutCount * sizeof(float)), gradInput(kSeedGradInputCount * sizeof(float));
   Workspace workspace;
   std::vector<float> onB(kSeedGradInputCount, -1.0f), onDefault(kSeedGradInputCount, -1.0f);
-  aclrtEvent done = nullptr;
-  ASSERT_EQ(aclrtCreateEvent(&done), ACL_SUCCESS);
+  const aclrtEvent done = NewEvent();
   ASSERT_EQ(aclrtMemcpyAsync(gradOut.data(), gradOut.size(), hostIn.data(), gradOut.size(),
                              ACL_MEMCPY_HOST_TO_DEVICE, a_),
             ACL_SUCCESS);
@@ -248,12 +249,10 @@ TEST_F(Events, OperatorResultReadOnAnotherStreamAndTheDefaultStream) {
     EXPECT_EQ(onB[i], kSeedExpected[i]) << i;
     EXPECT_EQ(onDefault[i], kSeedExpected[i]) << i;
   }
-  EXPECT_EQ(aclrtDestroyEvent(done), ACL_SUCCESS);
 }
 
 TEST_F(Events, ResetReturnsToNeverRecorded) {
-  aclrtEvent event = nullptr;
-  ASSERT_EQ(aclrtCreateEvent(&event), ACL_SUCCESS);
+  const aclrtEvent event = NewEvent();
   ASSERT_EQ(aclrtRecordEvent(event, a_), ACL_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeEvent(event), ACL_SUCCESS);
   EXPECT_EQ(RecordedStatus(event), ACL_EVENT_RECORDED_STATUS_COMPLETE);
@@ -269,13 +268,12 @@ TEST_F(Events, ResetReturnsToNeverRecorded) {
   ASSERT_EQ(aclrtSynchronizeEvent(event), ACL_SUCCESS);
   EXPECT_EQ(RecordedStatus(event), ACL_EVENT_RECORDED_STATUS_COMPLETE);
   EXPECT_EQ(aclrtEventElapsedTime(&ms, event, event), ACL_SUCCESS);
-  EXPECT_EQ(aclrtDestroyEvent(event), ACL_SUCCESS);
 }
 
 TEST_F(Events, DestroyedNullAndUnknownHandlesAreRejected) {
-  aclrtEvent gone = nullptr, live = nullptr;
+  aclrtEvent gone = nullptr;  // destroyed below, so not one of the test's events
   ASSERT_EQ(aclrtCreateEvent(&gone), ACL_SUCCESS);
-  ASSERT_EQ(aclrtCreateEvent(&live), ACL_SUCCESS);
+  const aclrtEvent live = NewEvent();
   ASSERT_EQ(aclrtDestroyEvent(gone), ACL_SUCCESS);
   int notAnEvent = 0;
   aclrtEventRecordedStatus status = ACL_EVENT_RECORDED_STATUS_NOT_READY;
@@ -296,20 +294,15 @@ TEST_F(Events, DestroyedNullAndUnknownHandlesAreRejected) {
   EXPECT_EQ(aclrtQueryEventStatus(live, nullptr), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclrtQueryEvent(live, nullptr), ACL_ERROR_INVALID_PARAM);
   // A new event never gets a destroyed one's handle.
-  aclrtEvent fresh = nullptr;
-  ASSERT_EQ(aclrtCreateEvent(&fresh), ACL_SUCCESS);
-  EXPECT_NE(fresh, gone);
+  EXPECT_NE(NewEvent(), gone);
   EXPECT_EQ(aclrtSynchronizeEvent(gone), ACL_ERROR_INVALID_PARAM);
-  EXPECT_EQ(aclrtDestroyEvent(fresh), ACL_SUCCESS);
-  EXPECT_EQ(aclrtDestroyEvent(live), ACL_SUCCESS);
 }
 
 TEST_F(Events, BadStreamsAreRejectedAndLeaveTheEventAlone) {
   aclrtStream gone = nullptr;
   ASSERT_EQ(aclrtCreateStream(&gone), ACL_SUCCESS);
   ASSERT_EQ(aclrtDestroyStream(gone), ACL_SUCCESS);
-  aclrtEvent event = nullptr;
-  ASSERT_EQ(aclrtCreateEvent(&event), ACL_SUCCESS);
+  const aclrtEvent event = NewEvent();
   EXPECT_EQ(aclrtRecordEvent(event, gone), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(RecordedStatus(event), ACL_EVENT_RECORDED_STATUS_NOT_READY);  // no record was made
   EXPECT_EQ(aclrtResetEvent(event, gone), ACL_ERROR_INVALID_PARAM);
@@ -319,28 +312,14 @@ TEST_F(Events, BadStreamsAreRejectedAndLeaveTheEventAlone) {
   ASSERT_EQ(aclrtRecordEvent(event, a_), ACL_SUCCESS);
   EXPECT_EQ(aclrtStreamWaitEvent(gone, event), ACL_ERROR_INVALID_PARAM);  // recorded, maybe pending
   ASSERT_EQ(aclrtSynchronizeEvent(event), ACL_SUCCESS);
-  EXPECT_EQ(aclrtDestroyEvent(event), ACL_SUCCESS);
 }
 
 // Destroying an event does not cancel the work queued with it: the marker still runs and the waiting
 // stream is released.
 TEST_F(Events, DestroyedWhileRecordsAndWaitsAreQueued) {
-  BusyWork busy;
-  DeviceBuffer produced(4096);
-  std::vector<unsigned char> host(4096, 0);
-  std::memset(produced.data(), 0, produced.size());
-  aclrtEvent event = nullptr;
+  aclrtEvent event = nullptr;  // destroyed below, so not one of the test's events
   ASSERT_EQ(aclrtCreateEvent(&event), ACL_SUCCESS);
-  busy.Enqueue(a_, 4);
-  ASSERT_EQ(aclrtMemsetAsync(produced.data(), produced.size(), 0x33, produced.size(), a_), ACL_SUCCESS);
-  ASSERT_EQ(aclrtRecordEvent(event, a_), ACL_SUCCESS);
-  ASSERT_EQ(aclrtStreamWaitEvent(b_, event), ACL_SUCCESS);
-  ASSERT_EQ(aclrtDestroyEvent(event), ACL_SUCCESS);
-  ASSERT_EQ(aclrtMemcpyAsync(host.data(), host.size(), produced.data(), produced.size(),
-                             ACL_MEMCPY_DEVICE_TO_HOST, b_),
-            ACL_SUCCESS);
-  ASSERT_EQ(aclrtSynchronizeStream(b_), ACL_SUCCESS);
-  EXPECT_TRUE(AllBytesAre(host.data(), host.size(), 0x33));
+  ExpectHandOffThroughEvent(event, 0x33, [&] { EXPECT_EQ(aclrtDestroyEvent(event), ACL_SUCCESS); });
   EXPECT_EQ(aclrtSynchronizeEvent(event), ACL_ERROR_INVALID_PARAM);
 }
 
@@ -349,14 +328,12 @@ TEST_F(Events, StreamDestroyedWhileItWaits) {
   BusyWork busy;
   aclrtStream waiting = nullptr;
   ASSERT_EQ(aclrtCreateStream(&waiting), ACL_SUCCESS);
-  aclrtEvent event = nullptr;
-  ASSERT_EQ(aclrtCreateEvent(&event), ACL_SUCCESS);
+  const aclrtEvent event = NewEvent();
   busy.Enqueue(a_, 4);
   ASSERT_EQ(aclrtRecordEvent(event, a_), ACL_SUCCESS);
   ASSERT_EQ(aclrtStreamWaitEvent(waiting, event), ACL_SUCCESS);
   ASSERT_EQ(aclrtDestroyStream(waiting), ACL_SUCCESS);
   EXPECT_EQ(RecordedStatus(event), ACL_EVENT_RECORDED_STATUS_COMPLETE);
-  EXPECT_EQ(aclrtDestroyEvent(event), ACL_SUCCESS);
 }
 
 // Producer and consumers on their own threads and streams, events shared: every consumer copy sees the
@@ -367,8 +344,7 @@ TEST_F(Events, ThreadsShareEventsAcrossStreams) {
   constexpr size_t kBytes = 1024;
   DeviceBuffer produced(kBytes);
   std::memset(produced.data(), 0, kBytes);
-  aclrtEvent event = nullptr;
-  ASSERT_EQ(aclrtCreateEvent(&event), ACL_SUCCESS);
+  const aclrtEvent event = NewEvent();
   std::atomic<int> roundsRecorded{0};
   std::atomic<int> failures{0};
   std::thread producer([&] {
@@ -419,7 +395,6 @@ TEST_F(Events, ThreadsShareEventsAcrossStreams) {
   producer.join();
   for (auto &consumer : consumers) consumer.join();
   EXPECT_EQ(failures.load(), 0);
-  EXPECT_EQ(aclrtDestroyEvent(event), ACL_SUCCESS);
 }
 
 // Events created, recorded, waited on and destroyed from several threads at once, some handles used
