@@ -24,6 +24,28 @@ inline int64_t Align64(int64_t elems, int64_t elemBytes) {
   return (elems * elemBytes + 63) / 64 * 64 / elemBytes;
 }
 
+// What every runner reads of its launch: the tiling, the source and destination views, and the
+// elements per W position of a row (C when channels are innermost, else 1). Runners derive from it,
+// so the launch's names mean the same in every kernel; each keeps its typed tables (TablesOf) itself.
+struct RunnerLaunch {
+  explicit RunnerLaunch(const KernelArgs &args)
+      : t_(*args.tiling),
+        src_(args.src),
+        dst_(args.dst),
+        rowWidth_(t_.layout == tiling::RowLayout::kCInner ? t_.c : 1) {}
+
+  const tiling::TilingData &t_;
+  const TensorView5d &src_;
+  const TensorView5d &dst_;
+  const int64_t rowWidth_;
+};
+
+// The launch's index and weight tables, in the accumulation type A of its dtype.
+template <typename A>
+const PlanTables<A> &TablesOf(const KernelArgs &args) {
+  return *static_cast<const PlanTables<A> *>(args.tables);
+}
+
 // Core blockIdx: builds a Runner on its slice of the workspace, then runs items taken from the shared
 // counter until none are left. Which core runs an item does not change its result.
 template <typename Runner>

@@ -33,17 +33,11 @@ using tiling::TilingData;
 constexpr int64_t kPrefetchBatches = 2;
 
 template <typename T>
-class BackwardWidthFirstRunner {
+class BackwardWidthFirstRunner : RunnerLaunch {
  public:
   using A = Acc<T>;
 
-  BackwardWidthFirstRunner(const KernelArgs &args, A *scratch)
-      : t_(*args.tiling),
-        p_(*static_cast<const PlanTables<A> *>(args.tables)),
-        src_(args.src),
-        dst_(args.dst) {
-    const bool cInner = t_.layout == RowLayout::kCInner;
-    rowWidth_ = cInner ? t_.c : 1;
+  BackwardWidthFirstRunner(const KernelArgs &args, A *scratch) : RunnerLaunch(args), p_(TablesOf<A>(args)) {
     srcRowElems_ = t_.w.outSize * rowWidth_;
     const int64_t bytes = static_cast<int64_t>(sizeof(A));
     srcRowStride_ = Align64(srcRowElems_, bytes);
@@ -214,11 +208,8 @@ class BackwardWidthFirstRunner {
     }
   }
 
-  const TilingData &t_;
   const PlanTables<A> &p_;
-  const TensorView5d &src_;
-  const TensorView5d &dst_;
-  int64_t rowWidth_ = 1, srcRowElems_ = 0, srcRowStride_ = 0, wRowStride_ = 0, chunkElems_ = 0;
+  int64_t srcRowElems_ = 0, srcRowStride_ = 0, wRowStride_ = 0, chunkElems_ = 0;
   A *srcRow_ = nullptr, *wRow_ = nullptr, *hPlane_ = nullptr, *ring_ = nullptr;
   bool chunkRuns_ = false;
   const T *srcBase_ = nullptr;

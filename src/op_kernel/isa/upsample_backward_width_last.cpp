@@ -40,18 +40,13 @@ using tiling::RowLayout;
 using tiling::TilingData;
 
 template <typename T>
-class BackwardWidthLastRunner {
+class BackwardWidthLastRunner : RunnerLaunch {
  public:
   using A = Acc<T>;
 
   BackwardWidthLastRunner(const KernelArgs &args, A *scratch)
-      : t_(*args.tiling),
-        p_(*static_cast<const PlanTables<A> *>(args.tables)),
-        src_(args.src),
-        dst_(args.dst),
-        out_(dst_, t_, t_.wChunkCount == 1) {
+      : RunnerLaunch(args), p_(TablesOf<A>(args)), out_(dst_, t_, t_.wChunkCount == 1) {
     const bool cInner = t_.layout == RowLayout::kCInner;
-    rowWidth_ = cInner ? t_.c : 1;
     const int64_t bytes = static_cast<int64_t>(sizeof(A));
     const int64_t slabRowCap = t_.slabCols * rowWidth_;  // the longest slab row (W chunk's span)
     srcRowStride_ = Align64(slabRowCap, bytes);
@@ -269,12 +264,8 @@ class BackwardWidthLastRunner {
 
   T *DstRow(int64_t id, int64_t ih) const { return dstBase_ + id * dst_.strides[2] + ih * dst_.strides[3]; }
 
-  const TilingData &t_;
   const PlanTables<A> &p_;
-  const TensorView5d &src_;
-  const TensorView5d &dst_;
-  DstRowWriter<T> out_;   // the destination rows of one D index
-  int64_t rowWidth_ = 1;  // elements per W position in a row: C (channels inner) or 1
+  DstRowWriter<T> out_;  // the destination rows of one D index
   int64_t srcRowElems_ = 0, srcRowStride_ = 0, dstRowStride_ = 0;
   A *slab_ = nullptr, *hRows_ = nullptr, *wRows_ = nullptr, *tapRows_ = nullptr;
   const T *srcBase_ = nullptr;

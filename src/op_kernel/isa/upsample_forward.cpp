@@ -24,17 +24,12 @@ using tiling::RowLayout;
 using tiling::TilingData;
 
 template <typename T>
-class ForwardItemRunner {
+class ForwardItemRunner : RunnerLaunch {
  public:
   using A = Acc<T>;
 
   ForwardItemRunner(const KernelArgs &args, A *scratch)
-      : t_(*args.tiling),
-        p_(*static_cast<const PlanTables<A> *>(args.tables)),
-        src_(args.src),
-        dst_(args.dst),
-        out_(dst_, t_, true) {
-    rowWidth_ = t_.layout == RowLayout::kCInner ? t_.c : 1;
+      : RunnerLaunch(args), p_(TablesOf<A>(args)), out_(dst_, t_, true) {
     srcRowElems_ = t_.w.inSize * rowWidth_;
     const int64_t bytes = static_cast<int64_t>(sizeof(A));
     const int64_t srcRowStride = Align64(srcRowElems_, bytes);
@@ -191,12 +186,9 @@ class ForwardItemRunner {
 
   T *OutRow(int64_t od, int64_t oh) const { return dstBase_ + od * dst_.strides[2] + oh * dst_.strides[3]; }
 
-  const TilingData &t_;
   const PlanTables<A> &p_;
-  const TensorView5d &src_;
-  const TensorView5d &dst_;
   DstRowWriter<T> out_;  // the destination rows of one D index
-  int64_t rowWidth_ = 1, srcRowElems_ = 0, srcRowStride_ = 0, dstRowStride_ = 0;
+  int64_t srcRowElems_ = 0, srcRowStride_ = 0, dstRowStride_ = 0;
   A *rowA_ = nullptr, *rowB_ = nullptr, *hRow_ = nullptr, *dstRow_ = nullptr, *dPlane_ = nullptr;
   struct CachedRows {
     A *rows;
