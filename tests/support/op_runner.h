@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <initializer_list>
 #include <memory>
+#include <ostream>
 #include <random>
 #include <string>
 #include <tuple>
@@ -329,6 +330,10 @@ struct SweepCase {
   ShapeCase shape;
   std::string name;
 };
+
+// gtest prints a parameter it has no printer for as raw bytes, padding included; the case prints its
+// name (and valgrind sees no uninitialised padding read).
+inline void PrintTo(const SweepCase &c, std::ostream *os) { *os << c.name; }
 
 // The accuracy sweeps: every dtype x format x alignCorners x (sizes | scales) x shape.
 template <size_t N>
