@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -38,6 +39,17 @@ struct TapTable {
 // "windowed" block every step shares one base, so the window is loaded once per row.
 // Every lane takes its entries in list order, so the vector and scalar paths sum each element
 // in the same order.
+// A run of doubling pairs in a forward W gather: for every k in [begin, end), out 2k takes
+// (k - 1: w[0], k: w[1]) and out 2k + 1 takes (k: w[2], k + 1: w[3]), in that order. That is the
+// interior of an exact 2x upsampling (align_corners false), where a kernel reads three shifted
+// vectors of the source and interleaves two blends instead of permuting a window per output block.
+// begin == end: no run.
+template <typename Acc>
+struct DoublingRun {
+  int64_t begin = 0, end = 0;
+  Acc w[4] = {};
+};
+
 template <typename Acc>
 struct RowGather {
   int64_t dstLen = 0;
@@ -56,6 +68,8 @@ struct RowGather {
   std::vector<uint32_t> stepMask;
   std::vector<int32_t> stepIdx;  // V per step
   std::vector<Acc> stepW;        // V per step
+
+  DoublingRun<Acc> doubling;  // forward gathers only (BuildForwardRowGather)
 };
 
 template <typename Acc>
@@ -111,6 +125,47 @@ RowGather<Acc> BuildBackwardRowGather(const math::AxisSpec &axis) {
   return g;
 }
 
+// The longest run of doubling pairs of g (DoublingRun): consecutive k whose outputs 2k and 2k + 1
+// each have exactly the two entries of the pattern, with the weights of the run's first pair.
+template <typename Acc>
+DoublingRun<Acc> FindDoublingRun(const RowGather<Acc> &g) {
+  DoublingRun<Acc> best;
+  DoublingRun<Acc> cur;
+  auto entry = [&](int64_t o, int k, int64_t src, Acc *w) {
+    const int64_t e = g.begin[static_cast<size_t>(o)] + k;
+    if (g.src[static_cast<size_t>(e)] != src) return false;
+    *w = g.w[static_cast<size_t>(e)];
+    return true;
+  };
+  auto pairOf = [&](int64_t k, Acc w[4]) {
+    const int64_t even = 2 * k, odd = 2 * k + 1;
+    if (k < 1 || odd >= g.dstLen || k + 1 >= g.srcLen) return false;
+    if (g.begin[static_cast<size_t>(even) + 1] - g.begin[static_cast<size_t>(even)] != 2 ||
+        g.begin[static_cast<size_t>(odd) + 1] - g.begin[static_cast<size_t>(odd)] != 2) {
+      return false;
+    }
+    return entry(even, 0, k - 1, &w[0]) && entry(even, 1, k, &w[1]) && entry(odd, 0, k, &w[2]) &&
+           entry(odd, 1, k + 1, &w[3]);
+  };
+  for (int64_t k = 1; 2 * k + 1 < g.dstLen; ++k) {
+    Acc w[4];
+    if (!pairOf(k, w)) {
+      cur = DoublingRun<Acc>{};
+      continue;
+    }
+    // The same weights bit for bit: a weight of -0 instead of 0 can change the sign of a zero result.
+    if (cur.end == k && std::memcmp(w, cur.w, sizeof(w)) == 0) {
+      cur.end = k + 1;
+    } else {
+      cur.begin = k;
+      cur.end = k + 1;
+      std::copy(w, w + 4, cur.w);
+    }
+    if (cur.end - cur.begin > best.end - best.begin) best = cur;
+  }
+  return best;
+}
+
 // Forward W pass: out row index o gathers (i0, l0), (i1, l1).
 template <typename Acc>
 RowGather<Acc> BuildForwardRowGather(const math::AxisSpec &axis) {
@@ -126,6 +181,7 @@ RowGather<Acc> BuildForwardRowGather(const math::AxisSpec &axis) {
     g.w.push_back(static_cast<Acc>(tap.l1));
     g.begin.push_back(static_cast<int64_t>(g.src.size()));
   }
+  g.doubling = FindDoublingRun(g);
   return g;
 }
 

@@ -47,6 +47,8 @@ inline bool FourWindowedRows(const RowGather<A> &, const A *const *, A *const *)
 }  // namespace trilinear3d::kernel::TRILINEAR3D_ISA
 #endif
 
+#include "op_kernel/resample_rows_w_doubling.h"
+
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
 
 namespace w_inner {
@@ -85,9 +87,10 @@ inline void ResampleRowsWInner(const RowGather<A> &g, const A *const *src, A *co
 }
 
 // The W pass of kRows rows without prefetch or targets, through the fastest variant that applies
-// (four rows of fp32 whose blocks are all windowed have their own).
+// (fp32 rows of a doubling run, and four rows of fp32 whose blocks are all windowed, have their own).
 template <int kRows, typename A>
 inline void ResampleRowsWInner(const RowGather<A> &g, const A *const *src, A *const *dst) {
+  if (w_inner::DoublingRows<kRows>(g, src, dst)) return;
   if constexpr (kRows == 4) {
     if (w_inner::FourWindowedRows(g, src, dst)) return;
   }

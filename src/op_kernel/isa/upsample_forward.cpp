@@ -1,12 +1,16 @@
 // UpsampleTrilinear3d (forward) kernel: the adjoint of the backward's scheme, D -> H -> W, fused
 // per item (plane, D chunk, H chunk of out) so that out is written once and self is read from
 // cache. Per out D index: blend the two self planes (only the H rows the chunk needs), then per
-// out row blend two of those rows and W-resample it (banded gather, vector steps) into out.
+// out row blend two of those rows and W-resample it (banded gather, vector steps) into out. An exact
+// 2x W takes the doubling vectors (resample_rows_w_doubling.h), which write streamed, line-aligned
+// out rows themselves.
 // When W shrinks enough (Kernel::kForwardWidthFirst) every source row is W-resampled first and
 // the D and H blends run on out-wide rows: they would otherwise blend the input's wide rows once per
 // out row. The W-resampled rows of the last two source planes are kept, so that a plane shared by
 // consecutive out D indices (every plane, when D grows) is converted and resampled once per item.
 #include <algorithm>
+#include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include "op_kernel/kernel_args.h"
@@ -40,6 +44,10 @@ class ForwardItemRunner : RunnerLaunch {
     dstRow_ = hRow_ + tiling::kRowBatch * srcRowStride;
     dPlane_ = dstRow_ + tiling::kRowBatch * dstRowStride_;
     srcRowStride_ = srcRowStride;
+    if constexpr (w_inner::kDoublingVectors && std::is_same_v<T, float>) {
+      streamedW_ = t_.layout == RowLayout::kWInner && t_.streamStores &&
+                   w_inner::StreamsDoublingRows(p_.rowW) && LineAlignedRows(dst_);
+    }
     widthFirst_ = t_.kernel == tiling::Kernel::kForwardWidthFirst;
     if (widthFirst_) {
       // The tiling's W-first layout: one converted source row | two W-resampled rows (the taps streamed
@@ -90,6 +98,13 @@ class ForwardItemRunner : RunnerLaunch {
                     dPlane_ + (p_.h.i1[oh + k] - ihFirst) * srcRowStride_, p_.h.l1[oh + k], srcRowElems_);
           hRows[k] = hRow;
           outRows[k] = dstRow_ + k * dstRowStride_;
+        }
+        if constexpr (w_inner::kDoublingVectors && std::is_same_v<T, float>) {
+          if (streamedW_) {  // the W pass writes the out rows itself
+            for (int k = 0; k < count; ++k)
+              w_inner::DoublingRowStreamed(p_.rowW, hRows[k], OutRow(od, oh + k));
+            continue;
+          }
         }
         if (t_.layout == RowLayout::kWInner && count == kBatch) {
           ResampleRowsWInner<kBatch>(p_.rowW, hRows, outRows);
@@ -186,6 +201,14 @@ class ForwardItemRunner : RunnerLaunch {
 
   T *OutRow(int64_t od, int64_t oh) const { return dstBase_ + od * dst_.strides[2] + oh * dst_.strides[3]; }
 
+  // Whether every W-inner row of the view starts a 64-byte line and is contiguous.
+  static bool LineAlignedRows(const TensorView5d &view) {
+    constexpr int64_t kLineElems = 64 / static_cast<int64_t>(sizeof(T));
+    bool aligned = reinterpret_cast<uintptr_t>(view.data) % 64 == 0 && view.strides[4] == 1;
+    for (int axis = 0; axis < 4; ++axis) aligned = aligned && view.strides[axis] % kLineElems == 0;
+    return aligned;
+  }
+
   const PlanTables<A> &p_;
   DstRowWriter<T> out_;  // the destination rows of one D index
   int64_t srcRowElems_ = 0, srcRowStride_ = 0, dstRowStride_ = 0;
@@ -197,6 +220,7 @@ class ForwardItemRunner : RunnerLaunch {
   CachedRows cached_[2] = {};  // W first: the two most recent D tap planes, per item
   A *wRows_[2] = {};           // W first: the W-resampled rows of taps streamed row by row
   bool widthFirst_ = false;
+  bool streamedW_ = false;  // rows of an exact 2x W, streamed into line-aligned out rows by the W pass
   const T *srcBase_ = nullptr;
   T *dstBase_ = nullptr;
 };

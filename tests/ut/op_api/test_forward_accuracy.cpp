@@ -20,8 +20,9 @@ namespace trilinear3d::test {
 namespace {
 
 // Up- and down-sampling, size-1 axes, identity axes, integer and odd ratios, rows longer than a
-// vector (W), channel counts longer than a vector (the channels-last path), and a W-first forward
-// whose D taps repeat across out D indices (its cache of W-resampled tap planes).
+// vector (W), channel counts longer than a vector (the channels-last path), a W-first forward
+// whose D taps repeat across out D indices (its cache of W-resampled tap planes), and exact
+// doubling with rows longer than two vectors (the W pass's doubling run).
 const ShapeCase kShapes[] = {
     {"MixedUpDown", {2, 3, 3, 5, 7}, {6, 4, 11}},        // up, down, up
     {"SizeOneAxes", {1, 2, 1, 4, 5}, {3, 4, 1}},         // from 1, identity, to 1
@@ -33,6 +34,8 @@ const ShapeCase kShapes[] = {
     {"VeryStrongDown", {1, 2, 3, 130, 150}, {2, 3, 2}},  // ratios below CANN's MIN_SUPPORT_SCALE 0.02
     {"WideRows", {1, 19, 2, 3, 37}, {3, 2, 53}},         // W and C longer than a vector
     {"GrowDShrinkW", {1, 2, 4, 6, 9}, {11, 5, 4}},       // W first: D tap planes reused across out D
+    {"Doubling", {1, 3, 2, 3, 40}, {4, 6, 80}},          // exact 2x: W's doubling run, vectors and a rest
+    {"DoublingOddW", {1, 2, 3, 2, 33}, {6, 4, 66}},      // exact 2x, an odd run
 };
 
 class ForwardAccuracy : public ::testing::TestWithParam<SweepCase> {};

@@ -4,6 +4,7 @@
 // [base, base + 2V), idx, mask, weights) for lane widths 4, 8 and 16.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -46,7 +47,8 @@ std::vector<AxisCase> Axes() {
       {1, 2, false, 0.0},    {16, 16, true, 0.0},    {33, 99, false, 0.0}, {99, 33, true, 0.0},
       {23, 41, false, 0.0},  {41, 23, false, 0.0},   {9, 200, false, 0.0}, {200, 9, true, 0.0},
       {12, 31, false, 2.6},  {31, 12, false, 0.4},   {7, 8, false, 0.0},   {8, 7, false, 0.0},
-      {129, 37, false, 0.0}, {37, 129, true, 0.0},
+      {129, 37, false, 0.0}, {37, 129, true, 0.0},   {40, 80, false, 0.0}, {40, 80, true, 0.0},
+      {33, 66, false, 2.0},
   };
   return cases;
 }
@@ -213,6 +215,69 @@ TEST(ForwardRowGather, TwoTapsPerOutput) {
     CheckForwardGather<float>(a);
     CheckForwardGather<double>(a);
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The forward gather's doubling run (FindDoublingRun), against a scan of the brute-force taps.
+
+// Whether out 2k and 2k + 1 take (k - 1, k) and (k, k + 1), and their weights in list order.
+template <typename Acc>
+bool BruteDoublingPair(const BruteAxis &a, int64_t k, Acc w[4]) {
+  if (k < 1 || 2 * k + 1 >= a.out || k + 1 >= a.in) return false;
+  const math::Tap even = a.Tap(2 * k), odd = a.Tap(2 * k + 1);
+  w[0] = static_cast<Acc>(even.l0);
+  w[1] = static_cast<Acc>(even.l1);
+  w[2] = static_cast<Acc>(odd.l0);
+  w[3] = static_cast<Acc>(odd.l1);
+  return even.i0 == k - 1 && even.i1 == k && odd.i0 == k && odd.i1 == k + 1;
+}
+
+template <typename Acc>
+void CheckDoublingRun(const BruteAxis &a) {
+  const DoublingRun<Acc> run = BuildForwardRowGather<Acc>(Spec(a)).doubling;
+  EXPECT_LE(run.begin, run.end);
+  for (int64_t k = run.begin; k < run.end; ++k) {
+    Acc w[4];
+    ASSERT_TRUE(BruteDoublingPair(a, k, w)) << "k " << k;
+    EXPECT_EQ(std::memcmp(w, run.w, sizeof(w)), 0) << "k " << k;  // bit for bit: a -0 weight differs
+  }
+  // No longer run of pairs with equal weights exists.
+  int64_t longest = 0, length = 0;
+  Acc previous[4] = {};
+  for (int64_t k = 1; 2 * k + 1 < a.out; ++k) {
+    Acc w[4];
+    if (!BruteDoublingPair(a, k, w)) {
+      length = 0;
+      continue;
+    }
+    length = length > 0 && std::memcmp(w, previous, sizeof(w)) == 0 ? length + 1 : 1;
+    std::memcpy(previous, w, sizeof(w));
+    longest = std::max(longest, length);
+  }
+  EXPECT_EQ(run.end - run.begin, longest);
+}
+
+TEST(ForwardRowGather, DoublingRunIsTheLongestRunOfEqualPairs) {
+  ForEachAxis([](const BruteAxis &a) {
+    CheckDoublingRun<float>(a);
+    CheckDoublingRun<double>(a);
+  });
+}
+
+TEST(ForwardRowGather, DoublingRunHandWorked) {
+  // 40 -> 80, scale 0.5: out 2k at k - 0.25 (k - 1: 1/4, k: 3/4), out 2k + 1 at k + 0.25 (k: 3/4,
+  // k + 1: 1/4), for k = 1 .. 38; out 0 and 79 are clamped.
+  const RowGather<float> g = BuildForwardRowGather<float>(math::AxisSpec{40, 80, false, 0.5});
+  EXPECT_EQ(g.doubling.begin, 1);
+  EXPECT_EQ(g.doubling.end, 39);
+  EXPECT_EQ(std::vector<float>(g.doubling.w, g.doubling.w + 4),
+            std::vector<float>({0.25f, 0.75f, 0.75f, 0.25f}));
+  // align_corners: the weights change from pair to pair, so no run is longer than one pair.
+  const RowGather<float> corners = BuildForwardRowGather<float>(math::AxisSpec{40, 80, true, 39.0 / 79.0});
+  EXPECT_LE(corners.doubling.end - corners.doubling.begin, 1);
+  // The backward's gathers have none.
+  const RowGather<float> backward = BuildBackwardRowGather<float>(math::AxisSpec{40, 80, false, 0.5});
+  EXPECT_EQ(backward.doubling.end, backward.doubling.begin);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,229 @@
+// The forward's W pass over a doubling run (RowGather::doubling, the interior of an exact 2x
+// upsampling): out 2k and 2k + 1 for V consecutive k from three shifted vectors of the source row
+// (k - 1, k, k + 1), two FMAs each, interleaved into two output vectors. The outputs outside the run
+// (the row's ends) go through the gather's lists. Per 2V outputs: 3 loads, 4 FMAs, 2 to 4 shuffles
+// and 2 stores, where the windowed steps take a window, 2 permutes and 2 FMAs per V outputs and
+// per-step index, weight and mask loads. DoublingRowStreamed stores a row straight into the
+// destination with non-temporal stores, in place of a scratch row and a streamed copy of it.
+// Every output sums its list in list order with FMAs from zero, as the vector steps do
+// (resample_rows_w_inner_avx2.h, _avx512.h), so the bits are the steps' bits. The baseline tier has
+// no such path: its lists sum without FMA.
+#ifndef TRILINEAR3D_OP_KERNEL_RESAMPLE_ROWS_W_DOUBLING_H_
+#define TRILINEAR3D_OP_KERNEL_RESAMPLE_ROWS_W_DOUBLING_H_
+
+#if !defined(TRILINEAR3D_ISA_REGION)
+#error "an ISA header: include op_kernel/isa_begin.h before it"
+#endif
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+
+#include "op_kernel/kernel_plan.h"
+#include "op_kernel/stream_stores.h"
+
+namespace trilinear3d::kernel::TRILINEAR3D_ISA {
+namespace w_inner {
+
+#if defined(TRILINEAR3D_HAVE_AVX2)
+
+// This tier has the doubling vectors (DoublingRows, DoublingRowStreamed).
+constexpr bool kDoublingVectors = true;
+
+// acc + x * w with one rounding, as a vector lane's FMA.
+inline float FmaLane(float x, float w, float acc) {
+  return _mm_cvtss_f32(_mm_fmadd_ss(_mm_set_ss(x), _mm_set_ss(w), _mm_set_ss(acc)));
+}
+
+// Output j of g through its list: FMAs from zero in list order (the outputs outside the run).
+inline float ListOutput(const RowGather<float> &g, const float *src, int64_t j) {
+  float acc = 0.0f;
+  for (int64_t e = g.begin[static_cast<size_t>(j)]; e < g.begin[static_cast<size_t>(j) + 1]; ++e) {
+    acc = FmaLane(src[g.src[static_cast<size_t>(e)]], g.w[static_cast<size_t>(e)], acc);
+  }
+  return acc;
+}
+
+#if defined(TRILINEAR3D_HAVE_AVX512)
+using DoublingVec = __m512;
+constexpr int64_t kDoublingLanes = 16;
+
+inline DoublingVec Broadcast(float w) { return _mm512_set1_ps(w); }
+inline void StoreVec(float *p, DoublingVec v) { _mm512_storeu_ps(p, v); }
+inline void StreamVec(float *p, DoublingVec v) { _mm512_stream_ps(p, v); }  // one whole line
+
+// Outputs 2k .. 2k + 2V - 1 of the run: *first holds 2k .. 2k + V - 1, *second the next V.
+inline void DoublingVector(const float *src, int64_t k, const DoublingVec w[4], DoublingVec *first,
+                           DoublingVec *second) {
+  const __m512 zero = _mm512_setzero_ps();
+  const __m512 before = _mm512_loadu_ps(src + k - 1), at = _mm512_loadu_ps(src + k),
+               after = _mm512_loadu_ps(src + k + 1);
+  const __m512 even = _mm512_fmadd_ps(at, w[1], _mm512_fmadd_ps(before, w[0], zero));
+  const __m512 odd = _mm512_fmadd_ps(after, w[3], _mm512_fmadd_ps(at, w[2], zero));
+  // Lane i of the result takes even[i / 2] (i even) or odd[i / 2] (i odd): index 16 + n is odd[n].
+  const __m512i low = _mm512_set_epi32(23, 7, 22, 6, 21, 5, 20, 4, 19, 3, 18, 2, 17, 1, 16, 0);
+  const __m512i high = _mm512_set_epi32(31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10, 25, 9, 24, 8);
+  *first = _mm512_permutex2var_ps(even, low, odd);
+  *second = _mm512_permutex2var_ps(even, high, odd);
+}
+#else
+using DoublingVec = __m256;
+constexpr int64_t kDoublingLanes = 8;
+
+inline DoublingVec Broadcast(float w) { return _mm256_set1_ps(w); }
+inline void StoreVec(float *p, DoublingVec v) { _mm256_storeu_ps(p, v); }
+inline void StreamVec(float *p, DoublingVec v) { _mm256_stream_ps(p, v); }  // half a line
+
+inline void DoublingVector(const float *src, int64_t k, const DoublingVec w[4], DoublingVec *first,
+                           DoublingVec *second) {
+  const __m256 zero = _mm256_setzero_ps();
+  const __m256 before = _mm256_loadu_ps(src + k - 1), at = _mm256_loadu_ps(src + k),
+               after = _mm256_loadu_ps(src + k + 1);
+  const __m256 even = _mm256_fmadd_ps(at, w[1], _mm256_fmadd_ps(before, w[0], zero));
+  const __m256 odd = _mm256_fmadd_ps(after, w[3], _mm256_fmadd_ps(at, w[2], zero));
+  // Per 128-bit half: low = e0 o0 e1 o1 | e4 o4 e5 o5, high = e2 o2 e3 o3 | e6 o6 e7 o7.
+  const __m256 low = _mm256_unpacklo_ps(even, odd), high = _mm256_unpackhi_ps(even, odd);
+  *first = _mm256_permute2f128_ps(low, high, 0x20);
+  *second = _mm256_permute2f128_ps(low, high, 0x31);
+}
+#endif
+
+// Outputs per DoublingVector: two vectors.
+constexpr int64_t kDoublingGroup = 2 * kDoublingLanes;
+
+// Whether the doubling vectors serve g's rows: fp32, a run of at least V pairs, and the plan built
+// for this tier (whose steps' bits they give).
+template <typename A>
+inline bool DoublingApplies(const RowGather<A> &g) {
+  if constexpr (std::is_same_v<A, float>) {
+    return g.lanes == GatherLanes<float>() && g.doubling.end - g.doubling.begin >= kDoublingLanes;
+  }
+  return false;
+}
+
+// The W pass of one fp32 row whose doubling run DoublingApplies to.
+inline void DoublingRow(const RowGather<float> &g, const float *src, float *dst) {
+  const DoublingRun<float> &run = g.doubling;
+  const DoublingVec w[4] = {Broadcast(run.w[0]), Broadcast(run.w[1]), Broadcast(run.w[2]),
+                            Broadcast(run.w[3])};
+  for (int64_t j = 0; j < 2 * run.begin; ++j) dst[j] = ListOutput(g, src, j);
+  DoublingVec first, second;
+  int64_t k = run.begin;
+  for (; k + kDoublingLanes <= run.end; k += kDoublingLanes) {
+    DoublingVector(src, k, w, &first, &second);
+    StoreVec(dst + 2 * k, first);
+    StoreVec(dst + 2 * k + kDoublingLanes, second);
+  }
+  if (k < run.end) {  // the rest as the run's last V pairs: pairs computed twice get the same bits
+    k = run.end - kDoublingLanes;
+    DoublingVector(src, k, w, &first, &second);
+    StoreVec(dst + 2 * k, first);
+    StoreVec(dst + 2 * k + kDoublingLanes, second);
+  }
+  for (int64_t j = 2 * run.end; j < g.dstLen; ++j) dst[j] = ListOutput(g, src, j);
+}
+
+// One group of 2V outputs at j0 of DoublingRowStreamed at the row's ends (or its last, shorter
+// group), put together in buffer[3 * 2V] (the group at buffer + 2V, which is returned): its pairs
+// in the run from the vector of the run's first or last V pairs (which holds them all: the run has
+// at least V pairs, and that vector's outputs land within 2V of the group), its other outputs
+// through their lists.
+inline float *FillEdgeGroup(const RowGather<float> &g, const float *src, int64_t j0, const DoublingVec w[4],
+                            float *buffer) {
+  const DoublingRun<float> &run = g.doubling;
+  float *group = buffer + kDoublingGroup;
+  const int64_t n = std::min(kDoublingGroup, g.dstLen - j0);
+  const int64_t k0 = j0 / 2;
+  const int64_t kv = std::clamp(k0, run.begin, run.end - kDoublingLanes);
+  if (kv < k0 + kDoublingLanes && kv + kDoublingLanes > k0) {
+    DoublingVec first, second;
+    DoublingVector(src, kv, w, &first, &second);
+    StoreVec(group + 2 * (kv - k0), first);
+    StoreVec(group + 2 * (kv - k0) + kDoublingLanes, second);
+  }
+  for (int64_t j = j0; j < std::min(j0 + n, 2 * run.begin); ++j) group[j - j0] = ListOutput(g, src, j);
+  for (int64_t j = std::max(j0, 2 * run.end); j < j0 + n; ++j) group[j - j0] = ListOutput(g, src, j);
+  return group;
+}
+
+// The edge group at j0 (FillEdgeGroup's) streamed to out + j0 from its buffer.
+inline void StreamEdgeGroup(const RowGather<float> &g, const float *group, float *out, int64_t j0) {
+  const int64_t n = std::min(kDoublingGroup, g.dstLen - j0);
+  for (int64_t i = 0; i < n; i += 16) StreamLine(out + j0 + i, group + i);
+}
+
+// DoublingRow written straight into a destination row with non-temporal stores of whole 64-byte
+// lines (the forward's output, written once): out is 64-byte aligned and g.dstLen a multiple of 16
+// (StreamsDoublingRows). The groups of 2V outputs inside the run are streamed as computed, those at
+// the row's ends through a buffer (FillEdgeGroup). The edge groups next to the inside ones (an exact
+// doubling has no others) are filled first and streamed last: streamed right after the vector
+// stores that fill them, their loads would wait for the stores (no store forwarding across two).
+inline void DoublingRowStreamed(const RowGather<float> &g, const float *src, float *out) {
+  const DoublingRun<float> &run = g.doubling;
+  const DoublingVec w[4] = {Broadcast(run.w[0]), Broadcast(run.w[1]), Broadcast(run.w[2]),
+                            Broadcast(run.w[3])};
+  // Groups [inner0, inner1) lie inside the run: from the first group at or after out 2 begin, to
+  // the last one that ends by out 2 end.
+  const int64_t inner0 = (2 * run.begin + kDoublingGroup - 1) / kDoublingGroup * kDoublingGroup;
+  const int64_t inner1 = std::max(inner0, 2 * run.end / kDoublingGroup * kDoublingGroup);
+  alignas(64) float buffer[3 * kDoublingGroup];
+  for (int64_t j0 = 0; j0 + kDoublingGroup < inner0; j0 += kDoublingGroup) {
+    StreamEdgeGroup(g, FillEdgeGroup(g, src, j0, w, buffer), out, j0);
+  }
+  for (int64_t j0 = inner1 + kDoublingGroup; j0 < g.dstLen; j0 += kDoublingGroup) {
+    StreamEdgeGroup(g, FillEdgeGroup(g, src, j0, w, buffer), out, j0);
+  }
+  alignas(64) float headBuffer[3 * kDoublingGroup], tailBuffer[3 * kDoublingGroup];
+  const int64_t headJ0 = inner0 - kDoublingGroup;
+  const float *head = headJ0 >= 0 ? FillEdgeGroup(g, src, headJ0, w, headBuffer) : nullptr;
+  const float *tail = inner1 < g.dstLen ? FillEdgeGroup(g, src, inner1, w, tailBuffer) : nullptr;
+  for (int64_t j0 = inner0; j0 < inner1; j0 += kDoublingGroup) {
+    DoublingVec first, second;
+    DoublingVector(src, j0 / 2, w, &first, &second);
+    StreamVec(out + j0, first);
+    StreamVec(out + j0 + kDoublingLanes, second);
+  }
+  if (head != nullptr) StreamEdgeGroup(g, head, out, headJ0);
+  if (tail != nullptr) StreamEdgeGroup(g, tail, out, inner1);
+}
+
+// Whether DoublingRowStreamed can write g's rows: DoublingApplies, and rows of whole 64-byte lines.
+template <typename A>
+inline bool StreamsDoublingRows(const RowGather<A> &g) {
+  return DoublingApplies(g) && g.dstLen % 16 == 0;
+}
+
+// The W pass of kRows rows through DoublingRow when DoublingApplies; returns false (nothing done)
+// otherwise. The vectors read source elements [begin - 1, end]: inside the row, as the run's own
+// entries are.
+template <int kRows, typename A>
+inline bool DoublingRows(const RowGather<A> &g, const A *const *src, A *const *dst) {
+  if constexpr (std::is_same_v<A, float>) {
+    if (!DoublingApplies(g)) return false;
+    for (int r = 0; r < kRows; ++r) DoublingRow(g, src[r], dst[r]);
+    return true;
+  }
+  return false;
+}
+
+#else
+
+constexpr bool kDoublingVectors = false;
+
+// Declared only, for the kernels' `if constexpr (kDoublingVectors)` branches, which this tier discards.
+template <typename A>
+bool StreamsDoublingRows(const RowGather<A> &g);
+template <typename A>
+void DoublingRowStreamed(const RowGather<A> &g, const A *src, A *out);
+
+template <int kRows, typename A>
+inline bool DoublingRows(const RowGather<A> &, const A *const *, A *const *) {
+  return false;
+}
+
+#endif
+
+}  // namespace w_inner
+}  // namespace trilinear3d::kernel::TRILINEAR3D_ISA
+
+#endif  // TRILINEAR3D_OP_KERNEL_RESAMPLE_ROWS_W_DOUBLING_H_
