@@ -21,6 +21,7 @@
 
 #include "op_kernel/kernel_plan.h"
 #include "op_kernel/stream_stores.h"
+#include "op_kernel/vector_lanes.h"
 
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
 namespace w_inner {
@@ -45,48 +46,46 @@ inline float ListOutput(const RowGather<float> &g, const float *src, int64_t j) 
 }
 
 #if defined(TRILINEAR3D_HAVE_AVX512)
-using DoublingVec = __m512;
-constexpr int64_t kDoublingLanes = 16;
+using DoublingLanes = Avx512Lanes<float>;
 
-inline DoublingVec Broadcast(float w) { return _mm512_set1_ps(w); }
-inline void StoreVec(float *p, DoublingVec v) { _mm512_storeu_ps(p, v); }
-inline void StreamVec(float *p, DoublingVec v) { _mm512_stream_ps(p, v); }  // one whole line
-
-// Outputs 2k .. 2k + 2V - 1 of the run: *first holds 2k .. 2k + V - 1, *second the next V.
-inline void DoublingVector(const float *src, int64_t k, const DoublingVec w[4], DoublingVec *first,
-                           DoublingVec *second) {
-  const __m512 zero = _mm512_setzero_ps();
-  const __m512 before = _mm512_loadu_ps(src + k - 1), at = _mm512_loadu_ps(src + k),
-               after = _mm512_loadu_ps(src + k + 1);
-  const __m512 even = _mm512_fmadd_ps(at, w[1], _mm512_fmadd_ps(before, w[0], zero));
-  const __m512 odd = _mm512_fmadd_ps(after, w[3], _mm512_fmadd_ps(at, w[2], zero));
-  // Lane i of the result takes even[i / 2] (i even) or odd[i / 2] (i odd): index 16 + n is odd[n].
+// out[0, 2V) = even[0], odd[0], even[1], odd[1], ... as two vectors.
+inline void Interleave(__m512 even, __m512 odd, __m512 *first, __m512 *second) {
+  // Lane i takes even[i / 2] (i even) or odd[i / 2] (i odd): index 16 + n is odd[n].
   const __m512i low = _mm512_set_epi32(23, 7, 22, 6, 21, 5, 20, 4, 19, 3, 18, 2, 17, 1, 16, 0);
   const __m512i high = _mm512_set_epi32(31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10, 25, 9, 24, 8);
   *first = _mm512_permutex2var_ps(even, low, odd);
   *second = _mm512_permutex2var_ps(even, high, odd);
 }
+
+inline void StreamVec(float *p, __m512 v) { _mm512_stream_ps(p, v); }  // one whole line
 #else
-using DoublingVec = __m256;
-constexpr int64_t kDoublingLanes = 8;
+using DoublingLanes = Avx2Lanes<float>;
 
-inline DoublingVec Broadcast(float w) { return _mm256_set1_ps(w); }
-inline void StoreVec(float *p, DoublingVec v) { _mm256_storeu_ps(p, v); }
-inline void StreamVec(float *p, DoublingVec v) { _mm256_stream_ps(p, v); }  // half a line
-
-inline void DoublingVector(const float *src, int64_t k, const DoublingVec w[4], DoublingVec *first,
-                           DoublingVec *second) {
-  const __m256 zero = _mm256_setzero_ps();
-  const __m256 before = _mm256_loadu_ps(src + k - 1), at = _mm256_loadu_ps(src + k),
-               after = _mm256_loadu_ps(src + k + 1);
-  const __m256 even = _mm256_fmadd_ps(at, w[1], _mm256_fmadd_ps(before, w[0], zero));
-  const __m256 odd = _mm256_fmadd_ps(after, w[3], _mm256_fmadd_ps(at, w[2], zero));
+inline void Interleave(__m256 even, __m256 odd, __m256 *first, __m256 *second) {
   // Per 128-bit half: low = e0 o0 e1 o1 | e4 o4 e5 o5, high = e2 o2 e3 o3 | e6 o6 e7 o7.
   const __m256 low = _mm256_unpacklo_ps(even, odd), high = _mm256_unpackhi_ps(even, odd);
   *first = _mm256_permute2f128_ps(low, high, 0x20);
   *second = _mm256_permute2f128_ps(low, high, 0x31);
 }
+
+inline void StreamVec(float *p, __m256 v) { _mm256_stream_ps(p, v); }  // half a line
 #endif
+
+using DoublingVec = DoublingLanes::Vec;
+constexpr int64_t kDoublingLanes = DoublingLanes::kLanes;
+
+inline DoublingVec Broadcast(float w) { return DoublingLanes::Broadcast(w); }
+inline void StoreVec(float *p, DoublingVec v) { DoublingLanes::Store(p, v); }
+
+// Outputs 2k .. 2k + 2V - 1 of the run: *first holds 2k .. 2k + V - 1, *second the next V.
+inline void DoublingVector(const float *src, int64_t k, const DoublingVec w[4], DoublingVec *first,
+                           DoublingVec *second) {
+  using L = DoublingLanes;
+  const DoublingVec zero = L::Zero();
+  const DoublingVec before = L::Load(src + k - 1), at = L::Load(src + k), after = L::Load(src + k + 1);
+  Interleave(L::Fma(at, w[1], L::Fma(before, w[0], zero)), L::Fma(after, w[3], L::Fma(at, w[2], zero)), first,
+             second);
+}
 
 // Outputs per DoublingVector: two vectors.
 constexpr int64_t kDoublingGroup = 2 * kDoublingLanes;
