@@ -58,6 +58,20 @@ inline void Interleave(__m512 even, __m512 odd, __m512 *first, __m512 *second) {
 }
 
 inline void StreamVec(float *p, __m512 v) { _mm512_stream_ps(p, v); }  // one whole line
+
+// v moved up one lane (lane 0 keeps v[0]), and down one lane (the last lane keeps its value).
+inline __m512 ShiftUpOne(__m512 v) {
+  return _mm512_permutexvar_ps(_mm512_set_epi32(14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0), v);
+}
+inline __m512 ShiftDownOne(__m512 v) {
+  return _mm512_permutexvar_ps(_mm512_set_epi32(15, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1), v);
+}
+
+// v with lane kLane set to x.
+template <int kLane>
+inline __m512 WithLane(__m512 v, float x) {
+  return _mm512_mask_mov_ps(v, static_cast<__mmask16>(1u << kLane), _mm512_set1_ps(x));
+}
 #else
 using DoublingLanes = Avx2Lanes<float>;
 
@@ -69,6 +83,18 @@ inline void Interleave(__m256 even, __m256 odd, __m256 *first, __m256 *second) {
 }
 
 inline void StreamVec(float *p, __m256 v) { _mm256_stream_ps(p, v); }  // half a line
+
+inline __m256 ShiftUpOne(__m256 v) {
+  return _mm256_permutevar8x32_ps(v, _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6));
+}
+inline __m256 ShiftDownOne(__m256 v) {
+  return _mm256_permutevar8x32_ps(v, _mm256_setr_epi32(1, 2, 3, 4, 5, 6, 7, 7));
+}
+
+template <int kLane>
+inline __m256 WithLane(__m256 v, float x) {
+  return _mm256_blend_ps(v, _mm256_set1_ps(x), 1 << kLane);
+}
 #endif
 
 using DoublingVec = DoublingLanes::Vec;
@@ -77,14 +103,21 @@ constexpr int64_t kDoublingLanes = DoublingLanes::kLanes;
 inline DoublingVec Broadcast(float w) { return DoublingLanes::Broadcast(w); }
 inline void StoreVec(float *p, DoublingVec v) { DoublingLanes::Store(p, v); }
 
-// Outputs 2k .. 2k + 2V - 1 of the run: *first holds 2k .. 2k + V - 1, *second the next V.
+// The pairs of V consecutive k from src[k - 1], src[k] and src[k + 1] as vectors: *first holds
+// outputs 2k .. 2k + V - 1, *second the next V.
+inline void DoublingPairs(DoublingVec before, DoublingVec at, DoublingVec after, const DoublingVec w[4],
+                          DoublingVec *first, DoublingVec *second) {
+  using L = DoublingLanes;
+  const DoublingVec zero = L::Zero();
+  Interleave(L::Fma(at, w[1], L::Fma(before, w[0], zero)), L::Fma(after, w[3], L::Fma(at, w[2], zero)), first,
+             second);
+}
+
+// Outputs 2k .. 2k + 2V - 1 of the run.
 inline void DoublingVector(const float *src, int64_t k, const DoublingVec w[4], DoublingVec *first,
                            DoublingVec *second) {
   using L = DoublingLanes;
-  const DoublingVec zero = L::Zero();
-  const DoublingVec before = L::Load(src + k - 1), at = L::Load(src + k), after = L::Load(src + k + 1);
-  Interleave(L::Fma(at, w[1], L::Fma(before, w[0], zero)), L::Fma(after, w[3], L::Fma(at, w[2], zero)), first,
-             second);
+  DoublingPairs(L::Load(src + k - 1), L::Load(src + k), L::Load(src + k + 1), w, first, second);
 }
 
 // Outputs per DoublingVector: two vectors.
@@ -151,16 +184,56 @@ inline void StreamEdgeGroup(const RowGather<float> &g, const float *group, float
   for (int64_t i = 0; i < n; i += 16) StreamLine(out + j0 + i, group + i);
 }
 
+// Whether g is an exact doubling whose rows are whole groups: the run is k = 1 .. in - 2 (the pairs
+// of every k but the first and the last), out is 2 in wide, and 2 in a multiple of 2V.
+inline bool IsExactDoublingRow(const RowGather<float> &g) {
+  const DoublingRun<float> &run = g.doubling;
+  return run.begin == 1 && run.end == g.srcLen - 1 && g.dstLen == 2 * g.srcLen &&
+         g.dstLen % kDoublingGroup == 0;
+}
+
+// DoublingRowStreamed of an exact doubling row (IsExactDoublingRow): every group from one vector of
+// pairs, the end groups' missing neighbours (src[-1], src[in]) stood in for by a lane of the same
+// vector, and their outputs outside the run (0, 1, 2 in - 2, 2 in - 1) set from the lists.
+inline void ExactDoublingRowStreamed(const RowGather<float> &g, const float *src, float *out,
+                                     const DoublingVec w[4]) {
+  using L = DoublingLanes;
+  const int64_t in = g.srcLen;
+  DoublingVec first, second;
+  const DoublingVec head = L::Load(src);
+  DoublingPairs(ShiftUpOne(head), head, L::Load(src + 1), w, &first, &second);
+  first = WithLane<1>(WithLane<0>(first, ListOutput(g, src, 0)), ListOutput(g, src, 1));
+  StreamVec(out, first);
+  StreamVec(out + kDoublingLanes, second);
+  for (int64_t k = kDoublingLanes; k < in - kDoublingLanes; k += kDoublingLanes) {
+    DoublingVector(src, k, w, &first, &second);
+    StreamVec(out + 2 * k, first);
+    StreamVec(out + 2 * k + kDoublingLanes, second);
+  }
+  const int64_t k = in - kDoublingLanes;
+  const DoublingVec tail = L::Load(src + k);
+  DoublingPairs(L::Load(src + k - 1), tail, ShiftDownOne(tail), w, &first, &second);
+  second = WithLane<kDoublingLanes - 1>(WithLane<kDoublingLanes - 2>(second, ListOutput(g, src, 2 * in - 2)),
+                                        ListOutput(g, src, 2 * in - 1));
+  StreamVec(out + 2 * k, first);
+  StreamVec(out + 2 * k + kDoublingLanes, second);
+}
+
 // DoublingRow written straight into a destination row with non-temporal stores of whole 64-byte
 // lines (the forward's output, written once): out is 64-byte aligned and g.dstLen a multiple of 16
-// (StreamsDoublingRows). The groups of 2V outputs inside the run are streamed as computed, those at
-// the row's ends through a buffer (FillEdgeGroup). The edge groups next to the inside ones (an exact
+// (StreamsDoublingRows). An exact doubling row goes through ExactDoublingRowStreamed. Otherwise the
+// groups of 2V outputs inside the run are streamed as computed, those at the row's ends through a
+// buffer (FillEdgeGroup). The edge groups next to the inside ones (an exact
 // doubling has no others) are filled first and streamed last: streamed right after the vector
 // stores that fill them, their loads would wait for the stores (no store forwarding across two).
 inline void DoublingRowStreamed(const RowGather<float> &g, const float *src, float *out) {
   const DoublingRun<float> &run = g.doubling;
   const DoublingVec w[4] = {Broadcast(run.w[0]), Broadcast(run.w[1]), Broadcast(run.w[2]),
                             Broadcast(run.w[3])};
+  if (IsExactDoublingRow(g)) {
+    ExactDoublingRowStreamed(g, src, out, w);
+    return;
+  }
   // Groups [inner0, inner1) lie inside the run: from the first group at or after out 2 begin, to
   // the last one that ends by out 2 end.
   const int64_t inner0 = (2 * run.begin + kDoublingGroup - 1) / kDoublingGroup * kDoublingGroup;

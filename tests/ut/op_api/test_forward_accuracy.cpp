@@ -24,18 +24,19 @@ namespace {
 // whose D taps repeat across out D indices (its cache of W-resampled tap planes), and exact
 // doubling with rows longer than two vectors (the W pass's doubling run).
 const ShapeCase kShapes[] = {
-    {"MixedUpDown", {2, 3, 3, 5, 7}, {6, 4, 11}},        // up, down, up
-    {"SizeOneAxes", {1, 2, 1, 4, 5}, {3, 4, 1}},         // from 1, identity, to 1
-    {"FromSizeOne", {1, 3, 5, 1, 3}, {2, 7, 3}},         // down, from 1, identity
-    {"OddRatios", {2, 1, 4, 6, 2}, {9, 13, 5}},          // odd up ratios
-    {"AllIdentity", {1, 2, 7, 3, 9}, {7, 3, 9}},         // a copy (zero-weight taps still added)
-    {"StrongDown", {1, 2, 9, 11, 13}, {2, 3, 1}},        // down on every axis
-    {"IntegerSources", {1, 2, 7, 5, 9}, {3, 3, 5}},      // align_corners: integer source indices
-    {"VeryStrongDown", {1, 2, 3, 130, 150}, {2, 3, 2}},  // ratios below CANN's MIN_SUPPORT_SCALE 0.02
-    {"WideRows", {1, 19, 2, 3, 37}, {3, 2, 53}},         // W and C longer than a vector
-    {"GrowDShrinkW", {1, 2, 4, 6, 9}, {11, 5, 4}},       // W first: D tap planes reused across out D
-    {"Doubling", {1, 3, 2, 3, 40}, {4, 6, 80}},          // exact 2x: W's doubling run, vectors and a rest
-    {"DoublingOddW", {1, 2, 3, 2, 33}, {6, 4, 66}},      // exact 2x, an odd run
+    {"MixedUpDown", {2, 3, 3, 5, 7}, {6, 4, 11}},            // up, down, up
+    {"SizeOneAxes", {1, 2, 1, 4, 5}, {3, 4, 1}},             // from 1, identity, to 1
+    {"FromSizeOne", {1, 3, 5, 1, 3}, {2, 7, 3}},             // down, from 1, identity
+    {"OddRatios", {2, 1, 4, 6, 2}, {9, 13, 5}},              // odd up ratios
+    {"AllIdentity", {1, 2, 7, 3, 9}, {7, 3, 9}},             // a copy (zero-weight taps still added)
+    {"StrongDown", {1, 2, 9, 11, 13}, {2, 3, 1}},            // down on every axis
+    {"IntegerSources", {1, 2, 7, 5, 9}, {3, 3, 5}},          // align_corners: integer source indices
+    {"VeryStrongDown", {1, 2, 3, 130, 150}, {2, 3, 2}},      // ratios below CANN's MIN_SUPPORT_SCALE 0.02
+    {"WideRows", {1, 19, 2, 3, 37}, {3, 2, 53}},             // W and C longer than a vector
+    {"GrowDShrinkW", {1, 2, 4, 6, 9}, {11, 5, 4}},           // W first: D tap planes reused across out D
+    {"Doubling", {1, 3, 2, 3, 40}, {4, 6, 80}},              // exact 2x: W's doubling run, vectors and a rest
+    {"DoublingOddW", {1, 2, 3, 2, 33}, {6, 4, 66}},          // exact 2x, an odd run
+    {"DoublingWholeGroups", {1, 2, 2, 3, 64}, {4, 6, 128}},  // exact 2x, rows of whole 32-float groups
 };
 
 class ForwardAccuracy : public ::testing::TestWithParam<SweepCase> {};
