@@ -59,12 +59,14 @@ inline void Interleave(__m512 even, __m512 odd, __m512 *first, __m512 *second) {
 
 inline void StreamVec(float *p, __m512 v) { _mm512_stream_ps(p, v); }  // one whole line
 
-// v moved up one lane (lane 0 keeps v[0]), and down one lane (the last lane keeps its value).
+// v moved up one lane (lane 0 keeps v[0]), and down one lane (the last lane keeps its value). Two-source
+// permutes of v with itself: GCC 12's one-source _mm512_permutexvar_ps trips -Wuninitialized at -O2.
 inline __m512 ShiftUpOne(__m512 v) {
-  return _mm512_permutexvar_ps(_mm512_set_epi32(14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0), v);
+  return _mm512_permutex2var_ps(v, _mm512_set_epi32(14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0), v);
 }
 inline __m512 ShiftDownOne(__m512 v) {
-  return _mm512_permutexvar_ps(_mm512_set_epi32(15, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1), v);
+  return _mm512_permutex2var_ps(v, _mm512_set_epi32(15, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1),
+                                v);
 }
 
 // v with lane kLane set to x.
