@@ -7,7 +7,7 @@
 // destination with non-temporal stores, in place of a scratch row and a streamed copy of it.
 // Every output sums its list in list order with FMAs from zero, as the vector steps do
 // (resample_rows_w_inner_avx2.h, _avx512.h), so the bits are the steps' bits. The baseline tier has
-// no such path: its lists sum without FMA.
+// its own loops, which sum as its scalar lists do (DoublingRowBaseline).
 #ifndef TRILINEAR3D_OP_KERNEL_RESAMPLE_ROWS_W_DOUBLING_H_
 #define TRILINEAR3D_OP_KERNEL_RESAMPLE_ROWS_W_DOUBLING_H_
 
@@ -284,16 +284,48 @@ inline bool DoublingRows(const RowGather<A> &g, const A *const *src, A *const *d
 
 constexpr bool kDoublingVectors = false;
 
+// The baseline tier's doubling run: plain loops the compiler vectorises (SSE2, NEON), every output
+// summed as the scalar lists sum it (w_inner::ScalarRow: from zero, in list order, the same
+// expressions), so the bits are the lists' bits.
+template <typename A>
+inline void DoublingRowBaseline(const RowGather<A> &g, const A *__restrict src, A *__restrict dst) {
+  auto listOutput = [&](int64_t j) {
+    A acc = A(0);
+    for (int64_t e = g.begin[static_cast<size_t>(j)]; e < g.begin[static_cast<size_t>(j) + 1]; ++e) {
+      acc += g.w[static_cast<size_t>(e)] * src[g.src[static_cast<size_t>(e)]];
+    }
+    return acc;
+  };
+  const DoublingRun<A> &run = g.doubling;
+  const A w0 = run.w[0], w1 = run.w[1], w2 = run.w[2], w3 = run.w[3];
+  for (int64_t j = 0; j < 2 * run.begin; ++j) dst[j] = listOutput(j);
+  for (int64_t k = run.begin; k < run.end; ++k) {
+    A even = A(0);
+    even += w0 * src[k - 1];
+    even += w1 * src[k];
+    A odd = A(0);
+    odd += w2 * src[k];
+    odd += w3 * src[k + 1];
+    dst[2 * k] = even;
+    dst[2 * k + 1] = odd;
+  }
+  for (int64_t j = 2 * run.end; j < g.dstLen; ++j) dst[j] = listOutput(j);
+}
+
+// The W pass of kRows rows through DoublingRowBaseline when the gather has a doubling run of at least
+// 4 pairs and no vector steps; returns false (nothing done) otherwise.
+template <int kRows, typename A>
+inline bool DoublingRows(const RowGather<A> &g, const A *const *src, A *const *dst) {
+  if (g.lanes != GatherLanes<A>() || g.doubling.end - g.doubling.begin < 4) return false;
+  for (int r = 0; r < kRows; ++r) DoublingRowBaseline(g, src[r], dst[r]);
+  return true;
+}
+
 // Declared only, for the kernels' `if constexpr (kDoublingVectors)` branches, which this tier discards.
 template <typename A>
 bool StreamsDoublingRows(const RowGather<A> &g);
 template <typename A>
 void DoublingRowStreamed(const RowGather<A> &g, const A *src, A *out);
-
-template <int kRows, typename A>
-inline bool DoublingRows(const RowGather<A> &, const A *const *, A *const *) {
-  return false;
-}
 
 #endif
 
