@@ -15,12 +15,10 @@
 #error "an ISA header: include op_kernel/isa_begin.h before it"
 #endif
 
-#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
 #include "op_kernel/kernel_plan.h"
-#include "op_kernel/stream_stores.h"
 #include "op_kernel/vector_lanes.h"
 
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
@@ -157,35 +155,6 @@ inline void DoublingRow(const RowGather<float> &g, const float *src, float *dst)
   for (int64_t j = 2 * run.end; j < g.dstLen; ++j) dst[j] = ListOutput(g, src, j);
 }
 
-// One group of 2V outputs at j0 of DoublingRowStreamed at the row's ends (or its last, shorter
-// group), put together in buffer[3 * 2V] (the group at buffer + 2V, which is returned): its pairs
-// in the run from the vector of the run's first or last V pairs (which holds them all: the run has
-// at least V pairs, and that vector's outputs land within 2V of the group), its other outputs
-// through their lists.
-inline float *FillEdgeGroup(const RowGather<float> &g, const float *src, int64_t j0, const DoublingVec w[4],
-                            float *buffer) {
-  const DoublingRun<float> &run = g.doubling;
-  float *group = buffer + kDoublingGroup;
-  const int64_t n = std::min(kDoublingGroup, g.dstLen - j0);
-  const int64_t k0 = j0 / 2;
-  const int64_t kv = std::clamp(k0, run.begin, run.end - kDoublingLanes);
-  if (kv < k0 + kDoublingLanes && kv + kDoublingLanes > k0) {
-    DoublingVec first, second;
-    DoublingVector(src, kv, w, &first, &second);
-    StoreVec(group + 2 * (kv - k0), first);
-    StoreVec(group + 2 * (kv - k0) + kDoublingLanes, second);
-  }
-  for (int64_t j = j0; j < std::min(j0 + n, 2 * run.begin); ++j) group[j - j0] = ListOutput(g, src, j);
-  for (int64_t j = std::max(j0, 2 * run.end); j < j0 + n; ++j) group[j - j0] = ListOutput(g, src, j);
-  return group;
-}
-
-// The edge group at j0 (FillEdgeGroup's) streamed to out + j0 from its buffer.
-inline void StreamEdgeGroup(const RowGather<float> &g, const float *group, float *out, int64_t j0) {
-  const int64_t n = std::min(kDoublingGroup, g.dstLen - j0);
-  for (int64_t i = 0; i < n; i += 16) StreamLine(out + j0 + i, group + i);
-}
-
 // Whether g is an exact doubling whose rows are whole groups: the run is k = 1 .. in - 2 (the pairs
 // of every k but the first and the last), out is 2 in wide, and 2 in a multiple of 2V.
 inline bool IsExactDoublingRow(const RowGather<float> &g) {
@@ -194,12 +163,16 @@ inline bool IsExactDoublingRow(const RowGather<float> &g) {
          g.dstLen % kDoublingGroup == 0;
 }
 
-// DoublingRowStreamed of an exact doubling row (IsExactDoublingRow): every group from one vector of
-// pairs, the end groups' missing neighbours (src[-1], src[in]) stood in for by a lane of the same
-// vector, and their outputs outside the run (0, 1, 2 in - 2, 2 in - 1) set from the lists.
-inline void ExactDoublingRowStreamed(const RowGather<float> &g, const float *src, float *out,
-                                     const DoublingVec w[4]) {
+// DoublingRow written straight into a destination row with non-temporal stores of whole 64-byte
+// lines (the forward's output, written once), for rows StreamsDoublingRows takes; out is 64-byte
+// aligned. Every group of 2V outputs comes from one vector of pairs; the end groups' missing
+// neighbours (src[-1], src[in]) are stood in for by a lane of the same vector, and their outputs
+// outside the run (0, 1, 2 in - 2, 2 in - 1) are set from the lists.
+inline void DoublingRowStreamed(const RowGather<float> &g, const float *src, float *out) {
   using L = DoublingLanes;
+  const DoublingRun<float> &run = g.doubling;
+  const DoublingVec w[4] = {Broadcast(run.w[0]), Broadcast(run.w[1]), Broadcast(run.w[2]),
+                            Broadcast(run.w[3])};
   const int64_t in = g.srcLen;
   DoublingVec first, second;
   const DoublingVec head = L::Load(src);
@@ -221,50 +194,15 @@ inline void ExactDoublingRowStreamed(const RowGather<float> &g, const float *src
   StreamVec(out + 2 * k + kDoublingLanes, second);
 }
 
-// DoublingRow written straight into a destination row with non-temporal stores of whole 64-byte
-// lines (the forward's output, written once): out is 64-byte aligned and g.dstLen a multiple of 16
-// (StreamsDoublingRows). An exact doubling row goes through ExactDoublingRowStreamed. Otherwise the
-// groups of 2V outputs inside the run are streamed as computed, those at the row's ends through a
-// buffer (FillEdgeGroup). The edge groups next to the inside ones (an exact
-// doubling has no others) are filled first and streamed last: streamed right after the vector
-// stores that fill them, their loads would wait for the stores (no store forwarding across two).
-inline void DoublingRowStreamed(const RowGather<float> &g, const float *src, float *out) {
-  const DoublingRun<float> &run = g.doubling;
-  const DoublingVec w[4] = {Broadcast(run.w[0]), Broadcast(run.w[1]), Broadcast(run.w[2]),
-                            Broadcast(run.w[3])};
-  if (IsExactDoublingRow(g)) {
-    ExactDoublingRowStreamed(g, src, out, w);
-    return;
-  }
-  // Groups [inner0, inner1) lie inside the run: from the first group at or after out 2 begin, to
-  // the last one that ends by out 2 end.
-  const int64_t inner0 = (2 * run.begin + kDoublingGroup - 1) / kDoublingGroup * kDoublingGroup;
-  const int64_t inner1 = std::max(inner0, 2 * run.end / kDoublingGroup * kDoublingGroup);
-  alignas(64) float buffer[3 * kDoublingGroup];
-  for (int64_t j0 = 0; j0 + kDoublingGroup < inner0; j0 += kDoublingGroup) {
-    StreamEdgeGroup(g, FillEdgeGroup(g, src, j0, w, buffer), out, j0);
-  }
-  for (int64_t j0 = inner1 + kDoublingGroup; j0 < g.dstLen; j0 += kDoublingGroup) {
-    StreamEdgeGroup(g, FillEdgeGroup(g, src, j0, w, buffer), out, j0);
-  }
-  alignas(64) float headBuffer[3 * kDoublingGroup], tailBuffer[3 * kDoublingGroup];
-  const int64_t headJ0 = inner0 - kDoublingGroup;
-  const float *head = headJ0 >= 0 ? FillEdgeGroup(g, src, headJ0, w, headBuffer) : nullptr;
-  const float *tail = inner1 < g.dstLen ? FillEdgeGroup(g, src, inner1, w, tailBuffer) : nullptr;
-  for (int64_t j0 = inner0; j0 < inner1; j0 += kDoublingGroup) {
-    DoublingVec first, second;
-    DoublingVector(src, j0 / 2, w, &first, &second);
-    StreamVec(out + j0, first);
-    StreamVec(out + j0 + kDoublingLanes, second);
-  }
-  if (head != nullptr) StreamEdgeGroup(g, head, out, headJ0);
-  if (tail != nullptr) StreamEdgeGroup(g, tail, out, inner1);
-}
-
-// Whether DoublingRowStreamed can write g's rows: DoublingApplies, and rows of whole 64-byte lines.
+// Whether DoublingRowStreamed can write g's rows: DoublingApplies to an exact doubling whose rows are
+// whole groups of 2V outputs (whole 64-byte lines). Other rows go through DoublingRow and the
+// caller's streamed copy.
 template <typename A>
 inline bool StreamsDoublingRows(const RowGather<A> &g) {
-  return DoublingApplies(g) && g.dstLen % 16 == 0;
+  if constexpr (std::is_same_v<A, float>) {
+    return DoublingApplies(g) && IsExactDoublingRow(g);
+  }
+  return false;
 }
 
 // The W pass of kRows rows through DoublingRow when DoublingApplies; returns false (nothing done)
