@@ -223,20 +223,13 @@ inline bool DoublingRows(const RowGather<A> &g, const A *const *src, A *const *d
 constexpr bool kDoublingVectors = false;
 
 // The baseline tier's doubling run: plain loops the compiler vectorises (SSE2, NEON), every output
-// summed as the scalar lists sum it (w_inner::ScalarRow: from zero, in list order, the same
-// expressions), so the bits are the lists' bits.
+// summed as the scalar lists sum it (ListSum: from zero, in list order, the same expressions), so the
+// bits are the lists' bits.
 template <typename A>
 inline void DoublingRowBaseline(const RowGather<A> &g, const A *__restrict src, A *__restrict dst) {
-  auto listOutput = [&](int64_t j) {
-    A acc = A(0);
-    for (int64_t e = g.begin[static_cast<size_t>(j)]; e < g.begin[static_cast<size_t>(j) + 1]; ++e) {
-      acc += g.w[static_cast<size_t>(e)] * src[g.src[static_cast<size_t>(e)]];
-    }
-    return acc;
-  };
   const DoublingRun<A> &run = g.doubling;
   const A w0 = run.w[0], w1 = run.w[1], w2 = run.w[2], w3 = run.w[3];
-  for (int64_t j = 0; j < 2 * run.begin; ++j) dst[j] = listOutput(j);
+  for (int64_t j = 0; j < 2 * run.begin; ++j) dst[j] = ListSum(g, src, j);
   for (int64_t k = run.begin; k < run.end; ++k) {
     A even = A(0);
     even += w0 * src[k - 1];
@@ -247,7 +240,7 @@ inline void DoublingRowBaseline(const RowGather<A> &g, const A *__restrict src, 
     dst[2 * k] = even;
     dst[2 * k + 1] = odd;
   }
-  for (int64_t j = 2 * run.end; j < g.dstLen; ++j) dst[j] = listOutput(j);
+  for (int64_t j = 2 * run.end; j < g.dstLen; ++j) dst[j] = ListSum(g, src, j);
 }
 
 // The W pass of kRows rows through DoublingRowBaseline when the gather has a doubling run of at least

@@ -47,6 +47,20 @@ inline bool FourWindowedRows(const RowGather<A> &, const A *const *, A *const *)
 }  // namespace trilinear3d::kernel::TRILINEAR3D_ISA
 #endif
 
+namespace trilinear3d::kernel::TRILINEAR3D_ISA::w_inner {
+
+// Output j through its list: the sum of w * src[s] in list order, from zero (the scalar lists' sum).
+template <typename A>
+inline A ListSum(const RowGather<A> &g, const A *src, int64_t j) {
+  A acc = A(0);
+  for (int64_t e = g.begin[static_cast<size_t>(j)]; e < g.begin[static_cast<size_t>(j) + 1]; ++e) {
+    acc += g.w[static_cast<size_t>(e)] * src[g.src[static_cast<size_t>(e)]];
+  }
+  return acc;
+}
+
+}  // namespace trilinear3d::kernel::TRILINEAR3D_ISA::w_inner
+
 #include "op_kernel/resample_rows_w_doubling.h"
 
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
@@ -56,13 +70,7 @@ namespace w_inner {
 // The scalar lists: dst[j] = sum of w * src[s] in list order.
 template <typename A>
 inline void ScalarRow(const RowGather<A> &g, const A *__restrict src, A *__restrict dst) {
-  for (int64_t j = 0; j < g.dstLen; ++j) {
-    A acc = A(0);
-    for (int64_t e = g.begin[static_cast<size_t>(j)]; e < g.begin[static_cast<size_t>(j) + 1]; ++e) {
-      acc += g.w[static_cast<size_t>(e)] * src[g.src[static_cast<size_t>(e)]];
-    }
-    dst[j] = acc;
-  }
+  for (int64_t j = 0; j < g.dstLen; ++j) dst[j] = ListSum(g, src, j);
 }
 
 }  // namespace w_inner
