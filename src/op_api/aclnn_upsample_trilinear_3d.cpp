@@ -61,8 +61,10 @@ extern "C" aclnnStatus aclnnUpsampleTrilinear3dGetWorkspaceSize(
   const double scales[3] = {scalesD, scalesH, scalesW};
   if (s == ACLNN_SUCCESS) s = op_api::CheckParams(*self, *outputSize, scales, *out);
   if (s != ACLNN_SUCCESS) return s;
-  return op_api::PlanAndPublish(op_api::kApi, tiling::Direction::kForward, *self, *out, alignCorners, scales,
-                                workspaceSize, executor);
+  double axisScales[3];
+  math::AllOrNoScales(scales, axisScales);
+  return op_api::PlanAndPublish(op_api::kApi, tiling::Direction::kForward, *self, *out, alignCorners,
+                                axisScales, workspaceSize, executor);
 }
 
 extern "C" aclnnStatus aclnnUpsampleTrilinear3d(void *workspace, uint64_t workspaceSize,

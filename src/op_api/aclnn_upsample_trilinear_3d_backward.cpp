@@ -56,8 +56,10 @@ extern "C" aclnnStatus aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize(
   const double scales[3] = {scalesD, scalesH, scalesW};
   if (s == ACLNN_SUCCESS) s = op_api::CheckParams(*gradOut, *outputSize, *inputSize, scales, *gradInput);
   if (s != ACLNN_SUCCESS) return s;
+  double axisScales[3];
+  math::AllOrNoScales(scales, axisScales);
   return op_api::PlanAndPublish(op_api::kApi, tiling::Direction::kBackward, *gradOut, *gradInput,
-                                alignCorners, scales, workspaceSize, executor);
+                                alignCorners, axisScales, workspaceSize, executor);
 }
 
 extern "C" aclnnStatus aclnnUpsampleTrilinear3dBackward(void *workspace, uint64_t workspaceSize,

@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "op_host/upsample_trilinear3d_tiling.h"
+#include "op_host/resample_tiling.h"
 #include "op_kernel/kernel_plan.h"
 
 namespace trilinear3d::op_api {

@@ -6,7 +6,7 @@
 
 #include <optional>
 
-#include "op_host/upsample_trilinear3d_tiling.h"
+#include "op_host/resample_tiling.h"
 
 namespace trilinear3d::op_api {
 

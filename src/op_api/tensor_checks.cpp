@@ -21,17 +21,33 @@ const char *FormatName(int32_t format) {
       return "NCHW";
     case ACL_FORMAT_NHWC:
       return "NHWC";
+    case ACL_FORMAT_NCL:
+      return "NCL";
     default:
       return "other";
   }
 }
 
 void LogicalNcdhw(const aclTensor &t, int64_t dims[5], int64_t strides[5]) {
-  static const int kNcdhwFromNdhwc[5] = {0, 4, 1, 2, 3};
-  for (int i = 0; i < 5; ++i) {
-    const int v = t.format == ACL_FORMAT_NDHWC ? kNcdhwFromNdhwc[i] : i;
-    dims[i] = t.viewDims[static_cast<size_t>(v)];
-    strides[i] = t.strides[static_cast<size_t>(v)];
+  // Per logical axis N, C, D, H, W: the view's axis that holds it, or -1 for a unit axis the rank lacks.
+  static const int kFromNcdhw[5] = {0, 1, 2, 3, 4}, kFromNdhwc[5] = {0, 4, 1, 2, 3};
+  static const int kFromNchw[5] = {0, 1, -1, 2, 3}, kFromNhwc[5] = {0, 3, -1, 1, 2};
+  static const int kFromNcl[5] = {0, 1, -1, -1, 2};
+  const size_t rank = t.viewDims.size();
+  const bool channelsLast = t.format == ACL_FORMAT_NDHWC || t.format == ACL_FORMAT_NHWC;
+  const int *from = rank == 5   ? (channelsLast ? kFromNdhwc : kFromNcdhw)
+                    : rank == 4 ? (channelsLast ? kFromNhwc : kFromNchw)
+                                : kFromNcl;
+  // A unit axis's stride spans the axis inside it, as in a contiguous tensor of the higher rank, so
+  // that the view reads like any 5-D view of the same memory (W first: it always exists).
+  for (int i = 4; i >= 0; --i) {
+    if (from[i] >= 0) {
+      dims[i] = t.viewDims[static_cast<size_t>(from[i])];
+      strides[i] = t.strides[static_cast<size_t>(from[i])];
+    } else {
+      dims[i] = 1;
+      strides[i] = dims[i + 1] * strides[i + 1];
+    }
   }
 }
 

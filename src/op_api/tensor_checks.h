@@ -18,8 +18,9 @@ constexpr int64_t kMaxDimSize = int64_t{1} << 20;  // CANN: every dim <= 2^20
 std::string ShapeString(const std::vector<int64_t> &dims);
 const char *FormatName(int32_t format);
 
-// The tensor's view as logical (N, C, D, H, W) dims and strides; NDHWC views are (N, D, H, W, C).
-// The tensor must be 5-D.
+// The tensor's view as logical (N, C, D, H, W) dims and strides: NDHWC views are (N, D, H, W, C), NHWC
+// ones (N, H, W, C); a 4-D view (NCHW, NHWC, ND) has a unit D axis, a 3-D one (NCL, ND) unit D and H
+// axes. The tensor must be of rank 3 to 5.
 void LogicalNcdhw(const aclTensor &t, int64_t dims[5], int64_t strides[5]);
 
 // Product of dims, false on int64 overflow (dims must be >= 0).

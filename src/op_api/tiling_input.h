@@ -4,12 +4,13 @@
 #define TRILINEAR3D_OP_API_TILING_INPUT_H_
 
 #include "common/data_type.h"
-#include "op_host/upsample_trilinear3d_tiling.h"
+#include "op_host/resample_tiling.h"
 #include "op_kernel/kernel_args.h"
 
 namespace trilinear3d::op_api {
 
-// src: gradOut / self, dst: gradInput / out, in logical NCDHW (dataType theirs; scales as passed).
+// src: gradOut / self, dst: gradInput / out, in logical NCDHW (dataType theirs; scales per axis, as the
+// operator's rule lets them count: TilingInput::userScales).
 // Leaves cores at 1 and the requests (forced kernel, streamed stores) at their defaults.
 tiling::TilingInput TilingInputOf(tiling::Direction direction, DataType dataType,
                                   const kernel::TensorView5d &src, const kernel::TensorView5d &dst,

@@ -45,13 +45,13 @@ void UpsampleExecutor::Execute(void *workspace) {
 }
 
 int32_t PlanAndPublish(const char *api, tiling::Direction direction, const aclTensor &src,
-                       const aclTensor &dst, bool alignCorners, const double scales[3],
+                       const aclTensor &dst, bool alignCorners, const double axisScales[3],
                        uint64_t *workspaceSize, aclOpExecutor **executor) {
   DataType dataType = DataType::kFloat32;
   ToDataType(src.dataType, &dataType);  // validated: one of the op's dtypes
   const kernel::TensorView5d srcView = KernelView(src, ElementSize(dataType));
   const kernel::TensorView5d dstView = KernelView(dst, ElementSize(dataType));
-  tiling::TilingInput input = TilingInputOf(direction, dataType, srcView, dstView, alignCorners, scales);
+  tiling::TilingInput input = TilingInputOf(direction, dataType, srcView, dstView, alignCorners, axisScales);
   input.cores = runtime::ConfiguredCores();
   input.forcedKernel = RequestedKernel();
   input.streamStores = RequestedStreamStores();

@@ -9,7 +9,7 @@
 
 #include "op_api/op_executor.h"
 #include "op_api/plan_cache.h"
-#include "op_host/upsample_trilinear3d_tiling.h"
+#include "op_host/resample_tiling.h"
 #include "op_kernel/kernel_args.h"
 #include "op_kernel/kernel_plan.h"
 #include "runtime/meta_objects.h"
@@ -36,10 +36,12 @@ class UpsampleExecutor final : public aclOpExecutor {
   kernel::KernelFn entryPoint_ = nullptr;  // the chosen ISA's function of the plan's kernel
 };
 
-// Plans and publishes an executor for validated tensors (src: gradOut / self, dst: gradInput / out),
-// reporting an inner error on failure; the shared tail of both ops' GetWorkspaceSize.
+// Plans and publishes an executor for validated tensors of rank 3 to 5 (src: gradOut / self, dst:
+// gradInput / out), reporting an inner error on failure; the shared tail of every operator's
+// GetWorkspaceSize. axisScales: the D, H, W user scales as the operator's rule lets them count (> 0),
+// else 0 (tiling::TilingInput::userScales).
 int32_t PlanAndPublish(const char *api, tiling::Direction direction, const aclTensor &src,
-                       const aclTensor &dst, bool alignCorners, const double scales[3],
+                       const aclTensor &dst, bool alignCorners, const double axisScales[3],
                        uint64_t *workspaceSize, aclOpExecutor **executor);
 
 }  // namespace trilinear3d::op_api

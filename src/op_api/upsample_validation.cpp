@@ -1,7 +1,7 @@
 #include "op_api/upsample_validation.h"
 
 #include "aclnn/aclnn_base.h"
-#include "common/trilinear_math.h"
+#include "common/resample_math.h"
 #include "op_api/tensor_checks.h"
 #include "op_host/upsample_trilinear3d_infershape.h"
 #include "runtime/error.h"

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "op_host/upsample_trilinear3d_def.h"
+#include "op_host/op_defs.h"
 #include "runtime/meta_objects.h"
 
 namespace trilinear3d::op_api {

@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "op_host/kernel_tiling.h"
-#include "op_host/upsample_trilinear3d_tiling.h"
+#include "op_host/resample_tiling.h"
 
 namespace trilinear3d::tiling {
 

@@ -6,8 +6,8 @@
 
 #include <cstdint>
 
-#include "common/trilinear_math.h"
-#include "op_host/upsample_trilinear3d_tiling.h"
+#include "common/resample_math.h"
+#include "op_host/resample_tiling.h"
 
 namespace trilinear3d::tiling {
 

@@ -35,8 +35,8 @@
 #endif
 
 #include "common/half_convert.h"
-#include "common/trilinear_math.h"
-#include "op_host/upsample_trilinear3d_tiling.h"
+#include "common/resample_math.h"
+#include "op_host/resample_tiling.h"
 #include "op_kernel/element_types.h"
 #include "op_kernel/kernel_args.h"
 #include "op_kernel/kernel_plan.h"

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "op_host/upsample_trilinear3d_tiling.h"
+#include "op_host/resample_tiling.h"
 
 namespace trilinear3d::kernel {
 

@@ -1,5 +1,5 @@
 // The kernels' plan: per-axis weight tables in the accumulation type, built once at
-// GetWorkspaceSize from the shared math (common/trilinear_math.h) and owned by the executor.
+// GetWorkspaceSize from the shared math (common/resample_math.h) and owned by the executor.
 #ifndef TRILINEAR3D_OP_KERNEL_KERNEL_PLAN_H_
 #define TRILINEAR3D_OP_KERNEL_KERNEL_PLAN_H_
 
@@ -15,8 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include "common/trilinear_math.h"
-#include "op_host/upsample_trilinear3d_tiling.h"
+#include "common/resample_math.h"
+#include "op_host/resample_tiling.h"
 
 namespace trilinear3d::kernel {
 
@@ -166,7 +166,7 @@ DoublingRun<Acc> FindDoublingRun(const RowGather<Acc> &g) {
   return best;
 }
 
-// Forward W pass: out row index o gathers (i0, l0), (i1, l1).
+// Forward W pass: out row index o gathers its taps, in tap order.
 template <typename Acc>
 RowGather<Acc> BuildForwardRowGather(const math::AxisSpec &axis) {
   RowGather<Acc> g;
@@ -174,11 +174,10 @@ RowGather<Acc> BuildForwardRowGather(const math::AxisSpec &axis) {
   g.srcLen = axis.in;
   g.begin.push_back(0);
   for (int64_t o = 0; o < axis.out; ++o) {
-    const math::Tap tap = axis.TapOf(o);
-    g.src.push_back(static_cast<int32_t>(tap.i0));
-    g.w.push_back(static_cast<Acc>(tap.l0));
-    g.src.push_back(static_cast<int32_t>(tap.i1));
-    g.w.push_back(static_cast<Acc>(tap.l1));
+    axis.ForEachTap(o, [&](int64_t i, double w) {
+      g.src.push_back(static_cast<int32_t>(i));
+      g.w.push_back(static_cast<Acc>(w));
+    });
     g.begin.push_back(static_cast<int64_t>(g.src.size()));
   }
   g.doubling = FindDoublingRun(g);

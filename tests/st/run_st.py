@@ -244,7 +244,7 @@ class View:
         return v.transpose(0, 4, 1, 2, 3) if self.fmt == "NDHWC" else v
 
 
-# ---- per-axis math of docs/spec.md §2 (the double math of src/common/trilinear_math.h) ------------------
+# ---- per-axis math of docs/spec.md §2 (the double math of src/common/resample_math.h) ------------------
 class Axis:
     def __init__(self, n_in, n_out, align, user_scale):
         self.n_in, self.n_out, self.align = n_in, n_out, align
@@ -261,7 +261,7 @@ class Axis:
         src = scale * o if align else np.maximum(0.0, scale * (o + 0.5) - 0.5)
         i0 = np.minimum(np.floor(src).astype(np.int64), n_in - 1)
         # An identity axis (n_in == n_out) has both taps on o, weights 1 and 0, as PyTorch's
-        # compute_source_index_and_lambda and src/common/trilinear_math.h have it: an inf at o gives NaN
+        # compute_source_index_and_lambda and src/common/resample_math.h have it: an inf at o gives NaN
         # at o only. Elsewhere i1 = min(i0 + 1, in - 1).
         i1 = i0.copy() if n_in == n_out else np.minimum(i0 + 1, n_in - 1)
         l1 = np.clip(src - i0, 0.0, 1.0)

@@ -1,7 +1,7 @@
 // Naive float64 reference of UpsampleTrilinear3d (the forward) and docs/spec.md §5's bound built the
 // forward way. Computed directly: every output element is the sum of its 8 corner terms, zero
 // weights included (0 * inf must give NaN), so it shares nothing with the library's fused
-// D -> H -> W kernel except the per-axis index / weight math of trilinear_math.h.
+// D -> H -> W kernel except the per-axis index / weight math of resample_math.h.
 #ifndef TRILINEAR3D_TESTS_SUPPORT_REFERENCE_FORWARD_REFERENCE_H_
 #define TRILINEAR3D_TESTS_SUPPORT_REFERENCE_FORWARD_REFERENCE_H_
 
@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "acl/acl_base.h"
-#include "common/trilinear_math.h"
+#include "common/resample_math.h"
 #include "reference/upsample_reference.h"
 
 namespace trilinear3d::test {
@@ -26,11 +26,14 @@ struct ForwardProblem {
   std::array<int64_t, 3> outputSize{};  // out: oD, oH, oW
   bool alignCorners = false;
   std::array<double, 3> scales{0.0, 0.0, 0.0};  // scalesD / H / W as passed to the op
+  bool perAxisScales = false;                   // as BackwardProblem::perAxisScales
 
   Shape5 OutShape() const { return {selfSize[0], selfSize[1], outputSize[0], outputSize[1], outputSize[2]}; }
 
   // The backward problem with the same axes: its gradInput is self, its gradOut is out.
-  BackwardProblem Transposed() const { return BackwardProblem{selfSize, outputSize, alignCorners, scales}; }
+  BackwardProblem Transposed() const {
+    return BackwardProblem{selfSize, outputSize, alignCorners, scales, perAxisScales};
+  }
 
   std::string Describe() const {
     std::ostringstream os;
@@ -44,7 +47,7 @@ struct ForwardProblem {
 
 // The forward problem with a backward problem's axes: self is its gradInput, out its gradOut.
 inline ForwardProblem ForwardOf(const BackwardProblem &p) {
-  return ForwardProblem{p.inputSize, p.outputSize, p.alignCorners, p.scales};
+  return ForwardProblem{p.inputSize, p.outputSize, p.alignCorners, p.scales, p.perAxisScales};
 }
 
 // self in logical NCDHW order (p.selfSize); the result in logical NCDHW of p.OutShape().

@@ -1,7 +1,7 @@
 // Naive float64 reference of UpsampleTrilinear3dBackward and the accuracy rule of docs/spec.md §5.
 // Computed the direct way (scatter of every gradOut element to its 8 corners, zero weights
 // included) so that it shares nothing with the library's separable gather kernel except the
-// per-axis index / weight math of trilinear_math.h.
+// per-axis index / weight math of resample_math.h.
 #ifndef TRILINEAR3D_TESTS_SUPPORT_REFERENCE_UPSAMPLE_REFERENCE_H_
 #define TRILINEAR3D_TESTS_SUPPORT_REFERENCE_UPSAMPLE_REFERENCE_H_
 
@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "acl/acl_base.h"
-#include "common/trilinear_math.h"
+#include "common/resample_math.h"
 
 namespace trilinear3d::test {
 
@@ -34,6 +34,9 @@ struct BackwardProblem {
   std::array<int64_t, 3> outputSize{};  // gradOut: oD, oH, oW
   bool alignCorners = false;
   std::array<double, 3> scales{0.0, 0.0, 0.0};  // scalesD / H / W as passed to the op
+  // The 1-D and 2-D operators' rule (each axis's scale counts where > 0) instead of the 3-D operators'
+  // (all three or none).
+  bool perAxisScales = false;
 
   Shape5 GradOutShape() const {
     return {inputSize[0], inputSize[1], outputSize[0], outputSize[1], outputSize[2]};
@@ -49,13 +52,14 @@ struct BackwardProblem {
   }
 };
 
-// The D, H, W axes exactly as docs/spec.md §2 defines them (user scales only when all three > 0).
+// The D, H, W axes exactly as docs/spec.md §2 defines them (the 3-D operators' user scales only when all
+// three are > 0; the 1-D and 2-D operators' per axis).
 inline std::array<math::AxisSpec, 3> MakeAxes(const BackwardProblem &p) {
-  const bool useScales = math::UseUserScales(p.scales[0], p.scales[1], p.scales[2]);
+  double axisScales[3] = {p.scales[0], p.scales[1], p.scales[2]};
+  if (!p.perAxisScales) math::AllOrNoScales(p.scales.data(), axisScales);
   std::array<math::AxisSpec, 3> axes;
   for (int a = 0; a < 3; ++a) {
-    axes[a] =
-        math::MakeAxis(p.inputSize[2 + a], p.outputSize[a], p.alignCorners, useScales ? p.scales[a] : 0.0);
+    axes[a] = math::MakeAxis(p.inputSize[2 + a], p.outputSize[a], p.alignCorners, axisScales[a]);
   }
   return axes;
 }

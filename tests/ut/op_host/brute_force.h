@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "common/trilinear_math.h"
+#include "common/resample_math.h"
 
 namespace trilinear3d::test {
 

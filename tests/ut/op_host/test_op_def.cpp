@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "op_host/upsample_trilinear3d_def.h"
+#include "op_host/op_defs.h"
 
 namespace trilinear3d::op_host {
 namespace {

@@ -62,7 +62,7 @@
 
 #include "brute_force.h"
 #include "op_host/kernel_registry.h"
-#include "op_host/upsample_trilinear3d_tiling.h"
+#include "op_host/resample_tiling.h"
 
 namespace trilinear3d::tiling {
 namespace {
@@ -190,19 +190,16 @@ void ExpectTiling(const TilingData &t, const Expected &e) {
 // Cross-checks of the hand values against brute force over math::ComputeTap (small axes only):
 // the hand arithmetic above and the brute force must agree with each other as well as with the code.
 void ExpectBruteForceAgrees(const TilingInput &in, const Expected &e) {
-  const bool userScales = in.userScales[0] > 0.0 && in.userScales[1] > 0.0 && in.userScales[2] > 0.0;
   const ExpectedAxis *axes[3] = {&e.d, &e.h, &e.w};
   for (int i = 0; i < 3; ++i) {
     SCOPED_TRACE("brute force, axis " + std::to_string(i));
-    const BruteAxis a =
-        MakeBruteAxis(in.inSize[i], in.outSize[i], in.alignCorners, userScales ? in.userScales[i] : 0.0);
+    const BruteAxis a = MakeBruteAxis(in.inSize[i], in.outSize[i], in.alignCorners, in.userScales[i]);
     EXPECT_EQ(axes[i]->scale, a.scale);
     EXPECT_EQ(axes[i]->singleCoreK, test::BruteSingleCoreK(a));
     EXPECT_EQ(axes[i]->slideCount, static_cast<int64_t>(test::BruteSlideWindows(a).size()));
   }
   if (e.kernel == Kernel::kBackwardWidthFirst && in.inSize[0] * in.outSize[0] <= 64 * 64) {
-    const BruteAxis d =
-        MakeBruteAxis(in.inSize[0], in.outSize[0], in.alignCorners, userScales ? in.userScales[0] : 0.0);
+    const BruteAxis d = MakeBruteAxis(in.inSize[0], in.outSize[0], in.alignCorners, in.userScales[0]);
     EXPECT_EQ(e.ringPlanes, test::BruteMaxOpen(d)) << "ringPlanes";
   }
 }
@@ -1137,11 +1134,9 @@ TEST(Tiling, InvariantsOnRandomShapes) {
     const int64_t dstW = backward ? in.inSize[2] : in.outSize[2];
     const int64_t srcW = backward ? in.outSize[2] : in.inSize[2];
     const int64_t acc = in.dataType == DataType::kFloat64 ? 8 : 4;
-    const bool userScales = in.userScales[0] > 0.0 && in.userScales[1] > 0.0 && in.userScales[2] > 0.0;
     BruteAxis brute[3];
     for (int i = 0; i < 3; ++i) {
-      brute[i] =
-          MakeBruteAxis(in.inSize[i], in.outSize[i], in.alignCorners, userScales ? in.userScales[i] : 0.0);
+      brute[i] = MakeBruteAxis(in.inSize[i], in.outSize[i], in.alignCorners, in.userScales[i]);
     }
     const bool stencilApplies = HandStencilApplies(in, cInner, brute);
     const Kernel automatic = !backward        ? HandForwardKernel(in)

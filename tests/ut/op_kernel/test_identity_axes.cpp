@@ -3,7 +3,7 @@
 // index o (weights 1 and 0), whatever scale was passed; so an inf at o makes NaN at o (1*inf + 0*inf)
 // and leaves its neighbours alone. Here every output element's class (finite, NaN, +inf, -inf) must
 // equal that of a float64 reference written from PyTorch's per-axis rule (TorchTapOf below, sharing
-// nothing with the library, not even common/trilinear_math.h), on random shapes with identity axes
+// nothing with the library, not even common/resample_math.h), on random shapes with identity axes
 // and NaN / +inf / -inf sprinkled into the input: both operators, NCDHW and NDHWC (W-inner and
 // C-inner rows), every dtype, and every kernel the tiling can choose (width-first and width-last
 // backward, the doubling stencil, the forward in either pass order), each checked to be the one the
@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "acl_test_environment.h"
-#include "op_host/upsample_trilinear3d_tiling.h"
+#include "op_host/resample_tiling.h"
 #include "op_runner.h"
 #include "test_tensor.h"
 
@@ -92,8 +92,8 @@ bool TilingFor(const Case &c, aclDataType dtype, aclFormat format, std::optional
   for (int a = 0; a < 3; ++a) {
     input.inSize[a] = c.in[2 + a];
     input.outSize[a] = c.out[static_cast<size_t>(a)];
-    input.userScales[a] = c.scales[static_cast<size_t>(a)];
   }
+  math::AllOrNoScales(c.scales.data(), input.userScales);
   input.alignCorners = c.alignCorners;
   const bool channelsLast = format == ACL_FORMAT_NDHWC;
   input.channelsContiguous = channelsLast && c.in[1] > 1;  // the C stride of a contiguous NDHWC tensor is 1

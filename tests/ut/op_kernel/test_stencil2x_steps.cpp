@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "common/trilinear_math.h"
+#include "common/resample_math.h"
 #include "op_kernel/stencil2x_steps.h"
 
 namespace trilinear3d::kernel {

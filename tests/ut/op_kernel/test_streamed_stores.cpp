@@ -12,7 +12,7 @@
 #include <tuple>
 
 #include "acl_test_environment.h"
-#include "op_host/upsample_trilinear3d_tiling.h"
+#include "op_host/resample_tiling.h"
 #include "op_runner.h"
 
 namespace trilinear3d::test {

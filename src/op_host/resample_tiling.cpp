@@ -1,6 +1,6 @@
-// Tiling for UpsampleTrilinear3d(Backward) on the CPU. See the header for the contract; the kernels'
+// Tiling of the resize operators on the CPU. See the header for the contract; the kernels'
 // own tilings are in tiling_*.cpp, the choice among them in kernel_registry.cpp.
-#include "op_host/upsample_trilinear3d_tiling.h"
+#include "op_host/resample_tiling.h"
 
 #include <algorithm>
 
@@ -26,11 +26,8 @@ AxisTiling MakeAxisTiling(const math::AxisSpec &axis) {
 }  // namespace
 
 TilingContext::TilingContext(const TilingInput &in) : input(in) {
-  const bool userScales = math::UseUserScales(in.userScales[0], in.userScales[1], in.userScales[2]);
-  for (int i = 0; i < 3; ++i) {
-    axes[i] =
-        math::MakeAxis(in.inSize[i], in.outSize[i], in.alignCorners, userScales ? in.userScales[i] : 0.0);
-  }
+  for (int i = 0; i < 3; ++i)
+    axes[i] = math::MakeAxis(in.inSize[i], in.outSize[i], in.alignCorners, in.userScales[i]);
   backward = in.direction == Direction::kBackward;
   layout = in.channelsContiguous && in.c >= kMinChannelsInner ? RowLayout::kCInner : RowLayout::kWInner;
   rowWidth = layout == RowLayout::kCInner ? in.c : 1;

@@ -1,7 +1,7 @@
 // Op definitions (the seed's upsample_trilinear3d_backward_def.cpp): inputs, outputs, attrs with
 // their defaults, and dtypes, as a small registry the op_api consults.
-#ifndef TRILINEAR3D_OP_HOST_UPSAMPLE_TRILINEAR3D_DEF_H_
-#define TRILINEAR3D_OP_HOST_UPSAMPLE_TRILINEAR3D_DEF_H_
+#ifndef TRILINEAR3D_OP_HOST_OP_DEFS_H_
+#define TRILINEAR3D_OP_HOST_OP_DEFS_H_
 
 #include <string>
 #include <vector>
@@ -39,4 +39,4 @@ bool SupportsFormat(const OpDef &def, int32_t format);
 
 }  // namespace trilinear3d::op_host
 
-#endif  // TRILINEAR3D_OP_HOST_UPSAMPLE_TRILINEAR3D_DEF_H_
+#endif  // TRILINEAR3D_OP_HOST_OP_DEFS_H_

@@ -1,6 +1,6 @@
 // The two ops' definitions. Unlike the seed's NPU registration (bf16 / fp16 / fp32 AICore, double
 // through AICPU), one CPU kernel covers all four dtypes.
-#include "op_host/upsample_trilinear3d_def.h"
+#include "op_host/op_defs.h"
 
 #include <algorithm>
 #include <initializer_list>

@@ -2,8 +2,8 @@
 // plain struct the kernels consume. The CPU counterpart of the seed's
 // upsample_trilinear3d_backward_tiling_func.cpp (SLIDE_SIZE, real scales, needResize per axis,
 // per-direction core split, singleCoreK windows, workspace plan).
-#ifndef TRILINEAR3D_OP_HOST_UPSAMPLE_TRILINEAR3D_TILING_H_
-#define TRILINEAR3D_OP_HOST_UPSAMPLE_TRILINEAR3D_TILING_H_
+#ifndef TRILINEAR3D_OP_HOST_RESAMPLE_TILING_H_
+#define TRILINEAR3D_OP_HOST_RESAMPLE_TILING_H_
 
 // Baseline code: op_kernel/isa_begin.h includes it before its ISA region opens.
 #if defined(TRILINEAR3D_ISA_REGION)
@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "common/data_type.h"
-#include "common/trilinear_math.h"
+#include "common/resample_math.h"
 
 namespace trilinear3d::tiling {
 
@@ -86,9 +86,11 @@ struct TilingInput {
   int64_t inSize[3] = {1, 1, 1};   // D, H, W of gradInput (backward) / self (forward)
   int64_t outSize[3] = {1, 1, 1};  // D, H, W of gradOut (backward) / out (forward)
   bool alignCorners = false;
-  double userScales[3] = {0.0, 0.0, 0.0};  // as passed; used only when all three are > 0
-  bool channelsContiguous = false;         // the big tensor's C stride is 1 (channels-last memory)
-  bool srcUnitW = false;                   // the source (gradOut / self) has W stride 1
+  // Per axis, the user's scale where the operator's rule lets it count (> 0), else 0 (the sizes decide):
+  // the 3-D operators pass all three or none (math::AllOrNoScales), the 1-D and 2-D ones each axis's own.
+  double userScales[3] = {0.0, 0.0, 0.0};
+  bool channelsContiguous = false;  // the big tensor's C stride is 1 (channels-last memory)
+  bool srcUnitW = false;            // the source (gradOut / self) has W stride 1
   int64_t cores = 1;
   // A kernel to run instead of the registry's choice (tests, comparisons); ignored where it does not
   // apply (another direction, or a shape its check rejects).
@@ -154,4 +156,4 @@ std::vector<std::pair<int64_t, int64_t>> SlideWindows(const math::AxisSpec &axis
 
 }  // namespace trilinear3d::tiling
 
-#endif  // TRILINEAR3D_OP_HOST_UPSAMPLE_TRILINEAR3D_TILING_H_
+#endif  // TRILINEAR3D_OP_HOST_RESAMPLE_TILING_H_

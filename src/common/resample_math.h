@@ -1,8 +1,9 @@
-// The whole index / weight math of trilinear resampling (docs/spec.md §2), in double.
+// The whole index / weight math of separable resampling (docs/spec.md §2), per axis, in double: the
+// resize family's operators of rank 1 to 3 differ only in their axes' filters and scales.
 // Shared by op_host tiling, the kernels' plans and the tests' float64 reference:
-// nothing else re-derives scale, source index, i0 / i1 or the lambdas.
-#ifndef TRILINEAR3D_COMMON_TRILINEAR_MATH_H_
-#define TRILINEAR3D_COMMON_TRILINEAR_MATH_H_
+// nothing else re-derives scale, source index, the taps or their weights.
+#ifndef TRILINEAR3D_COMMON_RESAMPLE_MATH_H_
+#define TRILINEAR3D_COMMON_RESAMPLE_MATH_H_
 
 // Baseline code: op_kernel/isa_begin.h includes it before its ISA region opens.
 #if defined(TRILINEAR3D_ISA_REGION)
@@ -16,13 +17,36 @@
 
 namespace trilinear3d::math {
 
-// CANN's aclnn rule: the user scales count only when all three are > 0.
+// The 3-D operators' rule (CANN's aclnn): the user scales count only when all three are > 0. The
+// 1-D and 2-D operators take each axis's scale on its own (where it is > 0), as PyTorch does.
 inline bool UseUserScales(double scaleD, double scaleH, double scaleW) {
   return scaleD > 0.0 && scaleH > 0.0 && scaleW > 0.0;
 }
 
-// Source step per output index. userScale is the user's scale factor for this axis when
-// UseUserScales() holds, otherwise 0 (ignored).
+// The 3-D operators' scales as their axes take them (each axis takes a scale > 0): all three, or none.
+inline void AllOrNoScales(const double scales[3], double axisScales[3]) {
+  const bool use = UseUserScales(scales[0], scales[1], scales[2]);
+  for (int i = 0; i < 3; ++i) axisScales[i] = use ? scales[i] : 0.0;
+}
+
+// How an axis turns a source position into taps. The tap count is the axis's property: the plan's
+// lists and the kernels' list passes take any count; a kernel that keeps a fixed number of taps per
+// output in registers says which filters it takes (op_host/kernel_registry.cpp).
+enum class Filter {
+  kLinear,  // two taps: floor(src) and the next, weights 1 - frac and frac
+};
+
+// The most taps one output index takes on an axis of this filter.
+constexpr int MaxTapsPerOutput(Filter filter) {
+  switch (filter) {
+    case Filter::kLinear:
+      return 2;
+  }
+  return 0;
+}
+
+// Source step per output index. userScale is the user's scale factor for this axis where the
+// operator's rule lets it count (> 0), otherwise 0 (ignored).
 inline double AxisScale(int64_t in, int64_t out, bool alignCorners, double userScale) {
   if (in == out) return 1.0;  // identity axis (see ComputeTap): whatever the user scale says
   if (alignCorners) return out > 1 ? static_cast<double>(in - 1) / static_cast<double>(out - 1) : 0.0;
@@ -58,19 +82,35 @@ inline Tap ComputeTap(int64_t in, int64_t out, double scale, bool alignCorners, 
   return Tap{i0, i1, 1.0 - l1, l1};
 }
 
-// One resized axis: sizes, mode and the effective scale.
+// One resized axis: sizes, mode, the effective scale and the filter.
 struct AxisSpec {
   int64_t in = 1;   // source size (forward input, gradInput)
   int64_t out = 1;  // destination size (forward output, gradOut)
   bool alignCorners = false;
   double scale = 1.0;  // AxisScale(...)
+  Filter filter = Filter::kLinear;
 
   bool NeedResize() const { return in != out; }
+  int MaxTaps() const { return MaxTapsPerOutput(filter); }
+  // The two taps of a linear axis (filter kLinear).
   Tap TapOf(int64_t o) const { return ComputeTap(in, out, scale, alignCorners, o); }
+  // visit(i, w) for each tap of output o, in the order its terms are summed.
+  template <typename Visit>
+  void ForEachTap(int64_t o, Visit &&visit) const {
+    switch (filter) {
+      case Filter::kLinear: {
+        const Tap t = TapOf(o);
+        visit(t.i0, t.l0);
+        visit(t.i1, t.l1);
+        return;
+      }
+    }
+  }
 };
 
-inline AxisSpec MakeAxis(int64_t in, int64_t out, bool alignCorners, double userScale) {
-  return AxisSpec{in, out, alignCorners, AxisScale(in, out, alignCorners, userScale)};
+inline AxisSpec MakeAxis(int64_t in, int64_t out, bool alignCorners, double userScale,
+                         Filter filter = Filter::kLinear) {
+  return AxisSpec{in, out, alignCorners, AxisScale(in, out, alignCorners, userScale), filter};
 }
 
 // All taps of an axis, indexed by output position: the forward weight table.
@@ -81,8 +121,8 @@ inline std::vector<Tap> ForwardTaps(const AxisSpec &axis) {
 }
 
 // The backward (transposed) weight table: for every source index i, the list of
-// (output index, weight) pairs that feed it, in increasing output order; a tap whose two
-// corners coincide (i0 == i1) gives two entries (l0 first, then l1). Zero weights are kept:
+// (output index, weight) pairs that feed it, in increasing output order; taps of one output that
+// coincide (a linear i0 == i1) give an entry each, in tap order. Zero weights are kept:
 // docs/spec.md §6 adds every corner term, so 0 * inf must still give NaN.
 struct GatherEntry {
   int64_t o;
@@ -104,18 +144,16 @@ inline GatherTable BackwardTable(const AxisSpec &axis) {
   std::vector<int64_t> &begin = table.begin;
   begin.assign(static_cast<size_t>(axis.in) + 1, 0);
   for (int64_t o = 0; o < axis.out; ++o) {
-    const Tap t = axis.TapOf(o);
-    ++begin[static_cast<size_t>(t.i0) + 1];
-    ++begin[static_cast<size_t>(t.i1) + 1];
+    axis.ForEachTap(o, [&](int64_t i, double) { ++begin[static_cast<size_t>(i) + 1]; });
   }
   for (size_t i = 1; i < begin.size(); ++i) begin[i] += begin[i - 1];
   table.entries.resize(static_cast<size_t>(begin.back()));
   // begin[i] serves as list i's fill cursor (it ends at list i's end, the old begin[i + 1]), then the
   // cursors are shifted back by one list.
   for (int64_t o = 0; o < axis.out; ++o) {  // increasing o keeps every list sorted
-    const Tap t = axis.TapOf(o);
-    table.entries[static_cast<size_t>(begin[static_cast<size_t>(t.i0)]++)] = GatherEntry{o, t.l0};
-    table.entries[static_cast<size_t>(begin[static_cast<size_t>(t.i1)]++)] = GatherEntry{o, t.l1};
+    axis.ForEachTap(o, [&](int64_t i, double w) {
+      table.entries[static_cast<size_t>(begin[static_cast<size_t>(i)]++)] = GatherEntry{o, w};
+    });
   }
   for (size_t i = begin.size() - 1; i > 0; --i) begin[i] = begin[i - 1];
   begin[0] = 0;
@@ -127,4 +165,4 @@ inline int64_t MaxTermsPerSource(const AxisSpec &axis) { return (axis.out + axis
 
 }  // namespace trilinear3d::math
 
-#endif  // TRILINEAR3D_COMMON_TRILINEAR_MATH_H_
+#endif  // TRILINEAR3D_COMMON_RESAMPLE_MATH_H_
