@@ -3,7 +3,8 @@
 # Usage: tools/format.sh [--check]
 #   --check  change nothing; list the files whose formatting differs and exit 1 if there are any.
 # Files: *.h *.hpp *.c *.cc *.cpp *.cxx under include/ src/ tests/ examples/ bench/ python/, as git sees
-# them (tracked or untracked, .gitignore respected, so build outputs are skipped). CLANG_FORMAT picks the binary.
+# them (tracked or untracked, .gitignore respected, so build outputs are skipped), except upstream's
+# example programs (examples/upstream/), which are kept as CANN ships them. CLANG_FORMAT picks the binary.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -28,11 +29,11 @@ files=()
 if [[ ${#existing[@]} -gt 0 ]]; then
   if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     mapfile -t files < <(git ls-files --cached --others --exclude-standard -- "${existing[@]}" |
-      grep -E '\.(h|hpp|c|cc|cpp|cxx)$' | sort -u)
+      grep -E '\.(h|hpp|c|cc|cpp|cxx)$' | grep -v '^examples/upstream/' | sort -u)
   else
     mapfile -t files < <(find "${existing[@]}" -type f \
       \( -name '*.h' -o -name '*.hpp' -o -name '*.c' -o -name '*.cc' -o -name '*.cpp' -o -name '*.cxx' \) \
-      -not -path '*/build/*' | sort)
+      -not -path '*/build/*' -not -path '*/examples/upstream/*' | sort)
   fi
 fi
 

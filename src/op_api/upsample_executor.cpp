@@ -66,4 +66,25 @@ int32_t PlanAndPublish(const char *api, tiling::Direction direction, const aclTe
   return ACLNN_SUCCESS;
 }
 
+namespace {
+
+class EmptyExecutor final : public aclOpExecutor {
+ public:
+  uint64_t WorkspaceSize() const override { return 0; }
+  void Execute(void *) override {}
+};
+
+}  // namespace
+
+int32_t PublishEmpty(uint64_t *workspaceSize, aclOpExecutor **executor) {
+  aclOpExecutor *e = new (std::nothrow) EmptyExecutor();
+  if (e == nullptr) {
+    runtime::ReportError("planning failed: out of memory");
+    return ACLNN_ERR_INNER_TILING_ERROR;
+  }
+  *workspaceSize = 0;
+  *executor = Publish(e);
+  return ACLNN_SUCCESS;
+}
+
 }  // namespace trilinear3d::op_api

@@ -44,6 +44,10 @@ int32_t PlanAndPublish(const char *api, tiling::Direction direction, const aclTe
                        const aclTensor &dst, bool alignCorners, const double axisScales[3],
                        uint64_t *workspaceSize, aclOpExecutor **executor);
 
+// Publishes an executor with nothing to do (an empty tensor that the operator accepts, whatever its other
+// sizes): workspace 0, and a run that writes nothing.
+int32_t PublishEmpty(uint64_t *workspaceSize, aclOpExecutor **executor);
+
 }  // namespace trilinear3d::op_api
 
 #endif  // TRILINEAR3D_OP_API_UPSAMPLE_EXECUTOR_H_

@@ -1,5 +1,8 @@
 #include "op_api/upsample_validation.h"
 
+#include <algorithm>
+#include <string>
+
 #include "aclnn/aclnn_base.h"
 #include "common/resample_math.h"
 #include "op_api/tensor_checks.h"
@@ -23,13 +26,17 @@ int32_t CheckDataTypes(const char *api, const op_host::OpDef &def, const char *a
   return ACLNN_SUCCESS;
 }
 
-int32_t CheckRank5(const char *api, const char *name, const aclTensor &t) {
-  if (t.viewDims.size() != 5) {
-    runtime::ReportError("%s: %s must be 5-D, got %zu-D shape %s", api, name, t.viewDims.size(),
+int32_t CheckRank(const char *api, const char *name, const aclTensor &t, size_t rank) {
+  if (t.viewDims.size() != rank) {
+    runtime::ReportError("%s: %s must be %zu-D, got %zu-D shape %s", api, name, rank, t.viewDims.size(),
                          ShapeString(t.viewDims).c_str());
     return ACLNN_ERR_PARAM_INVALID;
   }
   return ACLNN_SUCCESS;
+}
+
+int32_t CheckRank5(const char *api, const char *name, const aclTensor &t) {
+  return CheckRank(api, name, t, 5);
 }
 
 int32_t CheckArraySize(const char *api, const char *name, const aclIntArray &a, size_t expected) {
@@ -43,11 +50,65 @@ int32_t CheckArraySize(const char *api, const char *name, const aclIntArray &a, 
 
 int32_t CheckFormat(const char *api, const op_host::OpDef &def, const char *name, const aclTensor &t) {
   if (!op_host::SupportsFormat(def, t.format)) {
-    runtime::ReportError("%s: %s format %d (%s) is not supported; use ND, NCDHW or NDHWC", api, name,
-                         static_cast<int>(t.format), FormatName(t.format));
+    std::string supported;
+    for (aclFormat f : def.formats) supported += std::string(supported.empty() ? "" : ", ") + FormatName(f);
+    runtime::ReportError("%s: %s format %d (%s) is not supported; use one of %s", api, name,
+                         static_cast<int>(t.format), FormatName(t.format), supported.c_str());
     return ACLNN_ERR_PARAM_INVALID;
   }
   return ACLNN_SUCCESS;
+}
+
+int32_t CheckArraySizeAtLeast(const char *api, const char *name, const aclIntArray &a, size_t least) {
+  if (a.values.size() < least) {
+    runtime::ReportError("%s: %s must have at least %zu elements, got %zu: %s", api, name, least,
+                         a.values.size(), ShapeString(a.values).c_str());
+    return ACLNN_ERR_PARAM_INVALID;
+  }
+  return ACLNN_SUCCESS;
+}
+
+std::vector<int64_t> LogicalDims(const aclTensor &t) {
+  int64_t dims[5], strides[5];
+  LogicalNcdhw(t, dims, strides);
+  const size_t rank = t.viewDims.size();
+  std::vector<int64_t> logical = {dims[0], dims[1]};
+  logical.insert(logical.end(), dims + 5 - (rank - 2), dims + 5);
+  return logical;
+}
+
+const char *LayoutName(size_t rank) { return rank == 3 ? "NCL" : rank == 4 ? "NCHW" : "NCDHW"; }
+
+int32_t CheckLogicalDims(const char *api, const char *name, const aclTensor &t,
+                         const std::vector<int64_t> &expected, const char *expectedFrom) {
+  const std::vector<int64_t> logical = LogicalDims(t);
+  if (logical != expected) {
+    runtime::ReportError("%s: %s shape %s (format %s, as %s %s) must be %s (%s) from %s", api, name,
+                         ShapeString(t.viewDims).c_str(), FormatName(t.format), LayoutName(logical.size()),
+                         ShapeString(logical).c_str(), ShapeString(expected).c_str(),
+                         LayoutName(expected.size()), expectedFrom);
+    return ACLNN_ERR_PARAM_INVALID;
+  }
+  return ACLNN_SUCCESS;
+}
+
+std::vector<int64_t> InputSizeAsNchw(const aclIntArray &inputSize, int32_t format) {
+  const std::vector<int64_t> &v = inputSize.values;
+  if (format == ACL_FORMAT_NHWC) return {v[0], v[3], v[1], v[2]};
+  return v;
+}
+
+void Bilinear2dAxisScales(const int64_t inHw[2], const int64_t outHw[2], double scalesH, double scalesW,
+                          double axisScales[3]) {
+  const bool use = scalesH > 0.0 && scalesW > 0.0 && op_host::ScaledSize(inHw[0], scalesH) == outHw[0] &&
+                   op_host::ScaledSize(inHw[1], scalesW) == outHw[1];
+  axisScales[0] = 0.0;
+  axisScales[1] = use ? scalesH : 0.0;
+  axisScales[2] = use ? scalesW : 0.0;
+}
+
+bool IsEmpty(const aclTensor &t) {
+  return std::any_of(t.viewDims.begin(), t.viewDims.end(), [](int64_t d) { return d == 0; });
 }
 
 int32_t CheckPositive(const char *api, const char *name, const aclIntArray &a, size_t first) {

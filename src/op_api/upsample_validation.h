@@ -14,8 +14,11 @@ namespace trilinear3d::op_api {
 // Step 2: a's dtype is one the op supports and b has the same.
 int32_t CheckDataTypes(const char *api, const op_host::OpDef &def, const char *aName, const aclTensor &a,
                        const char *bName, const aclTensor &b);
-// Step 3: the tensor is 5-D.
+// Step 3: the tensor is 5-D (CheckRank: of the given rank).
 int32_t CheckRank5(const char *api, const char *name, const aclTensor &t);
+int32_t CheckRank(const char *api, const char *name, const aclTensor &t, size_t rank);
+// An int array has at least `least` elements (CANN's 2-D forward reads the first two of outputSize).
+int32_t CheckArraySizeAtLeast(const char *api, const char *name, const aclIntArray &a, size_t least);
 // Step 3: an int array has the expected number of elements.
 int32_t CheckArraySize(const char *api, const char *name, const aclIntArray &a, size_t expected);
 // Step 3: the tensor's format is one the op supports.
@@ -25,6 +28,25 @@ int32_t CheckPositive(const char *api, const char *name, const aclIntArray &a, s
 // Step 4: the tensor's logical (N, C, D, H, W) shape equals expected (read by its format).
 int32_t CheckLogicalShape(const char *api, const char *name, const aclTensor &t,
                           const std::vector<int64_t> &expected, const char *expectedFrom);
+// A tensor of rank 3 to 5 as logical (N, C, spatial...) dims: NCL, NCHW or NCDHW, read by its format
+// (tensor_checks.h's LogicalNcdhw without the unit axes its rank lacks).
+std::vector<int64_t> LogicalDims(const aclTensor &t);
+// The logical dims equal expected (N, C, spatial...), reported in the layout of the tensor's rank.
+int32_t CheckLogicalDims(const char *api, const char *name, const aclTensor &t,
+                         const std::vector<int64_t> &expected, const char *expectedFrom);
+// A 2-D backward's inputSize, given in the order of `format` (N, H, W, C for NHWC, as CANN's op_api reads
+// it), as (N, C, H, W). inputSize has 4 elements.
+std::vector<int64_t> InputSizeAsNchw(const aclIntArray &inputSize, int32_t format);
+// The view has no element.
+bool IsEmpty(const aclTensor &t);
+
+// The D, H, W scales the plan takes from a 2-D operator's scalesH / scalesW, by CANN's rule for
+// aclnnUpsampleBilinear2d and aclnnUpsampleBilinear2dBackwardV2: both, each as its axis's factor, when both
+// give the output sizes (floor(in * s) = out); otherwise none, and the sizes decide. inHw / outHw: the H
+// and W of the (forward) input and output.
+void Bilinear2dAxisScales(const int64_t inHw[2], const int64_t outHw[2], double scalesH, double scalesW,
+                          double axisScales[3]);
+
 // Step 5: when all three scales are > 0, out[i] == floor(in[i] * scales[i]) (CANN's InferShape).
 int32_t CheckScales(const char *api, const int64_t in[3], const int64_t out[3], const double scales[3]);
 

@@ -1,5 +1,5 @@
-// The two ops' definitions. Unlike the seed's NPU registration (bf16 / fp16 / fp32 AICore, double
-// through AICPU), one CPU kernel covers all four dtypes.
+// The resize operators' definitions. Unlike the NPU registrations (bf16 / fp16 / fp32 AICore, double
+// through AICPU or not at all), one CPU engine covers all four dtypes for every operator.
 #include "op_host/op_defs.h"
 
 #include <algorithm>
@@ -10,18 +10,22 @@ namespace {
 
 const std::vector<aclDataType> kDataTypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE};
 const std::vector<aclFormat> kFormats = {ACL_FORMAT_ND, ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC};
+const std::vector<aclFormat> kFormats2d = {ACL_FORMAT_ND, ACL_FORMAT_NCHW, ACL_FORMAT_NHWC};
+// CANN's 1-D operators check no format: every 3-D tensor is read as NCL.
+const std::vector<aclFormat> kFormats1d = {ACL_FORMAT_ND, ACL_FORMAT_NCL};
 
-// Both ops' attrs: output_size, then the op's own (the grad's input_size), then align_corners and
-// the scales.
-std::vector<AttrDef> Attrs(std::initializer_list<AttrDef> afterOutputSize) {
+// The ops' attrs: output_size, then the op's own (the grad's input_size), then align_corners and
+// the scales of the op's axes.
+std::vector<AttrDef> Attrs(std::initializer_list<AttrDef> afterOutputSize,
+                           std::initializer_list<const char *> scales = {"scale_d", "scale_h", "scale_w"}) {
   std::vector<AttrDef> attrs = {{"output_size", AttrKind::kListInt, true, ""}};
   attrs.insert(attrs.end(), afterOutputSize);
-  attrs.insert(attrs.end(), {{"align_corners", AttrKind::kBool, false, "false"},
-                             {"scale_d", AttrKind::kFloat, false, "0.0"},
-                             {"scale_h", AttrKind::kFloat, false, "0.0"},
-                             {"scale_w", AttrKind::kFloat, false, "0.0"}});
+  attrs.push_back({"align_corners", AttrKind::kBool, false, "false"});
+  for (const char *scale : scales) attrs.push_back({scale, AttrKind::kFloat, false, "0.0"});
   return attrs;
 }
+
+const AttrDef kInputSize{"input_size", AttrKind::kListInt, true, ""};
 
 }  // namespace
 
@@ -40,8 +44,37 @@ const OpDef &UpsampleTrilinear3dDef() {
   return def;
 }
 
+const OpDef &UpsampleBilinear2dGradDef() {
+  static const OpDef def{"UpsampleBilinear2dGrad",
+                         {"grad_output"},
+                         {"y"},
+                         Attrs({kInputSize}, {"scales_h", "scales_w"}),
+                         kDataTypes,
+                         kFormats2d};
+  return def;
+}
+
+const OpDef &UpsampleBilinear2dDef() {
+  static const OpDef def{"UpsampleBilinear2d", {"x"},     {"y"}, Attrs({}, {"scales_h", "scales_w"}),
+                         kDataTypes,           kFormats2d};
+  return def;
+}
+
+const OpDef &UpsampleLinear1dGradDef() {
+  static const OpDef def{"UpsampleLinear1dGrad",          {"grad_output"}, {"y"},
+                         Attrs({kInputSize}, {"scales"}), kDataTypes,      kFormats1d};
+  return def;
+}
+
+const OpDef &UpsampleLinear1dDef() {
+  static const OpDef def{"UpsampleLinear1d", {"x"}, {"y"}, Attrs({}, {"scales"}), kDataTypes, kFormats1d};
+  return def;
+}
+
 const OpDef *FindOpDef(const std::string &type) {
-  for (const OpDef *def : {&UpsampleTrilinear3dGradDef(), &UpsampleTrilinear3dDef()}) {
+  for (const OpDef *def :
+       {&UpsampleTrilinear3dGradDef(), &UpsampleTrilinear3dDef(), &UpsampleBilinear2dGradDef(),
+        &UpsampleBilinear2dDef(), &UpsampleLinear1dGradDef(), &UpsampleLinear1dDef()}) {
     if (def->type == type) return def;
   }
   return nullptr;

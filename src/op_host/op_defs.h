@@ -1,5 +1,5 @@
-// Op definitions (the seed's upsample_trilinear3d_backward_def.cpp): inputs, outputs, attrs with
-// their defaults, and dtypes, as a small registry the op_api consults.
+// Op definitions (the seed's upsample_trilinear3d_backward_def.cpp, for each resize operator): inputs,
+// outputs, attrs with their defaults, dtypes and formats, as a small registry the op_api consults.
 #ifndef TRILINEAR3D_OP_HOST_OP_DEFS_H_
 #define TRILINEAR3D_OP_HOST_OP_DEFS_H_
 
@@ -30,6 +30,12 @@ struct OpDef {
 
 const OpDef &UpsampleTrilinear3dGradDef();
 const OpDef &UpsampleTrilinear3dDef();
+// The 2-D ops (aclnnUpsampleBilinear2d; the grad serves V1 and V2 of its backward) and the 1-D ones
+// (aclnnUpsampleLinear1d and its backward, whose formats are read as NCL and never refused).
+const OpDef &UpsampleBilinear2dGradDef();
+const OpDef &UpsampleBilinear2dDef();
+const OpDef &UpsampleLinear1dGradDef();
+const OpDef &UpsampleLinear1dDef();
 // The registered op of that type, or null.
 const OpDef *FindOpDef(const std::string &type);
 
