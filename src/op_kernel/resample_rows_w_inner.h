@@ -73,6 +73,26 @@ inline void ScalarRow(const RowGather<A> &g, const A *__restrict src, A *__restr
   for (int64_t j = 0; j < g.dstLen; ++j) dst[j] = ListSum(g, src, j);
 }
 
+// The scalar lists of kRows rows at once: each element summed as ListSum sums it (the same bits), the
+// rows' independent sums interleaved so that one row's add latency does not serialise the pass.
+template <int kRows, typename A>
+inline void ScalarRows(const RowGather<A> &g, const A *const *src, A *const *dst) {
+  if constexpr (kRows == 1) {
+    ScalarRow(g, src[0], dst[0]);
+  } else {
+    for (int64_t j = 0; j < g.dstLen; ++j) {
+      A acc[kRows];
+      for (int r = 0; r < kRows; ++r) acc[r] = A(0);
+      for (int64_t e = g.begin[static_cast<size_t>(j)]; e < g.begin[static_cast<size_t>(j) + 1]; ++e) {
+        const A w = g.w[static_cast<size_t>(e)];
+        const int64_t s = g.src[static_cast<size_t>(e)];
+        for (int r = 0; r < kRows; ++r) acc[r] += w * src[r][s];
+      }
+      for (int r = 0; r < kRows; ++r) dst[r][j] = acc[r];
+    }
+  }
+}
+
 }  // namespace w_inner
 
 // The W pass of kRows rows src[r] -> dst[r].
@@ -88,9 +108,9 @@ inline void ResampleRowsWInner(const RowGather<A> &g, const A *const *src, A *co
   if (w_inner::VectorRows<kRows>(g, src, dst, prefetch, prefetchBytes, targets)) return;
   (void)prefetch;  // the scalar lists leave prefetching to the hardware
   (void)prefetchBytes;
-  for (int r = 0; r < kRows; ++r) {
-    w_inner::ScalarRow(g, src[r], dst[r]);
-    if (targets != nullptr) ApplyTargets(targets[r], dst[r], g.dstLen);
+  w_inner::ScalarRows<kRows>(g, src, dst);
+  if (targets != nullptr) {
+    for (int r = 0; r < kRows; ++r) ApplyTargets(targets[r], dst[r], g.dstLen);
   }
 }
 
