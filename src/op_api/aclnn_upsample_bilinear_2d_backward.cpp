@@ -61,21 +61,16 @@ int32_t CheckParams(const Call &c, std::vector<int64_t> *inNchw) {
   const op_host::OpDef &def = op_host::UpsampleBilinear2dGradDef();
   int32_t s = CheckRank(c.api, "gradOut", c.gradOut, 4);
   if (s == ACLNN_SUCCESS) s = CheckArraySizes(c);
-  if (c.version == Version::kV1) {
-    if (s == ACLNN_SUCCESS) s = CheckFormat(c.api, def, "out", c.out);
-    if (s == ACLNN_SUCCESS) s = CheckFormat(c.api, def, "gradOut", c.gradOut);
-    if (s == ACLNN_SUCCESS) s = CheckSizes(c, inNchw);
-    if (s == ACLNN_SUCCESS) s = CheckRank(c.api, "out", c.out, 4);
-    if (s == ACLNN_SUCCESS) s = CheckLogicalDims(c.api, "out", c.out, *inNchw, "inputSize");
-    if (s == ACLNN_SUCCESS) s = CheckDataTypes(c.api, def, "gradOut", c.gradOut, "out", c.out);
-  } else {
-    if (s == ACLNN_SUCCESS) s = CheckFormat(c.api, def, "out", c.out);
-    if (s == ACLNN_SUCCESS) s = CheckFormat(c.api, def, "gradOut", c.gradOut);
-    if (s == ACLNN_SUCCESS) s = CheckSizes(c, inNchw);
-    if (s == ACLNN_SUCCESS) s = CheckRank(c.api, "out", c.out, 4);
-    if (s == ACLNN_SUCCESS) s = CheckDataTypes(c.api, def, "gradOut", c.gradOut, "out", c.out);
-    if (s == ACLNN_SUCCESS) s = CheckLogicalDims(c.api, "out", c.out, *inNchw, "inputSize");
-  }
+  if (s == ACLNN_SUCCESS) s = CheckFormat(c.api, def, "out", c.out);
+  if (s == ACLNN_SUCCESS) s = CheckFormat(c.api, def, "gradOut", c.gradOut);
+  if (s == ACLNN_SUCCESS) s = CheckSizes(c, inNchw);
+  if (s == ACLNN_SUCCESS) s = CheckRank(c.api, "out", c.out, 4);
+  // V1 compares out with inputSize before the dtypes, V2 after them (its final output-shape check).
+  auto outShape = [&] { return CheckLogicalDims(c.api, "out", c.out, *inNchw, "inputSize"); };
+  auto dataTypes = [&] { return CheckDataTypes(c.api, def, "gradOut", c.gradOut, "out", c.out); };
+  const bool v1 = c.version == Version::kV1;
+  if (s == ACLNN_SUCCESS) s = v1 ? outShape() : dataTypes();
+  if (s == ACLNN_SUCCESS) s = v1 ? dataTypes() : outShape();
   if (s == ACLNN_SUCCESS) s = CheckTensorMemory(c.api, "gradOut", c.gradOut);
   if (s == ACLNN_SUCCESS) s = CheckTensorMemory(c.api, "out", c.out);
   return s;
