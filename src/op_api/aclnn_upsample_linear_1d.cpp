@@ -59,9 +59,10 @@ extern "C" aclnnStatus aclnnUpsampleLinear1dGetWorkspaceSize(const aclTensor *se
                                                              const bool alignCorners, const double scale,
                                                              aclTensor *out, uint64_t *workspaceSize,
                                                              aclOpExecutor **executor) {
+  // CANN's order: self, out, outputSize.
   int32_t s = op_api::CheckNotNull(op_api::kApi, {{self, "self"},
-                                                  {outputSize, "outputSize"},
                                                   {out, "out"},
+                                                  {outputSize, "outputSize"},
                                                   {workspaceSize, "workspaceSize"},
                                                   {executor, "executor"}});
   if (s == ACLNN_SUCCESS) s = op_api::CheckParams(*self, *outputSize, scale, *out);
