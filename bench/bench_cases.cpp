@@ -12,28 +12,76 @@ const char *DTypeName(DType dtype) {
 }
 
 namespace {
-int64_t Product(const std::array<int64_t, 5> &shape) {
+int64_t Product(const std::vector<int64_t> &shape) {
   int64_t n = 1;
   for (int64_t d : shape) n *= d;
   return n;
 }
-std::string Join(const std::array<int64_t, 5> &shape) {
+std::string Join(const std::vector<int64_t> &shape) {
   std::ostringstream text;
   for (size_t i = 0; i < shape.size(); ++i) text << (i ? "," : "") << shape[i];
   return text.str();
 }
 }  // namespace
 
+std::vector<int64_t> InMemoryOrder(const std::vector<int64_t> &sizes, bool channelsLast) {
+  if (!channelsLast || sizes.size() < 3) return sizes;
+  std::vector<int64_t> order = {sizes[0]};
+  order.insert(order.end(), sizes.begin() + 2, sizes.end());
+  order.push_back(sizes[1]);
+  return order;
+}
+
+std::vector<int64_t> StridesOf(const std::vector<int64_t> &sizes, bool channelsLast) {
+  // Axis indices in memory order, outermost first: N, C, spatial... or N, spatial..., C.
+  std::vector<size_t> order(sizes.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  if (channelsLast && sizes.size() >= 3) {
+    order.erase(order.begin() + 1);
+    order.push_back(1);
+  }
+  std::vector<int64_t> strides(sizes.size(), 1);
+  int64_t stride = 1;
+  for (size_t i = order.size(); i-- > 0;) {
+    strides[order[i]] = stride;
+    stride *= sizes[order[i]];
+  }
+  return strides;
+}
+
+std::vector<int64_t> BenchCase::Output() const {
+  std::vector<int64_t> output = {input[0], input[1]};
+  output.insert(output.end(), outSize.begin(), outSize.end());
+  return output;
+}
 int64_t BenchCase::InputElements() const { return Product(input); }
 int64_t BenchCase::OutputElements() const { return Product(Output()); }
 int64_t BenchCase::TotalBytes() const { return (InputElements() + OutputElements()) * ElementSize(dtype); }
+
+const char *BenchCase::Layout() const {
+  switch (SpatialRank()) {
+    case 1:
+      return "NCL";
+    case 2:
+      return channelsLast ? "NHWC" : "NCHW";
+    default:
+      return channelsLast ? "NDHWC" : "NCDHW";
+  }
+}
+
+const char *BenchCase::OperatorName() const {
+  static const char *const kNames[3][2] = {{"upsample_linear1d_backward", "upsample_linear1d"},
+                                           {"upsample_bilinear2d_backward", "upsample_bilinear2d"},
+                                           {"upsample_trilinear3d_backward", "upsample_trilinear3d"}};
+  return kNames[SpatialRank() - 1][forward ? 1 : 0];
+}
 
 std::string BenchCase::ShapeText() const {
   return forward ? Join(input) + " → " + Join(Output()) : Join(input) + " ← " + Join(Output());
 }
 
 std::string BenchCase::FormatText() const {
-  std::string text = std::string(DTypeName(dtype)) + (channelsLast ? " NDHWC" : " NCDHW");
+  std::string text = std::string(DTypeName(dtype)) + " " + Layout();
   if (alignCorners) text += ", align_corners";
   return text;
 }
@@ -41,7 +89,8 @@ std::string BenchCase::FormatText() const {
 const std::vector<BenchCase> &AllCases() {
   using D = DType;
   static const std::vector<BenchCase> cases = {
-      // id, forward, gradInput (NCDHW), gradOut D/H/W, dtype, channelsLast, alignCorners
+      // id, forward, gradInput or x (N, C, spatial), gradOut's or y's spatial sizes, dtype, channelsLast,
+      // alignCorners
       {"B1", false, {1, 64, 8, 128, 128}, {16, 256, 256}, D::kFloat32, false, false},
       {"B2", false, {1, 64, 8, 128, 128}, {16, 256, 256}, D::kBFloat16, false, false},
       {"B3", false, {1, 64, 8, 128, 128}, {16, 256, 256}, D::kFloat32, true, false},
@@ -53,6 +102,13 @@ const std::vector<BenchCase> &AllCases() {
       {"F1", true, {1, 64, 8, 128, 128}, {16, 256, 256}, D::kFloat32, false, false},
       {"F3", true, {1, 64, 8, 128, 128}, {16, 256, 256}, D::kFloat32, true, false},
       {"F5", true, {1, 3, 16, 64, 64}, {37, 129, 131}, D::kFloat32, false, true},
+      // The linear group: bilinear 2-D (backward through aclnnUpsampleBilinear2dBackwardV2) and linear 1-D.
+      {"L1", false, {8, 64, 128, 128}, {256, 256}, D::kFloat32, false, false},
+      {"L2", false, {8, 64, 128, 128}, {256, 256}, D::kFloat32, true, false},
+      {"L3", true, {8, 64, 128, 128}, {256, 256}, D::kFloat32, false, false},
+      {"L4", false, {64, 64, 4096}, {8192}, D::kFloat32, false, false},
+      {"L5", false, {8, 64, 128, 128}, {256, 256}, D::kBFloat16, false, false},
+      {"L6", false, {4, 32, 75, 111}, {149, 223}, D::kFloat32, false, true},
   };
   return cases;
 }

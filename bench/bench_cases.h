@@ -1,8 +1,8 @@
-// The benchmark's cases: docs/spec.md §8 (B1-B8, backward) and the forward cases (F1, F3, F5).
+// The benchmark's cases: docs/spec.md §8 (B1-B8, backward; F1, F3, F5, forward: the trilinear 3-D
+// operators) and the linear group's L1-L6 (linear 1-D and bilinear 2-D, forward and backward).
 #ifndef TRILINEAR3D_BENCH_BENCH_CASES_H_
 #define TRILINEAR3D_BENCH_BENCH_CASES_H_
 
-#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -11,30 +11,39 @@ namespace bench {
 
 enum class DType { kFloat32, kFloat16, kBFloat16 };
 
+// One case of any of the family's ranks: the spatial axes (1: L, 2: H, W, 3: D, H, W) pick the operator
+// (upsample_linear1d, upsample_bilinear2d, upsample_trilinear3d), the direction its forward or backward.
 struct BenchCase {
   std::string id;
-  bool forward = false;              // false: backward (gradInput <- gradOut); true: forward (x -> y)
-  std::array<int64_t, 5> input{};    // NCDHW: gradInput, or the forward's x
-  std::array<int64_t, 3> outSize{};  // D, H, W of gradOut, or of the forward's y
+  bool forward = false;          // false: backward (gradInput <- gradOut); true: forward (x -> y)
+  std::vector<int64_t> input;    // N, C, then the spatial sizes: gradInput, or the forward's x
+  std::vector<int64_t> outSize;  // the spatial sizes of gradOut, or of the forward's y
   DType dtype = DType::kFloat32;
-  bool channelsLast = false;  // NDHWC (PyTorch channels_last_3d) for both tensors
+  bool channelsLast = false;  // channels last (NHWC, NDHWC; PyTorch channels_last(_3d)) for both tensors
   bool alignCorners = false;
 
-  std::array<int64_t, 5> Output() const { return {input[0], input[1], outSize[0], outSize[1], outSize[2]}; }
+  int SpatialRank() const { return static_cast<int>(input.size()) - 2; }
+  std::vector<int64_t> Output() const;  // N, C, outSize: gradOut, or the forward's y
   int64_t InputElements() const;
   int64_t OutputElements() const;
   // Bytes the operator must move: gradOut + gradInput (backward), x + y (forward).
   int64_t TotalBytes() const;
-  std::string ShapeText() const;   // "gradInput <- gradOut" or "x -> y"
-  std::string FormatText() const;  // "fp32 NCDHW", "bf16 NDHWC, align_corners"
+  const char *Layout() const;        // the memory order: "NCL", "NCHW", "NHWC", "NCDHW" or "NDHWC"
+  const char *OperatorName() const;  // PyTorch's name: "upsample_bilinear2d_backward", ...
+  std::string ShapeText() const;     // "gradInput <- gradOut" or "x -> y", channels-first sizes
+  std::string FormatText() const;    // "fp32 NCDHW", "bf16 NHWC, align_corners"
 };
 
 int64_t ElementSize(DType dtype);
 const char *DTypeName(DType dtype);
+// Channels-first sizes (N, C, spatial...) in the memory order of `channelsLast`: (N, spatial..., C).
+std::vector<int64_t> InMemoryOrder(const std::vector<int64_t> &sizes, bool channelsLast);
+// Contiguous strides of `sizes` (channels first) for the memory order of `channelsLast`, in sizes' order.
+std::vector<int64_t> StridesOf(const std::vector<int64_t> &sizes, bool channelsLast);
 
 const std::vector<BenchCase> &AllCases();
-// Selects cases by a comma-separated list of ids ("B1,B3,F1"); empty: all. Unknown ids are reported
-// in *unknown.
+// Selects cases by a comma-separated list of ids ("B1,B3,F1,L1"); empty or "all": all. Unknown ids are
+// reported in *unknown.
 std::vector<BenchCase> SelectCases(const std::string &list, std::string *unknown);
 
 }  // namespace bench

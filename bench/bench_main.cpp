@@ -1,6 +1,6 @@
-// trilinear3d_bench: docs/spec.md §8's cases (and the forward cases F1, F3, F5) through the library's public
-// C API against PyTorch's CPU kernel (libtorch) and a memcpy of the same bytes, in one process with the
-// same thread count, alternating runs, medians. See --help.
+// trilinear3d_bench: docs/spec.md §8's cases (the trilinear B1-B8, F1, F3, F5 and the linear group's
+// L1-L6) through the library's public C API against PyTorch's CPU kernel (libtorch) and a memcpy of the
+// same bytes, in one process with the same thread count, alternating runs, medians. See --help.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -35,22 +35,25 @@ struct Options {
   std::string markdownPath;
   double torchBudgetS = 40.0;  // at most this many seconds of timed PyTorch runs per case (at least 1 run)
   bool scaling = true;
+  bool torch = true;   // false (--no-torch): ours, memcpy and the floor only, unchecked (A/B of two builds)
   bool child = false;  // internal: print "RUN_MS <ms>" and "FLOOR_MS <ms>" lines (the scaling measurement)
 };
 
 void Usage(const char *program) {
   std::printf(
       "usage: %s [--threads T] [--reps K] [--warmup W] [--cases B1,B3,F1] [--json PATH] [--md PATH]\n"
-      "          [--torch-budget SECONDS] [--no-scaling]\n"
+      "          [--torch-budget SECONDS] [--no-scaling] [--no-torch]\n"
       "  --threads T       threads for ours (TRILINEAR3D_CORES) and PyTorch (at::set_num_threads); default "
       "2\n"
       "  --reps K          timed runs per side and case, median reported; default 5\n"
       "  --warmup W        untimed runs per side and case first; default 1\n"
-      "  --cases LIST      comma-separated ids of B1..B8, F1, F3, F5; default all\n"
+      "  --cases LIST      comma-separated ids of B1..B8, F1, F3, F5, L1..L6; default all\n"
       "  --json PATH       also write the results as JSON\n"
       "  --md PATH         also write the markdown report to PATH\n"
       "  --torch-budget S  fewer PyTorch runs where K would take longer than S seconds; default 40\n"
-      "  --no-scaling      skip the 1-thread vs T-thread measurement on B1 (two child processes)\n",
+      "  --no-scaling      skip the 1-thread vs T-thread measurement on B1 (two child processes)\n"
+      "  --no-torch        no PyTorch runs and no result check: ours, memcpy and the floor only (for\n"
+      "                    comparing two builds of the library, e.g. by LD_LIBRARY_PATH; bench/ab_libs.sh)\n",
       program);
 }
 
@@ -85,6 +88,8 @@ bool ParseOptions(int argc, char **argv, Options *options) {
       options->torchBudgetS = std::atof(argv[++i]);
     } else if (arg == "--no-scaling") {
       options->scaling = false;
+    } else if (arg == "--no-torch") {
+      options->torch = false;
     } else if (arg == "--child-ours-only") {
       options->child = true;
     } else {
@@ -111,8 +116,12 @@ CaseResult RunCase(const BenchCase &c, const Options &options) {
   OursRunner ours(c);
   FillRandom(c, ours.source(), ours.sourceBytes());
   TorchRunner torch(c, ours.source());  // shares ours's source memory; destroyed before ours
-  result.torchAvailable = torch.available();
-  if (!result.torchAvailable) result.torchNote = "n/a: " + torch.unavailableReason();
+  result.torchAvailable = options.torch && torch.available();
+  if (!options.torch) {
+    result.torchNote = "n/a: --no-torch";
+  } else if (!result.torchAvailable) {
+    result.torchNote = "n/a: " + torch.unavailableReason();
+  }
   auto memcpyReference = std::make_unique<MemcpyReference>(
       std::vector<MemcpyReference::Segment>{
           {ours.source(), static_cast<size_t>(ours.sourceBytes())},
@@ -158,6 +167,7 @@ CaseResult RunCase(const BenchCase &c, const Options &options) {
 
   // ours's destination holds its last timed result.
   result.tolerance = Tolerance(c.dtype);
+  if (!options.torch) return result;  // not checked
   const CheckResult check = torch.Check(ours.destination(), result.tolerance);
   result.relativeError = check.relativeError;
   result.badElements = check.badElements;
@@ -300,7 +310,7 @@ int Main(int argc, char **argv) {
   std::string unknown;
   const std::vector<BenchCase> cases = SelectCases(options.cases, &unknown);
   if (!unknown.empty() || cases.empty()) {
-    std::fprintf(stderr, "unknown case ids: %s (known: B1..B8, F1, F3, F5)\n", unknown.c_str());
+    std::fprintf(stderr, "unknown case ids: %s (known: B1..B8, F1, F3, F5, L1..L6)\n", unknown.c_str());
     return 2;
   }
 
@@ -323,7 +333,7 @@ int Main(int argc, char **argv) {
                    "           ours %.3f ms, PyTorch %s ms, memcpy %.3f ms, floor %.3f ms, check %.2g",
                    result.oursMs, result.torchAvailable ? std::to_string(result.torchMs).c_str() : "n/a",
                    result.memcpyMs, result.floorMs, result.relativeError);
-      if (!result.Ok()) {
+      if (result.checked && !result.Ok()) {
         std::fprintf(stderr, "  WARNING: MISMATCH in %lld of %lld elements",
                      static_cast<long long>(result.badElements),
                      static_cast<long long>(result.checkedElements));

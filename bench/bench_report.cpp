@@ -91,7 +91,7 @@ std::string JsonArray(const std::vector<double> &values) {
   return out + "]";
 }
 
-std::string JsonShape(const std::array<int64_t, 5> &shape) {
+std::string JsonShape(const std::vector<int64_t> &shape) {
   std::string out = "[";
   for (size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
   return out + "]";
@@ -116,6 +116,7 @@ MachineInfo ReadMachineInfo(int threads, int reps, int warmup, const std::string
   machine.usableCpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : machine.logicalCpus;
   machine.threads = threads;
   const std::string flags = CpuInfoField("flags");
+  machine.tier = trilinear3dKernelIsa();
   machine.isa = LibraryIsa();
   for (const char *flag : {"sse4_2", "avx", "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vl",
                            "avx512dq", "avx512_bf16", "avx512_fp16"}) {
@@ -227,13 +228,18 @@ void WriteMarkdown(std::ostream &out, const MachineInfo &machine, const std::vec
     }
     out << "\n\n";
   }
-  WriteTargets(out, CheckTargets(results, scaling));
-  out << "Definitions: shape is gradInput ← gradOut (backward) or x → y (forward, marked fwd), NCDHW sizes. "
+  WriteTargets(out, CheckTargets(results, scaling, machine.tier));
+  out << "Definitions: shape is gradInput ← gradOut (backward) or x → y (forward, marked fwd), "
+         "channels-first "
+         "sizes (N, C, then L; H, W; or D, H, W) whatever the layout. "
          "ours ms: median wall time of GetWorkspaceSize + run + aclrtSynchronizeStream through the public C "
          "API "
          "(GetWorkspaceSize's plan comes from the library's plan cache after the warm-up call, as in a "
          "training loop; workspace from a caching allocator). PyTorch ms: median of "
-         "at::upsample_trilinear3d_backward / at::upsample_trilinear3d on the same memory, dtype and layout "
+         "the case's ATen operator (at::upsample_trilinear3d, at::upsample_bilinear2d, at::upsample_linear1d "
+         "or its _backward; ours: aclnnUpsampleTrilinear3d(Backward), aclnnUpsampleBilinear2d / "
+         "aclnnUpsampleBilinear2dBackwardV2, aclnnUpsampleLinear1d(Backward)) on the same memory, dtype and "
+         "layout "
          "(output allocation included); n/a where PyTorch has no CPU kernel for the dtype (1.13: fp16). "
          "GB/s: (gradOut + gradInput bytes, or x + y) / time. memcpy GB/s: the case's two buffers "
          "(gradOut and gradInput, or x and y) copied with memcpy into a scratch buffer of the same total "
@@ -279,7 +285,7 @@ void WriteJson(std::ostream &out, const MachineInfo &m, const std::vector<CaseRe
         << ", \"direction\": " << JsonString(c.forward ? "forward" : "backward")
         << ", \"input_shape\": " << JsonShape(c.input) << ", \"output_shape\": " << JsonShape(c.Output())
         << ", \"dtype\": " << JsonString(DTypeName(c.dtype))
-        << ", \"format\": " << JsonString(c.channelsLast ? "NDHWC" : "NCDHW")
+        << ", \"operator\": " << JsonString(c.OperatorName()) << ", \"format\": " << JsonString(c.Layout())
         << ", \"align_corners\": " << (c.alignCorners ? "true" : "false") << ", \"bytes\": " << c.TotalBytes()
         << ",\n     \"ours_ms\": " << JsonNumber(r.oursMs) << ", \"ours_runs_ms\": " << JsonArray(r.oursRuns)
         << ",\n     \"torch_available\": " << (r.torchAvailable ? "true" : "false")
@@ -318,7 +324,7 @@ void WriteJson(std::ostream &out, const MachineInfo &m, const std::vector<CaseRe
     out << "null";
   }
   out << ",\n  \"targets\": [";
-  const std::vector<TargetCheck> checks = CheckTargets(results, scaling);
+  const std::vector<TargetCheck> checks = CheckTargets(results, scaling, m.tier);
   for (size_t i = 0; i < checks.size(); ++i) {
     const TargetCheck &c = checks[i];
     out << (i ? ",\n    " : "\n    ") << "{\"target\": " << JsonString(c.target)

@@ -16,7 +16,8 @@ struct MachineInfo {
   int logicalCpus = 0;   // hardware threads of the machine
   int usableCpus = 0;    // in this process's affinity mask
   int threads = 0;       // used by ours and by PyTorch
-  std::string isa;       // the kernel tier the library runs (trilinear3dKernelIsa) and how it was forced
+  std::string tier;      // the kernel tier the library runs, as trilinear3dKernelIsa() names it
+  std::string isa;       // that tier and how it was forced (TRILINEAR3D_ISA, ATEN_CPU_CAPABILITY)
   std::string cpuFlags;  // the vector-ISA flags of /proc/cpuinfo
   std::string date;      // UTC, ISO 8601
   std::string torchVersion;

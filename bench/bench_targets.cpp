@@ -7,20 +7,28 @@ namespace {
 
 // The backward targets: every backward case >= 5x PyTorch (where PyTorch has the dtype) and >= 30 %
 // of memcpy bandwidth, with higher bars on B1, B2 and B4, and B3 against PyTorch's channels_last
-// kernel at 4x. The forward targets: the forward of B1 (F1) >= 3x and >= 50 %.
+// kernel at 4x. The forward targets: the forward of B1 (F1) >= 3x and >= 50 %. The linear group's
+// targets: every L case >= 60 % of its streaming floor on the vector tiers (AVX2, AVX-512) and >= 30 % on
+// the baseline tier; L1 and L4 (the 2x backwards) >= 5x PyTorch. A bar of 0 is no target.
 struct CaseTarget {
   const char *id;
-  double speedUp;     // PyTorch time / ours
-  double ofMemcpy;    // ours GB/s / memcpy GB/s
-  const char *group;  // which target set: "backward targets" or "forward targets"
+  double speedUp;          // PyTorch time / ours
+  double ofMemcpy;         // ours GB/s / memcpy GB/s
+  double ofFloor;          // streaming floor time / ours, on a vector tier
+  double ofFloorBaseline;  // the same on the baseline tier
+  const char *group;       // which target set: "backward targets", "forward targets", ...
 };
 
+constexpr const char *kBackward = "backward targets";
+constexpr const char *kForward = "forward targets";
+constexpr const char *kLinear = "linear-group targets";
+
 constexpr CaseTarget kCaseTargets[] = {
-    {"B1", 25, 0.60, "backward targets"}, {"B2", 100, 0.30, "backward targets"},
-    {"B3", 4, 0.30, "backward targets"},  {"B4", 100, 0.30, "backward targets"},
-    {"B5", 5, 0.30, "backward targets"},  {"B6", 5, 0.30, "backward targets"},
-    {"B7", 5, 0.30, "backward targets"},  {"B8", 5, 0.30, "backward targets"},
-    {"F1", 3, 0.50, "forward targets"},
+    {"B1", 25, 0.60, 0, 0, kBackward},  {"B2", 100, 0.30, 0, 0, kBackward}, {"B3", 4, 0.30, 0, 0, kBackward},
+    {"B4", 100, 0.30, 0, 0, kBackward}, {"B5", 5, 0.30, 0, 0, kBackward},   {"B6", 5, 0.30, 0, 0, kBackward},
+    {"B7", 5, 0.30, 0, 0, kBackward},   {"B8", 5, 0.30, 0, 0, kBackward},   {"F1", 3, 0.50, 0, 0, kForward},
+    {"L1", 5, 0, 0.60, 0.30, kLinear},  {"L2", 0, 0, 0.60, 0.30, kLinear},  {"L3", 0, 0, 0.60, 0.30, kLinear},
+    {"L4", 5, 0, 0.60, 0.30, kLinear},  {"L5", 0, 0, 0.60, 0.30, kLinear},  {"L6", 0, 0, 0.60, 0.30, kLinear},
 };
 
 constexpr uint64_t kWorkspaceLimitBytes = uint64_t{64} << 20;  // backward targets, every case
@@ -41,14 +49,15 @@ void NoteNeededTime(double neededMs, const CaseResult &r, TargetCheck *check) {
                                    : ", ours at " + Fixed(100.0 * r.OfFloor(), 0) + " % of it");
 }
 
-void CheckCase(const CaseResult &r, const CaseTarget &t, std::vector<TargetCheck> *checks) {
+void CheckCase(const CaseResult &r, const CaseTarget &t, bool baselineTier,
+               std::vector<TargetCheck> *checks) {
   const std::string id = r.benchCase.id;
   const std::string suffix = std::string(" (") + t.group + ")";
   if (!r.error.empty()) {
     checks->push_back({id + " runs" + suffix, "error: " + r.error, false, "", false});
     return;
   }
-  if (r.torchAvailable) {
+  if (r.torchAvailable && t.speedUp > 0) {
     TargetCheck speed;
     speed.target = id + " speed-up >= " + Fixed(t.speedUp, 0) + "x" + suffix;
     speed.measured = Fixed(r.SpeedUp(), 1) + "x (" + Ms(r.oursMs) + " vs " + Ms(r.torchMs) + " ms)";
@@ -56,17 +65,30 @@ void CheckCase(const CaseResult &r, const CaseTarget &t, std::vector<TargetCheck
     if (!speed.met) NoteNeededTime(r.torchMs / t.speedUp, r, &speed);
     checks->push_back(speed);
   }
-  TargetCheck bandwidth;
-  bandwidth.target = id + " >= " + Fixed(100.0 * t.ofMemcpy, 0) + " % of memcpy bandwidth" + suffix;
-  const double fraction = r.MemcpyGBs() > 0 ? r.OursGBs() / r.MemcpyGBs() : 0;
-  bandwidth.measured = Fixed(100.0 * fraction, 0) + " % (" + Fixed(r.OursGBs(), 1) + " of " +
-                       Fixed(r.MemcpyGBs(), 1) + " GB/s)";
-  bandwidth.met = fraction >= t.ofMemcpy;
-  if (!bandwidth.met && r.MemcpyGBs() > 0) {
-    NoteNeededTime(static_cast<double>(r.benchCase.TotalBytes()) / (t.ofMemcpy * r.MemcpyGBs() * 1e6), r,
-                   &bandwidth);
+  if (t.ofMemcpy > 0) {
+    TargetCheck bandwidth;
+    bandwidth.target = id + " >= " + Fixed(100.0 * t.ofMemcpy, 0) + " % of memcpy bandwidth" + suffix;
+    const double fraction = r.MemcpyGBs() > 0 ? r.OursGBs() / r.MemcpyGBs() : 0;
+    bandwidth.measured = Fixed(100.0 * fraction, 0) + " % (" + Fixed(r.OursGBs(), 1) + " of " +
+                         Fixed(r.MemcpyGBs(), 1) + " GB/s)";
+    bandwidth.met = fraction >= t.ofMemcpy;
+    if (!bandwidth.met && r.MemcpyGBs() > 0) {
+      NoteNeededTime(static_cast<double>(r.benchCase.TotalBytes()) / (t.ofMemcpy * r.MemcpyGBs() * 1e6), r,
+                     &bandwidth);
+    }
+    checks->push_back(bandwidth);
   }
-  checks->push_back(bandwidth);
+  const double ofFloor = baselineTier ? t.ofFloorBaseline : t.ofFloor;
+  if (ofFloor > 0) {
+    TargetCheck floor;
+    floor.target = id + " >= " + Fixed(100.0 * ofFloor, 0) + " % of its streaming floor on the " +
+                   (baselineTier ? "baseline tier" : "vector tiers") + suffix;
+    floor.measured =
+        Fixed(100.0 * r.OfFloor(), 0) + " % (" + Ms(r.oursMs) + " vs floor " + Ms(r.floorMs) + " ms)";
+    floor.met = r.OfFloor() >= ofFloor;
+    if (!floor.met) NoteNeededTime(r.floorMs / ofFloor, r, &floor);
+    checks->push_back(floor);
+  }
 }
 
 // The note of the scaling target: how the streaming floor itself scaled in the same processes, and
@@ -86,10 +108,12 @@ void NoteScaling(const ScalingResult &scaling, TargetCheck *check) {
 
 }  // namespace
 
-std::vector<TargetCheck> CheckTargets(const std::vector<CaseResult> &results, const ScalingResult &scaling) {
+std::vector<TargetCheck> CheckTargets(const std::vector<CaseResult> &results, const ScalingResult &scaling,
+                                      const std::string &tier) {
   std::vector<TargetCheck> checks;
+  const bool baselineTier = tier == "baseline";
   for (const CaseResult &r : results) {
-    if (const CaseTarget *t = TargetOf(r.benchCase.id)) CheckCase(r, *t, &checks);
+    if (const CaseTarget *t = TargetOf(r.benchCase.id)) CheckCase(r, *t, baselineTier, &checks);
   }
   if (scaling.measured) {
     TargetCheck check;

@@ -1,5 +1,7 @@
 // The project's performance targets, checked against one bench run: the backward targets (docs/spec.md
-// §8's cases B1-B8, 2 threads each side) and the forward targets (F1, the forward of B1).
+// §8's cases B1-B8, 2 threads each side), the forward targets (F1, the forward of B1) and the linear
+// group's targets (L1-L6: a fraction of the streaming floor that depends on the ISA tier, and L1, L4
+// against PyTorch).
 //
 // A ratio to PyTorch moves with PyTorch's own time, which varies a lot between runs on a shared
 // machine. So a failed ratio also says what time it needed and how that compares with the run's
@@ -25,8 +27,11 @@ struct TargetCheck {
 };
 
 // The checks for the cases in `results` (targets of cases not run are left out), the B1 scaling
-// target when it was measured, and the workspace limit of every case.
-std::vector<TargetCheck> CheckTargets(const std::vector<CaseResult> &results, const ScalingResult &scaling);
+// target when it was measured, and the workspace limit of every case. tier: the library's ISA tier as
+// trilinear3dKernelIsa() names it; "baseline" takes the baseline tier's floor bars, any other the vector
+// tiers'.
+std::vector<TargetCheck> CheckTargets(const std::vector<CaseResult> &results, const ScalingResult &scaling,
+                                      const std::string &tier = "");
 
 }  // namespace bench
 

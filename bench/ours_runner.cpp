@@ -4,6 +4,10 @@
 #include <string>
 #include <vector>
 
+#include "aclnnop/aclnn_upsample_bilinear_2d.h"
+#include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
+#include "aclnnop/aclnn_upsample_linear_1d.h"
+#include "aclnnop/aclnn_upsample_linear_1d_backward.h"
 #include "aclnnop/aclnn_upsample_trilinear_3d.h"
 #include "aclnnop/aclnn_upsample_trilinear_3d_backward.h"
 #include "bench_timing.h"
@@ -22,15 +26,24 @@ aclDataType AclType(DType dtype) {
   return kTypes[static_cast<int>(dtype)];
 }
 
-// A contiguous tensor over `data` in the case's format: view (N,C,D,H,W) for NCDHW, (N,D,H,W,C) for NDHWC.
-aclTensor *MakeTensor(const std::array<int64_t, 5> &ncdhw, const BenchCase &benchCase, void *data) {
-  std::vector<int64_t> view(ncdhw.begin(), ncdhw.end());
-  if (benchCase.channelsLast) view = {ncdhw[0], ncdhw[2], ncdhw[3], ncdhw[4], ncdhw[1]};
-  std::vector<int64_t> strides(5, 1);
-  for (int i = 3; i >= 0; --i) strides[i] = strides[i + 1] * view[i + 1];
-  const aclFormat format = benchCase.channelsLast ? ACL_FORMAT_NDHWC : ACL_FORMAT_NCDHW;
+aclFormat FormatOf(const BenchCase &benchCase) {
+  switch (benchCase.SpatialRank()) {
+    case 1:
+      return ACL_FORMAT_NCL;
+    case 2:
+      return benchCase.channelsLast ? ACL_FORMAT_NHWC : ACL_FORMAT_NCHW;
+    default:
+      return benchCase.channelsLast ? ACL_FORMAT_NDHWC : ACL_FORMAT_NCDHW;
+  }
+}
+
+// A contiguous tensor over `data` in the case's format: the view in memory order (N, C, spatial... or
+// N, spatial..., C for channels last).
+aclTensor *MakeTensor(const std::vector<int64_t> &sizes, const BenchCase &benchCase, void *data) {
+  const std::vector<int64_t> view = InMemoryOrder(sizes, benchCase.channelsLast);
+  const std::vector<int64_t> strides = StridesOf(view, false);
   aclTensor *tensor = aclCreateTensor(view.data(), view.size(), AclType(benchCase.dtype), strides.data(), 0,
-                                      format, view.data(), view.size(), data);
+                                      FormatOf(benchCase), view.data(), view.size(), data);
   if (tensor == nullptr) Fail("aclCreateTensor", 0);
   return tensor;
 }
@@ -61,8 +74,8 @@ aclrtStream OursStream() {
 OursRunner::OursRunner(const BenchCase &benchCase) : case_(benchCase), stream_(OursStream()) {
   const int64_t elementSize = ElementSize(case_.dtype);
   // Backward reads gradOut (the upsampled shape) and writes gradInput; forward reads x, writes y.
-  const std::array<int64_t, 5> sourceShape = case_.forward ? case_.input : case_.Output();
-  const std::array<int64_t, 5> destinationShape = case_.forward ? case_.Output() : case_.input;
+  const std::vector<int64_t> sourceShape = case_.forward ? case_.input : case_.Output();
+  const std::vector<int64_t> destinationShape = case_.forward ? case_.Output() : case_.input;
   sourceBytes_ = (case_.forward ? case_.InputElements() : case_.OutputElements()) * elementSize;
   destinationBytes_ = (case_.forward ? case_.OutputElements() : case_.InputElements()) * elementSize;
   source_ = Allocate(sourceBytes_);
@@ -72,7 +85,10 @@ OursRunner::OursRunner(const BenchCase &benchCase) : case_(benchCase), stream_(O
   sourceTensor_ = MakeTensor(sourceShape, case_, source_);
   destinationTensor_ = MakeTensor(destinationShape, case_, destination_);
   outputSize_ = aclCreateIntArray(case_.outSize.data(), case_.outSize.size());
-  inputSize_ = aclCreateIntArray(case_.input.data(), case_.input.size());
+  // inputSize: N, C, spatial; the 2-D backward reads it in gradOut's format's order (NHWC: N, H, W, C).
+  const std::vector<int64_t> inputSize =
+      case_.SpatialRank() == 2 ? InMemoryOrder(case_.input, case_.channelsLast) : case_.input;
+  inputSize_ = aclCreateIntArray(inputSize.data(), inputSize.size());
   if (outputSize_ == nullptr || inputSize_ == nullptr) Fail("aclCreateIntArray", 0);
 }
 
@@ -86,30 +102,61 @@ OursRunner::~OursRunner() {
   aclrtFree(destination_);
 }
 
+aclnnStatus OursRunner::Plan(uint64_t *workspaceSize, aclOpExecutor **executor) const {
+  // No scales: the sizes decide (the 1-D forward's "none" is -1, the others' 0).
+  const bool alignCorners = case_.alignCorners;
+  aclTensor *in = sourceTensor_;
+  aclTensor *out = destinationTensor_;
+  switch (case_.SpatialRank()) {
+    case 1:
+      return case_.forward
+                 ? aclnnUpsampleLinear1dGetWorkspaceSize(in, outputSize_, alignCorners, -1.0, out,
+                                                         workspaceSize, executor)
+                 : aclnnUpsampleLinear1dBackwardGetWorkspaceSize(in, outputSize_, inputSize_, alignCorners,
+                                                                 0.0, out, workspaceSize, executor);
+    case 2:
+      return case_.forward
+                 ? aclnnUpsampleBilinear2dGetWorkspaceSize(in, outputSize_, alignCorners, 0.0, 0.0, out,
+                                                           workspaceSize, executor)
+                 : aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(
+                       in, outputSize_, inputSize_, alignCorners, 0.0, 0.0, out, workspaceSize, executor);
+    default:
+      return case_.forward ? aclnnUpsampleTrilinear3dGetWorkspaceSize(in, outputSize_, alignCorners, 0.0, 0.0,
+                                                                      0.0, out, workspaceSize, executor)
+                           : aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize(in, outputSize_, inputSize_,
+                                                                              alignCorners, 0.0, 0.0, 0.0,
+                                                                              out, workspaceSize, executor);
+  }
+}
+
+aclnnStatus OursRunner::Launch(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor) const {
+  switch (case_.SpatialRank()) {
+    case 1:
+      return case_.forward ? aclnnUpsampleLinear1d(workspace, workspaceSize, executor, stream_)
+                           : aclnnUpsampleLinear1dBackward(workspace, workspaceSize, executor, stream_);
+    case 2:
+      return case_.forward ? aclnnUpsampleBilinear2d(workspace, workspaceSize, executor, stream_)
+                           : aclnnUpsampleBilinear2dBackwardV2(workspace, workspaceSize, executor, stream_);
+    default:
+      return case_.forward ? aclnnUpsampleTrilinear3d(workspace, workspaceSize, executor, stream_)
+                           : aclnnUpsampleTrilinear3dBackward(workspace, workspaceSize, executor, stream_);
+  }
+}
+
 double OursRunner::RunMs() {
   const double start = NowMs();
   uint64_t workspaceSize = 0;
   aclOpExecutor *executor = nullptr;
-  // Scales 0: the sizes decide (all three would have to be > 0 to be used).
-  aclnnStatus status =
-      case_.forward
-          ? aclnnUpsampleTrilinear3dGetWorkspaceSize(sourceTensor_, outputSize_, case_.alignCorners, 0.0, 0.0,
-                                                     0.0, destinationTensor_, &workspaceSize, &executor)
-          : aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize(sourceTensor_, outputSize_, inputSize_,
-                                                             case_.alignCorners, 0.0, 0.0, 0.0,
-                                                             destinationTensor_, &workspaceSize, &executor);
-  if (status != ACLNN_SUCCESS) Fail("GetWorkspaceSize", status);
+  aclnnStatus status = Plan(&workspaceSize, &executor);
+  if (status != ACLNN_SUCCESS) Fail(std::string(case_.OperatorName()) + ": GetWorkspaceSize", status);
   if (workspaceSize > workspaceCapacity_) {
     if (workspace_ != nullptr) aclrtFree(workspace_);
     workspace_ = Allocate(workspaceSize);
     workspaceCapacity_ = workspaceSize;
   }
   workspaceBytes_ = workspaceSize;
-  void *workspace = workspaceSize > 0 ? workspace_ : nullptr;
-  status = case_.forward ? aclnnUpsampleTrilinear3d(workspace, workspaceSize, executor, stream_)
-                         : aclnnUpsampleTrilinear3dBackward(workspace, workspaceSize, executor, stream_);
-  if (status != ACLNN_SUCCESS)
-    Fail(case_.forward ? "aclnnUpsampleTrilinear3d" : "aclnnUpsampleTrilinear3dBackward", status);
+  status = Launch(workspaceSize > 0 ? workspace_ : nullptr, workspaceSize, executor);
+  if (status != ACLNN_SUCCESS) Fail(case_.OperatorName(), status);
   const aclError synced = aclrtSynchronizeStream(stream_);
   if (synced != ACL_SUCCESS) Fail("aclrtSynchronizeStream", synced);
   return NowMs() - start;

@@ -1,5 +1,6 @@
-// Runs one case through the library's public C API: aclrtMalloc'd tensors, and per timed call
-// GetWorkspaceSize (validation + planning) + the run + aclrtSynchronizeStream.
+// Runs one case through the library's public C API (the operator of the case's rank and direction):
+// aclrtMalloc'd tensors, and per timed call GetWorkspaceSize (validation + planning) + the run +
+// aclrtSynchronizeStream.
 #ifndef TRILINEAR3D_BENCH_OURS_RUNNER_H_
 #define TRILINEAR3D_BENCH_OURS_RUNNER_H_
 
@@ -31,6 +32,10 @@ class OursRunner {
   uint64_t workspaceBytes() const { return workspaceBytes_; }
 
  private:
+  // The case's operator: its GetWorkspaceSize, and its run on stream_.
+  aclnnStatus Plan(uint64_t *workspaceSize, aclOpExecutor **executor) const;
+  aclnnStatus Launch(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor) const;
+
   BenchCase case_;
   aclrtStream stream_;
   void *source_ = nullptr;

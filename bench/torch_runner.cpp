@@ -48,15 +48,9 @@ void FillRandom(const BenchCase &benchCase, void *data, uint64_t bytes) {
   }
 }
 
-at::Tensor WrapMemory(const BenchCase &benchCase, const std::array<int64_t, 5> &s, void *data) {
-  std::vector<int64_t> sizes(s.begin(), s.end());
-  std::vector<int64_t> strides;
-  if (benchCase.channelsLast) {
-    strides = {s[1] * s[2] * s[3] * s[4], 1, s[3] * s[4] * s[1], s[4] * s[1], s[1]};
-  } else {
-    strides = {s[1] * s[2] * s[3] * s[4], s[2] * s[3] * s[4], s[3] * s[4], s[4], 1};
-  }
-  return at::from_blob(data, sizes, strides, at::TensorOptions().dtype(TorchType(benchCase.dtype)));
+at::Tensor WrapMemory(const BenchCase &benchCase, const std::vector<int64_t> &sizes, void *data) {
+  return at::from_blob(data, sizes, StridesOf(sizes, benchCase.channelsLast),
+                       at::TensorOptions().dtype(TorchType(benchCase.dtype)));
 }
 
 TorchRunner::TorchRunner(const BenchCase &benchCase, void *source)
@@ -64,20 +58,38 @@ TorchRunner::TorchRunner(const BenchCase &benchCase, void *source)
       source_(WrapMemory(benchCase, benchCase.forward ? benchCase.input : benchCase.Output(), source)) {}
 
 at::Tensor TorchRunner::Call(const at::Tensor &source) const {
-  const std::vector<int64_t> outSize(case_.outSize.begin(), case_.outSize.end());
-  if (case_.forward) return at::upsample_trilinear3d(source, outSize, case_.alignCorners);
-  std::vector<int64_t> inSize(case_.input.begin(), case_.input.end());
+  const std::vector<int64_t> &outSize = case_.outSize;
+  const bool alignCorners = case_.alignCorners;
+  if (case_.forward) {
+    switch (case_.SpatialRank()) {
+      case 1:
+        return at::upsample_linear1d(source, outSize, alignCorners);
+      case 2:
+        return at::upsample_bilinear2d(source, outSize, alignCorners);
+      default:
+        return at::upsample_trilinear3d(source, outSize, alignCorners);
+    }
+  }
+  std::vector<int64_t> inSize = case_.input;
   inSize[1] = source.size(1);
-  return at::upsample_trilinear3d_backward(source, outSize, inSize, case_.alignCorners);
+  switch (case_.SpatialRank()) {
+    case 1:
+      return at::upsample_linear1d_backward(source, outSize, inSize, alignCorners);
+    case 2:
+      return at::upsample_bilinear2d_backward(source, outSize, inSize, alignCorners);
+    default:
+      return at::upsample_trilinear3d_backward(source, outSize, inSize, alignCorners);
+  }
 }
 
 bool TorchRunner::available() {
   if (availability_ < 0) {
     // A tiny tensor of the dtype and layout: the kernel either exists or throws at once.
     BenchCase tiny = case_;
-    tiny.input = {1, 2, 2, 2, 2};
-    tiny.outSize = {3, 3, 3};
-    std::vector<unsigned char> bytes(2 * 27 * 4, 0);
+    tiny.input.assign(tiny.input.size(), 2);
+    tiny.input[0] = 1;
+    tiny.outSize.assign(tiny.outSize.size(), 3);
+    std::vector<unsigned char> bytes(static_cast<size_t>(tiny.OutputElements() * 4), 0);
     TorchRunner probe(tiny, bytes.data());
     try {
       probe.Call(probe.source_);
@@ -102,7 +114,9 @@ double TorchRunner::RunMs() {
 std::string TorchRunner::resultLayout() const {
   if (!result_.defined()) return "";
   if (result_.is_contiguous()) return "contiguous";
-  if (result_.is_contiguous(at::MemoryFormat::ChannelsLast3d)) return "channels_last_3d";
+  if (result_.dim() == 4 && result_.is_contiguous(at::MemoryFormat::ChannelsLast)) return "channels_last";
+  if (result_.dim() == 5 && result_.is_contiguous(at::MemoryFormat::ChannelsLast3d))
+    return "channels_last_3d";
   return "strided";
 }
 

@@ -6,6 +6,7 @@
 #include <ATen/ATen.h>
 
 #include <string>
+#include <vector>
 
 #include "bench_cases.h"
 
@@ -17,8 +18,9 @@ std::string TorchVersion();
 // Fills `bytes` bytes at `data` with uniform [-1, 1) values of the case's dtype (a random tile, repeated).
 void FillRandom(const BenchCase &benchCase, void *data, uint64_t bytes);
 
-// A tensor over caller-owned memory (no copy): NCDHW sizes, contiguous or channels_last_3d strides.
-at::Tensor WrapMemory(const BenchCase &benchCase, const std::array<int64_t, 5> &ncdhw, void *data);
+// A tensor over caller-owned memory (no copy): channels-first sizes (N, C, spatial...), contiguous or
+// channels-last (channels_last, channels_last_3d) strides as the case says.
+at::Tensor WrapMemory(const BenchCase &benchCase, const std::vector<int64_t> &sizes, void *data);
 
 struct CheckResult {
   double relativeError = 0;  // max |ours - reference| / max |reference| (NaN or inf in ours: +inf)
@@ -35,7 +37,7 @@ class TorchRunner {
   const std::string &unavailableReason() const { return reason_; }
 
   double RunMs();  // one timed call (output allocation included, as in PyTorch's normal use)
-  std::string resultLayout() const;  // "contiguous", "channels_last_3d" or "strided"
+  std::string resultLayout() const;  // "contiguous", "channels_last", "channels_last_3d" or "strided"
 
   // Checks ours (the case's destination) against PyTorch in fp32: for fp32 PyTorch's last timed result;
   // for bf16 and fp16 PyTorch's fp32 kernel on the same values converted to fp32 (PyTorch's own bf16

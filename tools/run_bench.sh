@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Builds and runs the benchmark (bench/): docs/spec.md §8's cases B1-B8 and the forward cases F1, F3, F5,
-# ours against PyTorch's CPU kernel (the libtorch of tools/python_env.sh's venv, else Debian's libtorch-dev)
-# and memcpy, 2 threads each, in one process.
+# Builds and runs the benchmark (bench/): docs/spec.md §8's cases B1-B8, the forward cases F1, F3, F5 and the
+# linear group's L1-L6, ours against PyTorch's CPU kernel (the libtorch of tools/python_env.sh's venv, else
+# Debian's libtorch-dev) and memcpy, 2 threads each, in one process.
 # Writes bench/results/bench.md (the table), bench.json and bench.png for the best ISA tier, and
 # bench-avx2.* for AVX2 on an AVX-512 machine (BENCH_TIERS="avx512 avx2" by default; e.g. BENCH_TIERS=avx2).
 #
