@@ -16,10 +16,16 @@
 #include <random>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "acl/acl.h"
+#include "aclnnop/aclnn_upsample_bilinear_2d.h"
+#include "aclnnop/aclnn_upsample_bilinear_2d_backward.h"
+#include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
+#include "aclnnop/aclnn_upsample_linear_1d.h"
+#include "aclnnop/aclnn_upsample_linear_1d_backward.h"
 #include "aclnnop/aclnn_upsample_trilinear_3d.h"
 #include "aclnnop/aclnn_upsample_trilinear_3d_backward.h"
 #include "reference/forward_reference.h"
@@ -109,9 +115,40 @@ struct CaseAndKernelName {
   }
 };
 
+// The aclnn name of an operator (without GetWorkspaceSize).
+inline std::string ApiName(bool backward, Api api) {
+  switch (api) {
+    case Api::kTrilinear3d:
+      return backward ? "aclnnUpsampleTrilinear3dBackward" : "aclnnUpsampleTrilinear3d";
+    case Api::kBilinear2d:
+      return backward ? "aclnnUpsampleBilinear2dBackwardV2" : "aclnnUpsampleBilinear2d";
+    case Api::kBilinear2dBackwardV1:
+      return "aclnnUpsampleBilinear2dBackward";
+    case Api::kLinear1d:
+      break;
+  }
+  return backward ? "aclnnUpsampleLinear1dBackward" : "aclnnUpsampleLinear1d";
+}
+
+// An operator's format for a tensor the tests describe in a 5-D format: NCDHW / NDHWC become NCHW / NHWC
+// for the 2-D operators and NCL for the 1-D ones (which have no channels-last format; MemLayout::kPermuted
+// still lays their channels last in memory); ND stays ND.
+inline aclFormat FormatFor(Api api, aclFormat format5d) {
+  if (format5d == ACL_FORMAT_ND || api == Api::kTrilinear3d) return format5d;
+  if (api == Api::kLinear1d) return ACL_FORMAT_NCL;
+  return format5d == ACL_FORMAT_NDHWC ? ACL_FORMAT_NHWC : ACL_FORMAT_NCHW;
+}
+
+// The formats an operator's sweeps run: ND and its channels-first and channels-last formats (1-D: ND, NCL).
+inline std::vector<aclFormat> SweepFormats(Api api) {
+  if (api == Api::kLinear1d) return {ACL_FORMAT_ND, ACL_FORMAT_NCL};
+  return {ACL_FORMAT_ND, FormatFor(api, ACL_FORMAT_NCDHW), FormatFor(api, ACL_FORMAT_NDHWC)};
+}
+
 // Phase 1 done: an executor and its workspace, waiting to be enqueued.
 struct PreparedOp {
   bool backward = true;  // which operator planned it
+  Api api = Api::kTrilinear3d;
   aclOpExecutor *executor = nullptr;
   uint64_t workspaceSize = 0;
   void *workspace = nullptr;
@@ -159,41 +196,112 @@ inline ::testing::AssertionResult Planned(aclnnStatus status, const char *call, 
 
 // GetWorkspaceSize with the problem's sizes and attributes; the int arrays are destroyed before
 // returning (the executor must have copied them). Allocates the workspace on success.
+// The operator's int arrays from a problem's 5-D sizes: outputSize's spatial sizes of the op's rank (W; H, W;
+// D, H, W); a backward's inputSize: N, C and those, in the order of orderedBy's format for the 2-D ops
+// (NHWC: N, H, W, C, as CANN reads it: V1 by out's format, V2 by gradOut's).
+inline std::vector<int64_t> OutputSizeOf(Api api, const std::array<int64_t, 3> &outputSize) {
+  return std::vector<int64_t>(outputSize.begin() + (5 - ApiRank(api)), outputSize.end());
+}
+inline std::vector<int64_t> InputSizeOf(Api api, const Shape5 &inputSize, const aclTensor *orderedBy) {
+  std::vector<int64_t> v(inputSize.begin(), inputSize.end());
+  v.erase(v.begin() + 2, v.begin() + 2 + (5 - ApiRank(api)));
+  aclFormat format = ACL_FORMAT_ND;
+  if (orderedBy != nullptr) aclGetFormat(orderedBy, &format);
+  if (ApiRank(api) == 4 && format == ACL_FORMAT_NHWC) v = {v[0], v[2], v[3], v[1]};
+  return v;
+}
+
 inline ::testing::AssertionResult PrepareBackward(const aclTensor *gradOut, const BackwardProblem &p,
                                                   aclTensor *gradInput, PreparedOp *op) {
-  aclIntArray *outputSize = aclCreateIntArray(p.outputSize.data(), 3);
-  aclIntArray *inputSize = aclCreateIntArray(p.inputSize.data(), 5);
-  const aclnnStatus status = aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize(
-      gradOut, outputSize, inputSize, p.alignCorners, p.scales[0], p.scales[1], p.scales[2], gradInput,
-      &op->workspaceSize, &op->executor);
+  const std::vector<int64_t> outputValues = OutputSizeOf(p.api, p.outputSize);
+  const std::vector<int64_t> inputValues =
+      InputSizeOf(p.api, p.inputSize, p.api == Api::kBilinear2dBackwardV1 ? gradInput : gradOut);
+  aclIntArray *outputSize = aclCreateIntArray(outputValues.data(), outputValues.size());
+  aclIntArray *inputSize = aclCreateIntArray(inputValues.data(), inputValues.size());
+  uint64_t *ws = &op->workspaceSize;
+  aclOpExecutor **ex = &op->executor;
+  aclnnStatus status = ACLNN_SUCCESS;
+  switch (p.api) {
+    case Api::kTrilinear3d:
+      status = aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize(gradOut, outputSize, inputSize,
+                                                                p.alignCorners, p.scales[0], p.scales[1],
+                                                                p.scales[2], gradInput, ws, ex);
+      break;
+    case Api::kBilinear2d:
+      status = aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(
+          gradOut, outputSize, inputSize, p.alignCorners, p.scales[1], p.scales[2], gradInput, ws, ex);
+      break;
+    case Api::kBilinear2dBackwardV1:
+      status = aclnnUpsampleBilinear2dBackwardGetWorkspaceSize(gradOut, outputSize, inputSize, p.alignCorners,
+                                                               p.scales[1], p.scales[2], gradInput, ws, ex);
+      break;
+    case Api::kLinear1d:
+      status = aclnnUpsampleLinear1dBackwardGetWorkspaceSize(gradOut, outputSize, inputSize, p.alignCorners,
+                                                             p.scales[2], gradInput, ws, ex);
+      break;
+  }
   aclDestroyIntArray(outputSize);
   aclDestroyIntArray(inputSize);
   op->backward = true;
-  return Planned(status, "GetWorkspaceSize", p.Describe(), op);
+  op->api = p.api;
+  return Planned(status, (ApiName(true, p.api) + "GetWorkspaceSize").c_str(), p.Describe(), op);
 }
 
 inline ::testing::AssertionResult PrepareForward(const aclTensor *self, const ForwardProblem &p,
                                                  aclTensor *out, PreparedOp *op) {
-  aclIntArray *outputSize = aclCreateIntArray(p.outputSize.data(), 3);
-  const aclnnStatus status =
-      aclnnUpsampleTrilinear3dGetWorkspaceSize(self, outputSize, p.alignCorners, p.scales[0], p.scales[1],
-                                               p.scales[2], out, &op->workspaceSize, &op->executor);
+  const std::vector<int64_t> outputValues = OutputSizeOf(p.api, p.outputSize);
+  aclIntArray *outputSize = aclCreateIntArray(outputValues.data(), outputValues.size());
+  uint64_t *ws = &op->workspaceSize;
+  aclOpExecutor **ex = &op->executor;
+  aclnnStatus status = ACLNN_SUCCESS;
+  switch (p.api) {
+    case Api::kTrilinear3d:
+      status = aclnnUpsampleTrilinear3dGetWorkspaceSize(self, outputSize, p.alignCorners, p.scales[0],
+                                                        p.scales[1], p.scales[2], out, ws, ex);
+      break;
+    case Api::kBilinear2d:
+    case Api::kBilinear2dBackwardV1:
+      status = aclnnUpsampleBilinear2dGetWorkspaceSize(self, outputSize, p.alignCorners, p.scales[1],
+                                                       p.scales[2], out, ws, ex);
+      break;
+    case Api::kLinear1d:
+      status =
+          aclnnUpsampleLinear1dGetWorkspaceSize(self, outputSize, p.alignCorners, p.scales[2], out, ws, ex);
+      break;
+  }
   aclDestroyIntArray(outputSize);
   op->backward = false;
-  return Planned(status, "aclnnUpsampleTrilinear3dGetWorkspaceSize", p.Describe(), op);
+  op->api = p.api;
+  return Planned(status, (ApiName(false, p.api) + "GetWorkspaceSize").c_str(), p.Describe(), op);
 }
 
-// The run phase of the backward or the forward operator with these arguments.
+// The run phase of the backward or the forward operator (of api) with these arguments.
+inline aclnnStatus RunPhase(bool backward, Api api, void *workspace, uint64_t workspaceSize,
+                            aclOpExecutor *executor, aclrtStream stream) {
+  switch (api) {
+    case Api::kTrilinear3d:
+      return backward ? aclnnUpsampleTrilinear3dBackward(workspace, workspaceSize, executor, stream)
+                      : aclnnUpsampleTrilinear3d(workspace, workspaceSize, executor, stream);
+    case Api::kBilinear2d:
+      return backward ? aclnnUpsampleBilinear2dBackwardV2(workspace, workspaceSize, executor, stream)
+                      : aclnnUpsampleBilinear2d(workspace, workspaceSize, executor, stream);
+    case Api::kBilinear2dBackwardV1:
+      return aclnnUpsampleBilinear2dBackward(workspace, workspaceSize, executor, stream);
+    case Api::kLinear1d:
+      break;
+  }
+  return backward ? aclnnUpsampleLinear1dBackward(workspace, workspaceSize, executor, stream)
+                  : aclnnUpsampleLinear1d(workspace, workspaceSize, executor, stream);
+}
 inline aclnnStatus RunPhase(bool backward, void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                             aclrtStream stream) {
-  return backward ? aclnnUpsampleTrilinear3dBackward(workspace, workspaceSize, executor, stream)
-                  : aclnnUpsampleTrilinear3d(workspace, workspaceSize, executor, stream);
+  return RunPhase(backward, Api::kTrilinear3d, workspace, workspaceSize, executor, stream);
 }
 
 // The run phase of the operator op was planned for; the executor is left as it is (a run rejected
 // before it starts, e.g. on a destroyed stream, keeps it usable).
 inline aclnnStatus RunPhase(const PreparedOp &op, aclrtStream stream) {
-  return RunPhase(op.backward, op.workspace, op.workspaceSize, op.executor, stream);
+  return RunPhase(op.backward, op.api, op.workspace, op.workspaceSize, op.executor, stream);
 }
 
 // The run phase; the executor counts as consumed either way.
@@ -202,8 +310,7 @@ inline ::testing::AssertionResult Enqueue(PreparedOp *op, aclrtStream stream) {
   op->executor = nullptr;
   if (status != ACLNN_SUCCESS) {
     return ::testing::AssertionFailure()
-           << (op->backward ? "aclnnUpsampleTrilinear3dBackward" : "aclnnUpsampleTrilinear3d") << " returned "
-           << status << ": " << aclGetRecentErrMsg();
+           << ApiName(op->backward, op->api) << " returned " << status << ": " << aclGetRecentErrMsg();
   }
   return ::testing::AssertionSuccess();
 }
@@ -234,20 +341,56 @@ inline ::testing::AssertionResult ResultMatchesReference(const std::vector<doubl
 
 // Either operator's problem from inputSize (gradInput's / self's) to outputSize; withScales adds user
 // scales that select the same sizes (ScalesSelecting), so that the scales rule is the one that counts.
+// How a sweep passes user scales: none (0; Linear1d's forward: -1, its "no scale", as 0 must give the
+// size), scales that select the sizes (ScalesSelecting), or scales the operator's rule ignores (2-D: scalesH
+// does not give the size, scalesW does; 1-D: a scale that does not give the size, -1 for the forward).
+enum class ScalesKind { kNone, kSelecting, kIgnored };
+
+// Either operator's problem (of api; 2-D / 1-D: unit D and H in the sizes given) from inputSize (gradInput's
+// / self's) to outputSize, with user scales of kind.
+template <typename Problem>
+Problem ProblemOfSizes(const Shape5 &inputSize, const std::array<int64_t, 3> &outputSize, bool alignCorners,
+                       ScalesKind kind, Api api = Api::kTrilinear3d) {
+  Problem problem{inputSize, outputSize, alignCorners};
+  problem.api = api;
+  const bool linear1dForward = std::is_same_v<Problem, ForwardProblem> && api == Api::kLinear1d;
+  if (kind == ScalesKind::kNone && linear1dForward) problem.scales[2] = -1.0;
+  if (kind == ScalesKind::kNone) return problem;
+  problem.scales = ScalesSelecting({inputSize[2], inputSize[3], inputSize[4]}, outputSize);
+  if (kind == ScalesKind::kIgnored) {
+    if (linear1dForward) {
+      problem.scales[2] = -1.0;
+    } else {
+      const int axis = api == Api::kLinear1d ? 2 : 1;
+      problem.scales[axis] =
+          (static_cast<double>(outputSize[axis]) + 1.3) / static_cast<double>(inputSize[2 + axis]);
+    }
+  }
+  return problem;
+}
 template <typename Problem>
 Problem ProblemOfSizes(const Shape5 &inputSize, const std::array<int64_t, 3> &outputSize, bool alignCorners,
                        bool withScales) {
-  Problem problem{inputSize, outputSize, alignCorners};
-  if (withScales) problem.scales = ScalesSelecting({inputSize[2], inputSize[3], inputSize[4]}, outputSize);
-  return problem;
+  return ProblemOfSizes<Problem>(inputSize, outputSize, alignCorners,
+                                 withScales ? ScalesKind::kSelecting : ScalesKind::kNone);
 }
 
 // Either operator by the type of its problem: the shapes of the tensor it reads (gradOut / self) and
-// of the one it writes (gradInput / out), and its two phases.
+// of the one it writes (gradInput / out), those tensors (of the operator's rank), and its two phases.
 inline Shape5 ReadShape(const BackwardProblem &p) { return p.GradOutShape(); }
 inline Shape5 ReadShape(const ForwardProblem &p) { return p.selfSize; }
 inline Shape5 WrittenShape(const BackwardProblem &p) { return p.inputSize; }
 inline Shape5 WrittenShape(const ForwardProblem &p) { return p.OutShape(); }
+template <typename Problem>
+DeviceTensor ReadTensor(const Problem &p, aclDataType dtype, aclFormat format,
+                        MemLayout layout = MemLayout::kContiguous, Guard guard = Guard::kNone) {
+  return DeviceTensor(ReadShape(p), dtype, format, layout, guard, ApiRank(p.api));
+}
+template <typename Problem>
+DeviceTensor WrittenTensor(const Problem &p, aclDataType dtype, aclFormat format,
+                           MemLayout layout = MemLayout::kContiguous, Guard guard = Guard::kNone) {
+  return DeviceTensor(WrittenShape(p), dtype, format, layout, guard, ApiRank(p.api));
+}
 inline ::testing::AssertionResult Prepare(const aclTensor *read, const BackwardProblem &p, aclTensor *written,
                                           PreparedOp *op) {
   return PrepareBackward(read, p, written, op);
@@ -266,9 +409,10 @@ template <typename Problem>
 // Runs an executor that a GetWorkspaceSize call returned, on a workspace of the size it asked for,
 // and synchronizes; *executor is consumed (set to null) either way.
 inline ::testing::AssertionResult RunPlannedExecutor(bool backward, aclOpExecutor **executor,
-                                                     uint64_t workspaceSize) {
+                                                     uint64_t workspaceSize, Api api = Api::kTrilinear3d) {
   PreparedOp op;
   op.backward = backward;
+  op.api = api;
   op.executor = *executor;
   op.workspaceSize = workspaceSize;
   *executor = nullptr;
@@ -293,8 +437,8 @@ inline ::testing::AssertionResult RunForward(const DeviceTensor &self, const For
 template <typename Problem>
 ::testing::AssertionResult RandomRunMatchesReference(const Problem &p, aclDataType dtype, aclFormat format,
                                                      Distribution dist, std::mt19937_64 &rng) {
-  DeviceTensor read(ReadShape(p), dtype, format);
-  DeviceTensor written(WrittenShape(p), dtype, format);
+  DeviceTensor read = ReadTensor(p, dtype, format);
+  DeviceTensor written = WrittenTensor(p, dtype, format);
   const std::vector<double> values = read.UploadRandom(rng, dist);
   const ::testing::AssertionResult ran = Run(read, p, written);
   if (!ran) return ran;
@@ -321,33 +465,43 @@ struct ShapeCase {
   std::array<int64_t, 3> outputSize;
 };
 
-// One case of an accuracy sweep, named for gtest: dtype_format_(No)Align_(Sizes|Scales)_shape.
+// One case of an accuracy sweep, named for gtest: dtype_format_(No)Align_(Sizes|Scales|IgnoredScales)_shape.
 struct SweepCase {
   aclDataType dtype;
   aclFormat format;
   bool alignCorners;
-  bool withScales;  // user scales that select the sizes (ProblemOfSizes)
+  ScalesKind scales;  // the user scales passed (ProblemOfSizes)
   ShapeCase shape;
   std::string name;
+  Api api = Api::kTrilinear3d;
 };
 
 // gtest prints a parameter it has no printer for as raw bytes, padding included; the case prints its
 // name (and valgrind sees no uninitialised padding read).
 inline void PrintTo(const SweepCase &c, std::ostream *os) { *os << c.name; }
 
-// The accuracy sweeps: every dtype x format x alignCorners x (sizes | scales) x shape.
+// The accuracy sweeps: every dtype x format x alignCorners x (sizes | scales) x shape; the 2-D and 1-D
+// operators' (api) in their formats (SweepFormats), also with scales their rule ignores.
 template <size_t N>
-std::vector<SweepCase> SweepCases(const ShapeCase (&shapes)[N]) {
+std::vector<SweepCase> SweepCases(const ShapeCase (&shapes)[N], Api api = Api::kTrilinear3d) {
   std::vector<SweepCase> cases;
+  std::vector<ScalesKind> kinds = {ScalesKind::kNone, ScalesKind::kSelecting};
+  if (api != Api::kTrilinear3d) kinds.push_back(ScalesKind::kIgnored);
+  const std::vector<aclFormat> formats =
+      api == Api::kTrilinear3d ? std::vector<aclFormat>{ACL_FORMAT_ND, ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC}
+                               : SweepFormats(api);
   for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}) {
-    for (aclFormat format : {ACL_FORMAT_ND, ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC}) {
+    for (aclFormat format : formats) {
       for (bool alignCorners : {false, true}) {
-        for (bool withScales : {false, true}) {
+        for (ScalesKind kind : kinds) {
           for (const ShapeCase &shape : shapes) {
-            cases.push_back({dtype, format, alignCorners, withScales, shape,
+            const char *scalesName = kind == ScalesKind::kNone        ? "Sizes_"
+                                     : kind == ScalesKind::kSelecting ? "Scales_"
+                                                                      : "IgnoredScales_";
+            cases.push_back({dtype, format, alignCorners, kind, shape,
                              std::string(DtypeName(dtype)) + "_" + FormatName(format) +
-                                 (alignCorners ? "_Align_" : "_NoAlign_") +
-                                 (withScales ? "Scales_" : "Sizes_") + shape.name});
+                                 (alignCorners ? "_Align_" : "_NoAlign_") + scalesName + shape.name,
+                             api});
           }
         }
       }
@@ -356,11 +510,23 @@ std::vector<SweepCase> SweepCases(const ShapeCase (&shapes)[N]) {
   return cases;
 }
 
+// TRILINEAR3D_TEST_SAMPLE=k (k > 1): every k-th of cases only, from the first (a sample of a sweep for
+// the emulated CI steps; a prime k spreads it over every dimension of the sweep). Unset: all of them.
+template <typename Case>
+std::vector<Case> SampledCases(std::vector<Case> cases) {
+  const char *env = std::getenv("TRILINEAR3D_TEST_SAMPLE");
+  const long k = env != nullptr ? std::strtol(env, nullptr, 10) : 1;
+  if (k <= 1) return cases;
+  std::vector<Case> sample;
+  for (size_t i = 0; i < cases.size(); i += static_cast<size_t>(k)) sample.push_back(cases[i]);
+  return sample;
+}
+
 // The sweep case on fresh data (ExpectAccurateOnFreshData), as a problem of either operator.
 template <typename Problem>
 void ExpectSweepCaseAccurate(const SweepCase &c) {
   const Problem p =
-      ProblemOfSizes<Problem>(c.shape.inputSize, c.shape.outputSize, c.alignCorners, c.withScales);
+      ProblemOfSizes<Problem>(c.shape.inputSize, c.shape.outputSize, c.alignCorners, c.scales, c.api);
   ExpectAccurateOnFreshData(p, c.dtype, c.format);
 }
 
@@ -369,8 +535,8 @@ void ExpectSweepCaseAccurate(const SweepCase &c) {
 template <typename Problem>
 void ExpectNonFiniteClassesMatchGolden(const Problem &p, aclDataType dtype, aclFormat format) {
   TracedRng rng;
-  DeviceTensor read(ReadShape(p), dtype, format);
-  DeviceTensor written(WrittenShape(p), dtype, format);
+  DeviceTensor read = ReadTensor(p, dtype, format);
+  DeviceTensor written = WrittenTensor(p, dtype, format);
   std::vector<double> values = RandomValues(rng, ElementCount(ReadShape(p)), Distribution::kUnitNormal);
   SprinkleNonFinite(rng, values);
   values = read.Upload(values);
@@ -397,6 +563,19 @@ inline constexpr ViewCase kViewCases[] = {
     {ACL_FORMAT_NDHWC, MemLayout::kSliced, ACL_FORMAT_NCDHW, MemLayout::kContiguous},
 };
 
+// kViewCases in the formats of api (FormatFor); sameFormat: only those whose two tensors then share a
+// format (aclnnUpsampleBilinear2d requires it).
+inline std::vector<ViewCase> ViewCasesFor(Api api, bool sameFormat = false) {
+  std::vector<ViewCase> cases;
+  for (ViewCase v : kViewCases) {
+    v.readFormat = FormatFor(api, v.readFormat);
+    v.writtenFormat = FormatFor(api, v.writtenFormat);
+    if (sameFormat && v.readFormat != v.writtenFormat) continue;
+    cases.push_back(v);
+  }
+  return cases;
+}
+
 // A view case's name in gtest, the operator's tensors called readName (GradOut / Self) and writtenName
 // (GradInput / Out): PermutedBoth, SlicedBothNdhwc (one format and layout for both; NCDHW unnamed),
 // SelfNdhwcOutNcdhw (both contiguous), PermutedSelfSlicedOut (otherwise).
@@ -411,8 +590,9 @@ inline std::string ViewCaseName(const ViewCase &v, const std::string &readName,
     return name;
   };
   if (v.readFormat == v.writtenFormat && v.readLayout == v.writtenLayout) {
-    return std::string(layout(v.readLayout)) + "Both" +
-           (v.readFormat == ACL_FORMAT_NCDHW ? "" : format(v.readFormat));
+    const bool channelsFirst =
+        v.readFormat == ACL_FORMAT_NCDHW || v.readFormat == ACL_FORMAT_NCHW || v.readFormat == ACL_FORMAT_NCL;
+    return std::string(layout(v.readLayout)) + "Both" + (channelsFirst ? "" : format(v.readFormat));
   }
   if (v.readLayout == MemLayout::kContiguous && v.writtenLayout == MemLayout::kContiguous) {
     return readName + format(v.readFormat) + writtenName + format(v.writtenFormat);
@@ -426,8 +606,8 @@ inline std::string ViewCaseName(const ViewCase &v, const std::string &readName,
 template <typename Problem>
 void ExpectViewsMatchReference(const Problem &p, aclDataType dtype, const ViewCase &view,
                                std::mt19937_64 &rng) {
-  DeviceTensor read(ReadShape(p), dtype, view.readFormat, view.readLayout);
-  DeviceTensor written(WrittenShape(p), dtype, view.writtenFormat, view.writtenLayout);
+  DeviceTensor read = ReadTensor(p, dtype, view.readFormat, view.readLayout);
+  DeviceTensor written = WrittenTensor(p, dtype, view.writtenFormat, view.writtenLayout);
   const std::vector<uint8_t> canary = written.StorageBytes();
   const std::vector<double> values = read.UploadRandom(rng);
   const std::vector<uint8_t> readBytes = read.StorageBytes();
@@ -442,8 +622,8 @@ void ExpectViewsMatchReference(const Problem &p, aclDataType dtype, const ViewCa
 template <typename Problem>
 void AppendResultBytes(const Problem &p, aclDataType dtype, aclFormat format, std::mt19937_64 &rng,
                        bool checkAccuracy, std::vector<uint8_t> *bytes) {
-  DeviceTensor read(ReadShape(p), dtype, format);
-  DeviceTensor written(WrittenShape(p), dtype, format);
+  DeviceTensor read = ReadTensor(p, dtype, format);
+  DeviceTensor written = WrittenTensor(p, dtype, format);
   const std::vector<double> values = read.UploadRandom(rng);
   EXPECT_TRUE(Run(read, p, written));
   if (checkAccuracy) {
@@ -486,15 +666,31 @@ inline constexpr DeterminismCase kDeterminismCases[] = {
     {"Bf16WidthFirstGrowDNdhwc", ACL_BF16, ACL_FORMAT_NDHWC, true, {1, 3, 5, 6, 64}, {17, 5, 8}, false},
 };
 
+// A 5-D case's problem for a 2-D / 1-D operator: D (and H) folded into N, so that the work is as large
+// and splits as differently per core count; the format as FormatFor.
+inline void FoldIntoBatch(Api api, Shape5 *inputSize, std::array<int64_t, 3> *outputSize) {
+  const int folded = 5 - ApiRank(api);
+  for (int a = 0; a < folded; ++a) {
+    (*inputSize)[0] *= std::max<int64_t>((*inputSize)[2 + a], (*outputSize)[a]);
+    (*inputSize)[2 + a] = 1;
+    (*outputSize)[a] = 1;
+  }
+}
+
 // AppendResultBytes of each of kDeterminismCases in order, all on values from rng: the written tensors'
-// bytes, concatenated.
+// bytes, concatenated (for a 2-D / 1-D api, each case as FoldIntoBatch makes it).
 template <typename Problem>
-std::vector<uint8_t> DeterminismCasesResultBytes(std::mt19937_64 &rng, bool checkAccuracy) {
+std::vector<uint8_t> DeterminismCasesResultBytes(std::mt19937_64 &rng, bool checkAccuracy,
+                                                 Api api = Api::kTrilinear3d) {
   std::vector<uint8_t> bytes;
   for (const DeterminismCase &c : kDeterminismCases) {
     SCOPED_TRACE(c.name);
-    const Problem p = ProblemOfSizes<Problem>(c.inputSize, c.outputSize, c.alignCorners, c.withScales);
-    AppendResultBytes(p, c.dtype, c.format, rng, checkAccuracy, &bytes);
+    Shape5 inputSize = c.inputSize;
+    std::array<int64_t, 3> outputSize = c.outputSize;
+    FoldIntoBatch(api, &inputSize, &outputSize);
+    const Problem p = ProblemOfSizes<Problem>(inputSize, outputSize, c.alignCorners,
+                                              c.withScales ? ScalesKind::kSelecting : ScalesKind::kNone, api);
+    AppendResultBytes(p, c.dtype, FormatFor(api, c.format), rng, checkAccuracy, &bytes);
   }
   return bytes;
 }
@@ -508,8 +704,11 @@ class PlannedRunTest : public ::testing::Test {
   void Plan(const Problem &p) {
     (void)aclGetRecentErrMsg();
     problem_ = p;
-    read_ = std::make_unique<DeviceTensor>(ReadShape(p), ACL_FLOAT, ACL_FORMAT_NCDHW);
-    written_ = std::make_unique<DeviceTensor>(WrittenShape(p), ACL_FLOAT, ACL_FORMAT_NCDHW);
+    const aclFormat format = FormatFor(p.api, ACL_FORMAT_NCDHW);
+    read_ = std::make_unique<DeviceTensor>(ReadShape(p), ACL_FLOAT, format, MemLayout::kContiguous,
+                                           Guard::kNone, ApiRank(p.api));
+    written_ = std::make_unique<DeviceTensor>(WrittenShape(p), ACL_FLOAT, format, MemLayout::kContiguous,
+                                              Guard::kNone, ApiRank(p.api));
     values_ = read_->UploadRandom(rng_);
     written_->UploadRandom(rng_, Distribution::kLargeOffset);
     before_ = written_->StorageBytes();
@@ -533,7 +732,7 @@ class PlannedRunTest : public ::testing::Test {
 
   // The planned operator's run phase on the default stream, with these arguments.
   aclnnStatus RunWith(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor) const {
-    return RunPhase(op_.backward, workspace, workspaceSize, executor, nullptr);
+    return RunPhase(op_.backward, op_.api, workspace, workspaceSize, executor, nullptr);
   }
 
   // A run that must be rejected with `expected`, its message naming one of names as a word: the written

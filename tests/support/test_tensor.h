@@ -49,8 +49,14 @@ inline const char *DtypeName(aclDataType dtype) {
 
 inline const char *FormatName(aclFormat format) {
   static constexpr std::pair<aclFormat, const char *> kNames[] = {
-      {ACL_FORMAT_ND, "ND"}, {ACL_FORMAT_NCDHW, "NCDHW"}, {ACL_FORMAT_NDHWC, "NDHWC"}};
+      {ACL_FORMAT_ND, "ND"},     {ACL_FORMAT_NCDHW, "NCDHW"}, {ACL_FORMAT_NDHWC, "NDHWC"},
+      {ACL_FORMAT_NCHW, "NCHW"}, {ACL_FORMAT_NHWC, "NHWC"},   {ACL_FORMAT_NCL, "NCL"}};
   return NameIn(kNames, format, "Other");
+}
+
+// Channels-last formats: NDHWC for 5-D views, NHWC for 4-D ones.
+inline bool IsChannelsLast(aclFormat format) {
+  return format == ACL_FORMAT_NDHWC || format == ACL_FORMAT_NHWC;
 }
 
 inline size_t DtypeSize(aclDataType dtype) {
@@ -127,15 +133,15 @@ inline double DecodeElement(aclDataType dtype, const uint8_t *src) {
   }
 }
 
-// The view dims of a logical NCDHW shape in a format: NDHWC views are (N, D, H, W, C).
+// The view dims of a logical NCDHW shape in a format: NDHWC (and NHWC) views are (N, D, H, W, C).
 inline Shape5 ViewDimsOf(const Shape5 &logical, aclFormat format) {
-  if (format == ACL_FORMAT_NDHWC) return {logical[0], logical[2], logical[3], logical[4], logical[1]};
+  if (IsChannelsLast(format)) return {logical[0], logical[2], logical[3], logical[4], logical[1]};
   return logical;
 }
 
 // Position of each logical dim (N, C, D, H, W) among the view dims of a format.
 inline std::array<int, 5> ViewPositionOf(aclFormat format) {
-  if (format == ACL_FORMAT_NDHWC) return {0, 4, 1, 2, 3};
+  if (IsChannelsLast(format)) return {0, 4, 1, 2, 3};
   return {0, 1, 2, 3, 4};
 }
 
@@ -244,8 +250,8 @@ inline ViewLayout MakeViewLayout(const Shape5 &view, aclFormat format, MemLayout
     // Memory order as a permutation of the view dims (outermost first).
     std::array<int, 5> order{0, 1, 2, 3, 4};
     if (layout == MemLayout::kPermuted) {
-      order = format == ACL_FORMAT_NDHWC ? std::array<int, 5>{0, 4, 1, 2, 3}   // N C D H W in memory
-                                         : std::array<int, 5>{0, 2, 3, 4, 1};  // N D H W C in memory
+      order = IsChannelsLast(format) ? std::array<int, 5>{0, 4, 1, 2, 3}   // N C D H W in memory
+                                     : std::array<int, 5>{0, 2, 3, 4, 1};  // N D H W C in memory
     }
     int64_t stride = 1;
     for (int k = 4; k >= 0; --k) {
@@ -277,13 +283,38 @@ struct ViewCase {
   MemLayout writtenLayout;
 };
 
+// A tensor of rank 4 or 3 (the 2-D and 1-D operators') is its 5-D view without the unit axes it lacks:
+// D (rank 4: NCHW, NHWC, ND as NCHW) or D and H (rank 3: NCL, ND). Their strides do not move any element.
+inline std::vector<int64_t> WithoutUnitAxes(const Shape5 &viewDims, aclFormat format, int rank) {
+  const int d = IsChannelsLast(format) ? 1 : 2;  // the view position of D; H follows it
+  std::vector<int64_t> dims;
+  for (int a = 0; a < 5; ++a) {
+    if (a == d && rank < 5) continue;
+    if (a == d + 1 && rank < 4) continue;
+    dims.push_back(viewDims[a]);
+  }
+  return dims;
+}
+
 class DeviceTensor {
  public:
+  // rank: 5, or 4 / 3 for the 2-D / 1-D operators' tensors (logical D, and H for rank 3, must be 1).
   DeviceTensor(const Shape5 &logical, aclDataType dtype, aclFormat format,
-               MemLayout layout = MemLayout::kContiguous, Guard guard = Guard::kNone)
+               MemLayout layout = MemLayout::kContiguous, Guard guard = Guard::kNone, int rank = 5)
       : logical_(logical), dtype_(dtype), format_(format), elementSize_(DtypeSize(dtype)) {
+    EXPECT_TRUE(rank == 5 || (logical[2] == 1 && (rank == 4 || logical[3] == 1)))
+        << "test setup: a rank " << rank << " tensor needs unit D (and H) axes";
     const Shape5 view = ViewDimsOf(logical, format);
-    const ViewLayout l = MakeViewLayout(view, format, layout, guard);
+    ViewLayout l = MakeViewLayout(view, format, layout, guard);
+    const std::vector<int64_t> viewDims = WithoutUnitAxes(view, format, rank);
+    const std::vector<int64_t> viewStrides = WithoutUnitAxes(l.strides, format, rank);
+    // Storage dims in memory order: drop as many unit dims as the view drops (the element count stays).
+    for (int dropped = 0; dropped < 5 - rank && l.storageDims.size() > 1;) {
+      auto unit = std::find(l.storageDims.begin(), l.storageDims.end(), int64_t{1});
+      if (unit == l.storageDims.end()) break;
+      l.storageDims.erase(unit);
+      ++dropped;
+    }
     int64_t storageElements = 1;
     for (int64_t dim : l.storageDims) storageElements *= dim;
     const size_t storageBytes = static_cast<size_t>(storageElements) * elementSize_;
@@ -292,8 +323,9 @@ class DeviceTensor {
     allocBytes_ = guard == Guard::kBands ? 2 * band + storageBytes : std::max<size_t>(storageBytes, 64);
     EXPECT_EQ(aclrtMalloc(&base_, allocBytes_, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     EXPECT_EQ(aclrtMemset(base_, allocBytes_, kCanaryByte, allocBytes_), ACL_SUCCESS);
-    tensor_ = aclCreateTensor(view.data(), 5, dtype, l.strides.data(), l.offset, format, l.storageDims.data(),
-                              l.storageDims.size(), static_cast<uint8_t *>(base_) + band);
+    tensor_ =
+        aclCreateTensor(viewDims.data(), viewDims.size(), dtype, viewStrides.data(), l.offset, format,
+                        l.storageDims.data(), l.storageDims.size(), static_cast<uint8_t *>(base_) + band);
     EXPECT_NE(tensor_, nullptr) << aclGetRecentErrMsg();
 
     // Byte offset (from the allocation's start) of every logical NCDHW element, in logical order.

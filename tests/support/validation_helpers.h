@@ -92,9 +92,11 @@ enum class NameMatch { kSubstring, kWholeWord };
 
 // The call returned `expected`, aclGetRecentErrMsg names one of `names` (case-insensitive), and
 // reading the message again gives "" (it is cleared by reading).
+// values: texts (the offending values) the message must also contain, each as is.
 inline ::testing::AssertionResult Rejected(aclnnStatus status, aclnnStatus expected,
                                            std::initializer_list<const char *> names,
-                                           NameMatch match = NameMatch::kSubstring) {
+                                           NameMatch match = NameMatch::kSubstring,
+                                           const std::vector<std::string> &values = {}) {
   const std::string message = aclGetRecentErrMsg();
   const std::string again = aclGetRecentErrMsg();
   if (status != expected) {
@@ -111,6 +113,11 @@ inline ::testing::AssertionResult Rejected(aclnnStatus status, aclnnStatus expec
   }
   if (!named)
     return ::testing::AssertionFailure() << "message \"" << message << "\" does not name " << wanted;
+  for (const std::string &value : values) {
+    if (message.find(value) == std::string::npos)
+      return ::testing::AssertionFailure()
+             << "message \"" << message << "\" does not show the value " << value;
+  }
   if (!again.empty())
     return ::testing::AssertionFailure() << "second read gave \"" << again << "\", expected \"\"";
   return ::testing::AssertionSuccess();
@@ -120,6 +127,13 @@ inline ::testing::AssertionResult Rejected(aclnnStatus status, aclnnStatus expec
 inline ::testing::AssertionResult RejectedNaming(aclnnStatus status, aclnnStatus expected,
                                                  std::initializer_list<const char *> names) {
   return Rejected(status, expected, names, NameMatch::kWholeWord);
+}
+
+// RejectedNaming, the message also showing each of values.
+inline ::testing::AssertionResult RejectedNamingValues(aclnnStatus status, aclnnStatus expected,
+                                                       std::initializer_list<const char *> names,
+                                                       const std::vector<std::string> &values) {
+  return Rejected(status, expected, names, NameMatch::kWholeWord, values);
 }
 
 constexpr int64_t kDimLimit = int64_t{1} << 20;  // CANN's per-dim limit

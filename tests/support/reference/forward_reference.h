@@ -27,12 +27,13 @@ struct ForwardProblem {
   bool alignCorners = false;
   std::array<double, 3> scales{0.0, 0.0, 0.0};  // scalesD / H / W as passed to the op
   bool perAxisScales = false;                   // as BackwardProblem::perAxisScales
+  Api api = Api::kTrilinear3d;                  // as BackwardProblem::api (never kBilinear2dBackwardV1)
 
   Shape5 OutShape() const { return {selfSize[0], selfSize[1], outputSize[0], outputSize[1], outputSize[2]}; }
 
   // The backward problem with the same axes: its gradInput is self, its gradOut is out.
   BackwardProblem Transposed() const {
-    return BackwardProblem{selfSize, outputSize, alignCorners, scales, perAxisScales};
+    return BackwardProblem{selfSize, outputSize, alignCorners, scales, perAxisScales, api};
   }
 
   std::string Describe() const {
@@ -41,13 +42,16 @@ struct ForwardProblem {
        << selfSize[4] << ") -> out(" << selfSize[0] << "," << selfSize[1] << "," << outputSize[0] << ","
        << outputSize[1] << "," << outputSize[2] << ") alignCorners=" << alignCorners << " scales=("
        << scales[0] << "," << scales[1] << "," << scales[2] << ")";
+    if (api != Api::kTrilinear3d) os << " op=" << ApiLabel(api);
     return os.str();
   }
 };
 
 // The forward problem with a backward problem's axes: self is its gradInput, out its gradOut.
 inline ForwardProblem ForwardOf(const BackwardProblem &p) {
-  return ForwardProblem{p.inputSize, p.outputSize, p.alignCorners, p.scales, p.perAxisScales};
+  return ForwardProblem{p.inputSize,     p.outputSize,
+                        p.alignCorners,  p.scales,
+                        p.perAxisScales, p.api == Api::kBilinear2dBackwardV1 ? Api::kBilinear2d : p.api};
 }
 
 // self in logical NCDHW order (p.selfSize); the result in logical NCDHW of p.OutShape().

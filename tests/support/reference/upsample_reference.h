@@ -28,6 +28,28 @@ inline int64_t ElementCount(const Shape5 &shape) {
   return count;
 }
 
+// The operator a problem is for: the 3-D pair, or the 2-D and 1-D operators, which run as 5-D problems
+// with unit D (and H) axes and have their own scales rules (UsedScales). A backward problem's kBilinear2d
+// is aclnnUpsampleBilinear2dBackwardV2; kBilinear2dBackwardV1 is the backward's V1 only.
+enum class Api { kTrilinear3d, kBilinear2d, kBilinear2dBackwardV1, kLinear1d };
+
+inline const char *ApiLabel(Api api) {
+  switch (api) {
+    case Api::kTrilinear3d:
+      return "Trilinear3d";
+    case Api::kBilinear2d:
+      return "Bilinear2d";
+    case Api::kBilinear2dBackwardV1:
+      return "Bilinear2dBackwardV1";
+    case Api::kLinear1d:
+      break;
+  }
+  return "Linear1d";
+}
+
+// The rank of the operator's tensors.
+inline int ApiRank(Api api) { return api == Api::kTrilinear3d ? 5 : api == Api::kLinear1d ? 3 : 4; }
+
 // One backward problem as the op sees it: gradInput's size, gradOut's spatial size, attributes.
 struct BackwardProblem {
   Shape5 inputSize{};                   // gradInput: N, C, iD, iH, iW
@@ -37,6 +59,7 @@ struct BackwardProblem {
   // The 1-D and 2-D operators' rule (each axis's scale counts where > 0) instead of the 3-D operators'
   // (all three or none).
   bool perAxisScales = false;
+  Api api = Api::kTrilinear3d;  // the 2-D and 1-D operators: logical D (and H) of 1
 
   Shape5 GradOutShape() const {
     return {inputSize[0], inputSize[1], outputSize[0], outputSize[1], outputSize[2]};
@@ -48,15 +71,43 @@ struct BackwardProblem {
        << "," << inputSize[4] << ") <- gradOut(" << inputSize[0] << "," << inputSize[1] << ","
        << outputSize[0] << "," << outputSize[1] << "," << outputSize[2] << ") alignCorners=" << alignCorners
        << " scales=(" << scales[0] << "," << scales[1] << "," << scales[2] << ")";
+    if (api != Api::kTrilinear3d) os << " op=" << ApiLabel(api);
     return os.str();
   }
 };
 
-// The D, H, W axes exactly as docs/spec.md §2 defines them (the 3-D operators' user scales only when all
-// three are > 0; the 1-D and 2-D operators' per axis).
+// Whether a user scale gives the output size of its axis: s > 0 and floor(in * s) == out.
+inline bool ScaleGivesSize(double scale, int64_t in, int64_t out) {
+  return scale > 0.0 && std::floor(static_cast<double>(in) * scale) == static_cast<double>(out);
+}
+
+// The D, H, W scales the operator takes from the scales passed to it (p.scales), by its own rule (CANN's
+// op_api): the 3-D operators all three when all three are > 0 (perAxisScales: each one > 0); Bilinear2d
+// and the backward's V2 scalesH and scalesW when both give the sizes, else none; the backward's V1 none;
+// Linear1d's scale when it gives the size (the forward rejects any other scale >= 0). 0: the sizes decide.
+inline std::array<double, 3> UsedScales(const BackwardProblem &p) {
+  const auto gives = [&](int a) { return ScaleGivesSize(p.scales[a], p.inputSize[2 + a], p.outputSize[a]); };
+  std::array<double, 3> used{0.0, 0.0, 0.0};
+  switch (p.api) {
+    case Api::kTrilinear3d:
+      used = p.scales;
+      if (!p.perAxisScales) math::AllOrNoScales(p.scales.data(), used.data());
+      break;
+    case Api::kBilinear2d:
+      if (gives(1) && gives(2)) used = {0.0, p.scales[1], p.scales[2]};
+      break;
+    case Api::kBilinear2dBackwardV1:
+      break;
+    case Api::kLinear1d:
+      if (gives(2)) used[2] = p.scales[2];
+      break;
+  }
+  return used;
+}
+
+// The D, H, W axes exactly as docs/spec.md §2 defines them, with the scales the operator uses.
 inline std::array<math::AxisSpec, 3> MakeAxes(const BackwardProblem &p) {
-  double axisScales[3] = {p.scales[0], p.scales[1], p.scales[2]};
-  if (!p.perAxisScales) math::AllOrNoScales(p.scales.data(), axisScales);
+  const std::array<double, 3> axisScales = UsedScales(p);
   std::array<math::AxisSpec, 3> axes;
   for (int a = 0; a < 3; ++a) {
     axes[a] = math::MakeAxis(p.inputSize[2 + a], p.outputSize[a], p.alignCorners, axisScales[a]);
