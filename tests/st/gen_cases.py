@@ -10,15 +10,23 @@ clock, no environment). Re-run it after editing, and commit both:
 One case is one call of the operator. Fields (see tests/st/README.md):
   id             "st0001" ...
   group          the coverage group the case belongs to (grid, ratio, size1, scales, ...)
-  op             "backward" (aclnnUpsampleTrilinear3dBackward) or "forward" (aclnnUpsampleTrilinear3d)
-  input_size     [N, C, D, H, W]: gradInput's shape (backward) / self's shape (forward), logical NCDHW
-  output_size    [oD, oH, oW]: gradOut's (backward) / out's (forward) spatial size
-  mode           "size" (scales all 0), "scales" (all three > 0: output_size == floor(in * s)),
-                 "scales_ignored" (not all > 0: the op must ignore them, the sizes decide)
-  scales         [scalesD, scalesH, scalesW] as passed to the op
+  op             "backward" (aclnnUpsampleTrilinear3dBackward), "forward" (aclnnUpsampleTrilinear3d), or one
+                 of the linear group (LINEAR_OPS): "bilinear2d" (aclnnUpsampleBilinear2d), "linear1d"
+                 (aclnnUpsampleLinear1d), "bilinear2d_backward" (aclnnUpsampleBilinear2dBackward, V1),
+                 "bilinear2d_backward_v2" (...BackwardV2), "linear1d_backward" (aclnnUpsampleLinear1dBackward)
+  input_size     [N, C, D, H, W]: gradInput's shape (backward) / self's shape (forward), logical NCDHW;
+                 the 2-D ops' [N, C, H, W], the 1-D ops' [N, C, L]
+  output_size    [oD, oH, oW]: gradOut's (backward) / out's (forward) spatial size; [oH, oW]; [oL]
+  mode           "size" (no scales), "scales" (the op uses them: output_size == floor(in * s)),
+                 "scales_ignored" (the op's rule ignores them, the sizes decide). The rules: the 3-D ops
+                 all three when all are > 0; bilinear2d and bilinear2d_backward_v2 both when both are > 0
+                 and give the sizes; bilinear2d_backward none; the 1-D ops theirs when it is > 0 and gives
+                 the size (linear1d rejects any other scale >= 0: its "no scale" is -1)
+  scales         [scalesD, scalesH, scalesW] as passed to the op; [scalesH, scalesW]; [scale]
   align_corners  bool
   dtype          float32 | float16 | bfloat16 | float64
-  format         gradOut's (backward) / self's (forward) format: NCDHW | NDHWC | ND
+  format         gradOut's (backward) / self's (forward) format: NCDHW | NDHWC | ND; 2-D: NCHW | NHWC | ND;
+                 1-D: NCL | ND
   result_format  gradInput's (backward) / out's (forward) format (usually = format)
   view           contiguous | permuted | sliced (applies to both tensors, each with its own layout)
   values         normal N(0,1) | shift_pos N(+100, 25) | shift_neg N(-100, 25) (std 25) |
@@ -345,7 +353,199 @@ def build():
     # M. the large case (bench B4): gradInput [1,64,8,128,128] <- gradOut [1,64,256,256,256], bf16.
     b.add("large", [1, 64, 8, 128, 128], [256, 256, 256], dtype="bfloat16", fmt="NCDHW", view="contiguous",
           values="normal", large=True)
+
+    # N. the linear group, after the 3-D cases (their seeds stay as they were).
+    for op in LINEAR_OPS:
+        build_linear(b, op)
     return b.cases
+
+
+# ---- the linear group ------------------------------------------------------------------------------------
+LINEAR_OPS = ["bilinear2d", "linear1d", "bilinear2d_backward", "bilinear2d_backward_v2", "linear1d_backward"]
+LINEAR_FORMATS = {2: ["NCHW", "NHWC", "ND"], 1: ["NCL", "ND"]}
+
+
+def linear_rank(op):
+    """Spatial dims of a linear-group op."""
+    return 1 if op.startswith("linear1d") else 2
+
+
+def scales_used(op, ins, outs, scales):
+    """Whether the op uses its scales (see the docstring's mode): all of them or none."""
+    gives = [s > 0 and math.floor(i * s) == o for i, o, s in zip(ins, outs, scales)]
+    if op == "bilinear2d_backward":
+        return False
+    return all(gives)
+
+
+def add_linear(b, op, group, input_size, output_size, scales=None, align=False, dtype="float32", fmt=None,
+               result_format=None, view="contiguous", values="normal", note=""):
+    """A linear-group case: input_size [N, C, spatial...] and output_size of the op's rank; scales None: none
+    (linear1d: -1, its "no scale")."""
+    rank = linear_rank(op)
+    fmt = fmt or LINEAR_FORMATS[rank][0]
+    assert len(input_size) == 2 + rank and len(output_size) == rank, (op, input_size, output_size)
+    assert fmt in LINEAR_FORMATS[rank] and (result_format or fmt) in LINEAR_FORMATS[rank]
+    if scales is None:
+        scales = [-1.0] if op == "linear1d" else [0.0] * rank
+    scales = [float(v) for v in scales]
+    used = scales_used(op, input_size[2:], output_size, scales)
+    if op == "linear1d" and scales[0] >= 0 and not used:
+        raise ValueError(f"{group}: linear1d rejects scale {scales[0]} for {input_size} -> {output_size}")
+    if op == "bilinear2d" and any(v < 0 for v in scales):
+        raise ValueError(f"{group}: bilinear2d rejects negative scales {scales}")
+    if op == "linear1d_backward":
+        magnification = scales[0] if used else output_size[0] / input_size[2]
+        assert magnification <= 500, (group, input_size, output_size, scales)
+    mode = "scales" if used else ("size" if all(v <= 0 for v in scales) and op != "linear1d" or scales == [-1.0]
+                                  else "scales_ignored")
+    if op != "linear1d" and all(v == 0 for v in scales):
+        mode = "size"
+    case = b.add(group, input_size[:2] + [1] * (3 - rank) + input_size[2:], [1] * (3 - rank) + output_size,
+                 align=align, dtype=dtype, fmt=fmt, view=view, values=values, op=op, result_format=result_format,
+                 mode=mode, note=note)
+    # The op's own rank in the file: the 5-D sizes the 3-D add works with, back to N, C, spatial.
+    case["input_size"] = [int(v) for v in input_size]
+    case["output_size"] = [int(v) for v in output_size]
+    case["scales"] = scales
+    return case
+
+
+def selecting_scales(ins, outs):
+    """Scales with floor(in * s) == out but 1/s != in/out: using them changes the result."""
+    return [round((o + 0.3) / i, 12) if math.floor(i * round((o + 0.3) / i, 12)) == o else o / i
+            for i, o in zip(ins, outs)]
+
+
+def build_linear(b, op):
+    r = b.rnd
+    rank = linear_rank(op)
+    formats = LINEAR_FORMATS[rank]
+    kinds = ["up", "up_frac", "down", "down_frac", "id"]
+    backward = op.endswith("backward") or op.endswith("backward_v2")
+
+    def spatial(ks):
+        return b.spatial(ks)
+
+    def nc(ins, outs, max_elems=60_000, nmax=3, cmax=8):
+        per_plane = math.prod(ins) + math.prod(outs)
+        n, c = r.randint(1, nmax), r.randint(1, cmax)
+        while n * c * per_plane > max_elems and c > 1:
+            c -= 1
+        while n * c * per_plane > max_elems and n > 1:
+            n -= 1
+        return [n, c]
+
+    def scales_for(mode, ins, outs):
+        """Scales of one of the modes: none, used (they give the sizes), ignored by the op's rule."""
+        if mode == "size":
+            return None
+        sel = selecting_scales(ins, outs)
+        if mode == "scales":
+            return sel
+        if op == "linear1d":
+            return [-1.0 - r.randint(0, 3) * 0.5]
+        bad = list(sel)
+        bad[0] = (outs[0] + 1.3) / ins[0]     # floor(in * s) = out + 1: not the size
+        return bad
+
+    # A. grid: every dtype x format x align_corners x view, random per-axis ratios, the three scales modes.
+    j = 0
+    for dtype in DTYPES:
+        for fmt in formats:
+            for align in (False, True):
+                for view in VIEWS:
+                    ks = [r.choice(kinds) for _ in range(rank)]
+                    if all(k == "id" for k in ks):
+                        ks[r.randrange(rank)] = "up_frac"
+                    ins, outs = spatial(ks)
+                    mode = ("size", "scales", "scales_ignored")[j % 3]
+                    add_linear(b, op, "linear_grid", nc(ins, outs) + ins, outs, scales_for(mode, ins, outs),
+                               align=align, dtype=dtype, fmt=fmt, view=view, values=FINITE_VALUES[j % 3],
+                               note="/".join(ks))
+                    j += 1
+
+    # B. scales: used and ignored by the op's rule; with align_corners (never used); identity axes.
+    if rank == 2:
+        sets = [([4, 6], [8, 12], [2.0, 2.0]), ([5, 7], [12, 7], [2.5, 1.1]), ([10, 12], [5, 9], [0.5, 0.75]),
+                ([6, 6], [13, 4], [2.2, 0.7]), ([9, 4], [3, 4], [0.35, 1.2]), ([3, 5], [9, 11], [3.0, 2.3]),
+                ([4, 6], [8, 12], [2.0, 0.0]), ([4, 6], [8, 12], [0.0, 2.0]), ([5, 8], [11, 17], [2.2, 2.0]),
+                ([7, 7], [14, 9], [2.0, 1.3]), ([8, 5], [4, 10], [0.5, 2.0]), ([3, 3], [16, 5], [5.5, 1.7])]
+        if op != "bilinear2d":
+            sets += [([4, 6], [8, 12], [-1.0, 2.0]), ([4, 6], [8, 12], [2.0, -3.0])]
+    else:
+        sets = [([4], [8], [2.0]), ([5], [12], [2.5]), ([10], [5], [0.5]), ([6], [13], [2.2]), ([9], [3], [0.35]),
+                ([7], [7], [1.05]), ([3], [16], [5.5]), ([16], [5], [0.33]), ([11], [30], [2.75]), ([2], [64], [32.0])]
+        if op == "linear1d":
+            sets += [([4], [9], [-1.0]), ([6], [4], [-0.5])]
+        else:
+            sets += [([4], [9], [1.1]), ([6], [4], [0.0]), ([5], [11], [-1.0]), ([8], [20], [3.0])]
+    for k, (ins, outs, sc) in enumerate(sets):
+        for align in (False, True):
+            add_linear(b, op, "linear_scales", [1 + k % 2, 1 + k % 4] + ins, outs, sc, align=align,
+                       dtype=DTYPES[k % 4], fmt=formats[k % len(formats)], view=VIEWS[(k + int(align)) % 3],
+                       values=FINITE_VALUES[k % 3])
+
+    # C. size-1, identity and large ratios (64x; the 1-D backward's limit, 500x).
+    if rank == 2:
+        shapes = [([1, 1], [1, 1]), ([1, 1], [6, 7]), ([6, 7], [1, 1]), ([1, 6], [5, 3]), ([6, 1], [2, 9]),
+                  ([6, 7], [6, 7]), ([6, 7], [12, 7]), ([2, 3], [128, 6]), ([3, 2], [5, 128]),
+                  ([128, 6], [2, 12]), ([5, 128], [9, 2]), ([3, 5], [190, 9])]
+    else:
+        shapes = [([1], [1]), ([1], [9]), ([9], [1]), ([7], [7]), ([2], [128]), ([128], [2]), ([3], [190]),
+                  ([4096], [64]), ([2], [1000]), ([5], [2500]), ([33], [65]), ([65], [33])]
+    for k, (ins, outs) in enumerate(shapes):
+        add_linear(b, op, "linear_ratio", nc(ins, outs, nmax=2, cmax=4) + ins, outs, align=(k % 2 == 1),
+                   dtype=DTYPES[(k + 1) % 4], fmt=formats[k % len(formats)], view=VIEWS[(k + 2) % 3],
+                   values=FINITE_VALUES[k % 3])
+
+    # D. non-finite inputs: NaN, +inf, -inf; identity axes (0 * inf = NaN), near-integer source indices.
+    if rank == 2:
+        nf = [([5, 6], [10, 12], False), ([5, 5], [9, 9], True), ([9, 12], [3, 4], False), ([4, 5], [4, 10], False),
+              ([6, 6], [6, 6], False), ([3, 4], [7, 10], True)]
+    else:
+        nf = [([6], [12], False), ([5], [9], True), ([12], [4], False), ([6], [6], False), ([4], [10], True),
+              ([9], [3], False)]
+    for k, (ins, outs, align) in enumerate(nf):
+        for rep in range(2):
+            add_linear(b, op, "linear_nonfinite", [1 + k % 2, 1 + (k * 3) % 5] + ins, outs, align=align,
+                       dtype=DTYPES[(2 * k + rep) % 4], fmt=formats[(k + rep) % len(formats)],
+                       view=VIEWS[(k + rep) % 3], values="nonfinite")
+
+    # E. ops-cv-like shapes: images and feature maps (2-D), sequences and signals (1-D), channels-last.
+    if rank == 2:
+        ocv = [([1, 3, 112, 112], [224, 224], "float32", "NCHW"), ([2, 64, 16, 16], [32, 32], "float16", "NHWC"),
+               ([1, 256, 8, 8], [16, 16], "bfloat16", "NHWC"), ([4, 8, 15, 20], [30, 40], "float32", "ND"),
+               ([1, 16, 64, 64], [32, 32], "float64", "NCHW"), ([1, 3, 100, 150], [64, 96], "float32", "NHWC"),
+               ([8, 4, 7, 7], [14, 14], "bfloat16", "NCHW"), ([1, 32, 33, 17], [65, 31], "float16", "NCHW")]
+    else:
+        ocv = [([2, 64, 100], [200], "float32", "NCL"), ([8, 16, 1000], [333], "float16", "NCL"),
+               ([1, 3, 4096], [8192], "bfloat16", "ND"), ([4, 128, 50], [75], "float64", "NCL"),
+               ([16, 32, 64], [128], "float32", "ND"), ([1, 80, 257], [1024], "bfloat16", "NCL"),
+               ([2, 5, 3000], [1500], "float32", "NCL"), ([3, 7, 33], [99], "float16", "ND")]
+    for k, (sz, outs, dtype, fmt) in enumerate(ocv):
+        add_linear(b, op, "linear_ocv", sz, outs, align=(k % 2 == 1), dtype=dtype, fmt=fmt, view=VIEWS[k % 3],
+                   values=("normal", "shift_pos", "normal", "shift_neg")[k % 4])
+
+    # F. each tensor by its own format (the backwards; bilinear2d wants one format for both).
+    if backward:
+        mixed = [("NHWC", "NCHW"), ("NCHW", "NHWC"), ("ND", "NHWC"), ("NHWC", "ND")] if rank == 2 else \
+            [("NCL", "ND"), ("ND", "NCL")]
+        for k in range(4):
+            ks = [r.choice(kinds) for _ in range(rank)]
+            ins, outs = spatial(ks)
+            f, rf = mixed[k % len(mixed)]
+            add_linear(b, op, "linear_mixed_format", nc(ins, outs) + ins, outs, align=(k % 2 == 1),
+                       dtype=DTYPES[k % 4], fmt=f, result_format=rf, view=VIEWS[k % 3], note="/".join(ks))
+
+    # G. fp16 near and beyond 65504 (the backwards' sums).
+    if backward:
+        big = [([1, 2, 2, 2], [64, 64], "shift_pos"), ([1, 2, 2, 2], [64, 64], "shift_neg"),
+               ([1, 3, 3, 3], [40, 40], "shift_pos")] if rank == 2 else \
+            [([1, 2, 2], [1000], "shift_pos"), ([1, 2, 2], [1000], "shift_neg"), ([2, 2, 3], [1400], "shift_pos")]
+        for k, (sz, outs, v) in enumerate(big):
+            add_linear(b, op, "linear_fp16_overflow", sz, outs, align=(k % 2 == 1), dtype="float16",
+                       fmt=formats[k % len(formats)], view=VIEWS[k % 3], values=v)
 
 
 def render(cases):
