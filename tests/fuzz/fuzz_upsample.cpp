@@ -1,4 +1,6 @@
-// libFuzzer target: GetWorkspaceSize and run of both operators with arbitrary descriptors.
+// libFuzzer target: GetWorkspaceSize and run of the seven entry points with arbitrary descriptors: the
+// 3-D pair, aclnnUpsampleBilinear2d, aclnnUpsampleLinear1d, aclnnUpsampleBilinear2dBackward (V1) and
+// ...BackwardV2, aclnnUpsampleLinear1dBackward.
 //
 // The input decodes (DecodeInput below; tests/fuzz/make_corpus.py writes the same format) into one
 // call: operator, two tensors (rank 0-9, any dims, strides, offset, storage, dtype, format, null
@@ -10,7 +12,8 @@
 //
 // Properties checked (a violation aborts, which libFuzzer reports as a crash):
 //  - GetWorkspaceSize returns 0, 161001 or 161002 (docs/spec.md §4); a 561xxx inner error is a bug;
-//    every failure leaves a message for aclGetRecentErrMsg; a forward whose self has C = 0 fails.
+//    every failure leaves a message for aclGetRecentErrMsg; a 3-D or 1-D forward whose self has C = 0
+//    fails.
 //  - A planned op with buffers runs: misuse of the run phase (null / short workspace, unknown
 //    executor or stream) is rejected with 161001 / 161002 and leaves the executor usable; the real
 //    run returns 0, the stream synchronizes, and a second run of the consumed executor is 161002.
@@ -28,6 +31,11 @@
 
 #include "acl/acl.h"
 #include "aclnn/aclnn_base.h"
+#include "aclnnop/aclnn_upsample_bilinear_2d.h"
+#include "aclnnop/aclnn_upsample_bilinear_2d_backward.h"
+#include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
+#include "aclnnop/aclnn_upsample_linear_1d.h"
+#include "aclnnop/aclnn_upsample_linear_1d_backward.h"
 #include "aclnnop/aclnn_upsample_trilinear_3d.h"
 #include "aclnnop/aclnn_upsample_trilinear_3d_backward.h"
 
@@ -178,7 +186,13 @@ struct TensorSpec {
   int64_t offset = 0;
 };
 
-TensorSpec ReadTensor(Reader &r) {
+// The entry point: the 3-D pair, or (forward) Bilinear2d / Linear1d, (backward) V2 / V1 / Linear1d.
+enum class Op { kTrilinear3d, kBilinear2d, kBilinear2dV1, kLinear1d };
+
+// The spatial rank of an op's tensors.
+size_t SpatialRank(Op op) { return op == Op::kTrilinear3d ? 3 : op == Op::kLinear1d ? 1 : 2; }
+
+TensorSpec ReadTensor(Reader &r, Op op) {
   TensorSpec t;
   const uint8_t flags = r.U8();
   t.null = flags & 1;
@@ -191,10 +205,13 @@ TensorSpec ReadTensor(Reader &r) {
   static const aclDataType kDtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_FLOAT, ACL_BF16};
   const uint8_t dtype = r.U8() & 7;
   t.dtype = dtype < 6 ? kDtypes[dtype] : dtype == 6 ? static_cast<aclDataType>(RawEnumValue(r)) : ACL_INT32;
-  static const aclFormat kFormats[] = {ACL_FORMAT_ND, ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC, ACL_FORMAT_NCDHW,
-                                       ACL_FORMAT_NCHW};
+  // Per spatial rank: the op's formats first, then one it rejects (or reads as another).
+  static const aclFormat kFormats[3][5] = {
+      {ACL_FORMAT_ND, ACL_FORMAT_NCL, ACL_FORMAT_NCL, ACL_FORMAT_NCHW, ACL_FORMAT_NCDHW},
+      {ACL_FORMAT_ND, ACL_FORMAT_NCHW, ACL_FORMAT_NHWC, ACL_FORMAT_NCHW, ACL_FORMAT_NCDHW},
+      {ACL_FORMAT_ND, ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC, ACL_FORMAT_NCDHW, ACL_FORMAT_NCHW}};
   const uint8_t format = r.U8() % 6;
-  t.format = format < 5 ? kFormats[format] : static_cast<aclFormat>(RawEnumValue(r));
+  t.format = format < 5 ? kFormats[SpatialRank(op) - 1][format] : static_cast<aclFormat>(RawEnumValue(r));
   for (int i = 0; i < rank; ++i) t.dims.push_back(ReadDim(r));
   if (t.strideMode == 2) {
     for (int i = 0; i < rank; ++i) t.strides.push_back(ReadDim(r));
@@ -211,10 +228,14 @@ TensorSpec ReadTensor(Reader &r) {
   return t;
 }
 
-// Positions of N and C among the view dims of a 5-D tensor in its format.
+// Positions of N and C among the view dims of a tensor of rank 3 to 5 in its format (channels last:
+// NDHWC for rank 5, NHWC for rank 4; rank 3 is always NCL).
+bool ChannelsLast(const TensorSpec &t) {
+  return (t.dims.size() == 5 && t.format == ACL_FORMAT_NDHWC) ||
+         (t.dims.size() == 4 && t.format == ACL_FORMAT_NHWC);
+}
 int NPos() { return 0; }
-int CPos(aclFormat format) { return format == ACL_FORMAT_NDHWC ? 4 : 1; }
-int SpatialPos(aclFormat format, int axis) { return format == ACL_FORMAT_NDHWC ? 1 + axis : 2 + axis; }
+int CPos(const TensorSpec &t) { return ChannelsLast(t) ? static_cast<int>(t.dims.size()) - 1 : 1; }
 
 // Element count of a view, or -1 when a dim is negative or the product overflows.
 int64_t ViewCount(const std::vector<int64_t> &dims) {
@@ -383,17 +404,19 @@ ArraySpec ReadArray(Reader &r, const std::vector<int64_t> &derived) {
   return a;
 }
 
-// Logical (N, C, D, H, W) of a tensor as its format reads it; fewer than 5 dims pass through.
+// Logical (N, C, spatial...) of a tensor as its format reads it (channels-last views are N, spatial..., C);
+// other ranks pass through.
 std::vector<int64_t> Logical(const TensorSpec &t) {
-  if (t.dims.size() != 5) return t.dims;
-  const std::vector<int64_t> &d = t.dims;
-  return {d[NPos()], d[CPos(t.format)], d[SpatialPos(t.format, 0)], d[SpatialPos(t.format, 1)],
-          d[SpatialPos(t.format, 2)]};
+  if (!ChannelsLast(t)) return t.dims;
+  std::vector<int64_t> l = {t.dims.front(), t.dims.back()};
+  l.insert(l.end(), t.dims.begin() + 1, t.dims.end() - 1);
+  return l;
 }
 
-std::vector<int64_t> Spatial(const TensorSpec &t) {
+// The last `rank` logical dims (all of them when there are fewer).
+std::vector<int64_t> Spatial(const TensorSpec &t, size_t rank) {
   const std::vector<int64_t> l = Logical(t);
-  if (l.size() >= 3) return std::vector<int64_t>(l.end() - 3, l.end());
+  if (l.size() >= rank) return std::vector<int64_t>(l.end() - static_cast<std::ptrdiff_t>(rank), l.end());
   return l;
 }
 
@@ -457,6 +480,7 @@ void Abandon(aclOpExecutor *executor, uint64_t heapBefore) {
 }
 
 struct Call {
+  Op op = Op::kTrilinear3d;
   bool backward = false;
   bool alignCorners = false;
   bool nullWorkspaceSize = false;
@@ -497,24 +521,38 @@ Call DecodeInput(const uint8_t *data, size_t size) {
   c.misuse = header & 0x20;
   c.overlap = header & 0x40;
   c.twice = header & 0x80;
-  c.src = ReadTensor(r);
-  c.dst = ReadTensor(r);
-  if (c.dst.copyNC && c.src.dims.size() == 5 && c.dst.dims.size() == 5) {
+  // The entry point: 0 the 3-D op; forward 1 Bilinear2d, 2 Linear1d; backward 1 V2, 2 V1, 3 Linear1d.
+  const uint8_t op = r.U8();
+  static const Op kForwardOps[] = {Op::kTrilinear3d, Op::kBilinear2d, Op::kLinear1d};
+  static const Op kBackwardOps[] = {Op::kTrilinear3d, Op::kBilinear2d, Op::kBilinear2dV1, Op::kLinear1d};
+  c.op = c.backward ? kBackwardOps[op % 4] : kForwardOps[op % 3];
+  const size_t rank = SpatialRank(c.op);
+  c.src = ReadTensor(r, c.op);
+  c.dst = ReadTensor(r, c.op);
+  if (c.dst.copyNC && c.src.dims.size() >= 3 && c.src.dims.size() == c.dst.dims.size()) {
     c.dst.dims[NPos()] = c.src.dims[NPos()];
-    c.dst.dims[CPos(c.dst.format)] = c.src.dims[CPos(c.src.format)];
+    c.dst.dims[CPos(c.dst)] = c.src.dims[CPos(c.src)];
   }
   Complete(&c.src);
   Complete(&c.dst);
   SetStorage(&c.src, Extent(c.src));
   SetStorage(&c.dst, Extent(c.dst));
-  // outputSize: the spatial sizes of the tensor on the output side; inputSize: gradInput's shape.
-  c.outputSize = ReadArray(r, Spatial(c.backward ? c.src : c.dst));
-  if (c.backward) c.inputSize = ReadArray(r, Logical(c.dst));
-  const std::vector<int64_t> in = Spatial(c.backward ? c.dst : c.src);
+  // outputSize: the spatial sizes of the tensor on the output side; inputSize: gradInput's shape (the 2-D
+  // backwards: in the order of a format, NHWC's N, H, W, C; V1 orders it by out's, V2 by gradOut's).
+  c.outputSize = ReadArray(r, Spatial(c.backward ? c.src : c.dst, rank));
+  if (c.backward) {
+    std::vector<int64_t> inputSize = Logical(c.dst);
+    const TensorSpec &orderedBy = c.op == Op::kBilinear2dV1 ? c.dst : c.src;
+    if (rank == 2 && inputSize.size() == 4 && orderedBy.format == ACL_FORMAT_NHWC)
+      inputSize = {inputSize[0], inputSize[2], inputSize[3], inputSize[1]};
+    c.inputSize = ReadArray(r, inputSize);
+  }
+  const std::vector<int64_t> in = Spatial(c.backward ? c.dst : c.src, rank);
+  // The op's scales are the last `rank` of the three (scalesH, scalesW; scale).
   for (int i = 0; i < 3; ++i) {
     c.scales[i] = ReadScale(r);
     if (c.scales[i] == kConsistent) {
-      const size_t k = static_cast<size_t>(i);
+      const size_t k = static_cast<size_t>(i) + rank - 3;  // wraps for an axis the op lacks: unknown
       const bool known = k < in.size() && k < c.outputSize.values.size() && in[k] > 0;
       c.scales[i] =
           known ? (static_cast<double>(c.outputSize.values[k]) + 0.25) / static_cast<double>(in[k]) : 1.0;
@@ -547,6 +585,25 @@ void Allocate(const TensorSpec &t, Buffer *b, bool *runnable) {
 
 aclnnStatus GetWorkspaceSize(const Call &c, aclTensor *src, aclTensor *dst, aclIntArray *outputSize,
                              aclIntArray *inputSize, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  const bool align = c.alignCorners;
+  const double sH = c.scales[1], sW = c.scales[2];
+  switch (c.op) {
+    case Op::kTrilinear3d:
+      break;
+    case Op::kBilinear2d:
+      return c.backward ? aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(
+                              src, outputSize, inputSize, align, sH, sW, dst, workspaceSize, executor)
+                        : aclnnUpsampleBilinear2dGetWorkspaceSize(src, outputSize, align, sH, sW, dst,
+                                                                  workspaceSize, executor);
+    case Op::kBilinear2dV1:
+      return aclnnUpsampleBilinear2dBackwardGetWorkspaceSize(src, outputSize, inputSize, align, sH, sW, dst,
+                                                             workspaceSize, executor);
+    case Op::kLinear1d:
+      return c.backward ? aclnnUpsampleLinear1dBackwardGetWorkspaceSize(src, outputSize, inputSize, align, sW,
+                                                                        dst, workspaceSize, executor)
+                        : aclnnUpsampleLinear1dGetWorkspaceSize(src, outputSize, align, sW, dst,
+                                                                workspaceSize, executor);
+  }
   if (c.backward) {
     return aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize(src, outputSize, inputSize, c.alignCorners,
                                                             c.scales[0], c.scales[1], c.scales[2], dst,
@@ -557,6 +614,18 @@ aclnnStatus GetWorkspaceSize(const Call &c, aclTensor *src, aclTensor *dst, aclI
 }
 
 aclnnStatus Run(const Call &c, void *workspace, uint64_t size, aclOpExecutor *executor, aclrtStream stream) {
+  switch (c.op) {
+    case Op::kTrilinear3d:
+      break;
+    case Op::kBilinear2d:
+      return c.backward ? aclnnUpsampleBilinear2dBackwardV2(workspace, size, executor, stream)
+                        : aclnnUpsampleBilinear2d(workspace, size, executor, stream);
+    case Op::kBilinear2dV1:
+      return aclnnUpsampleBilinear2dBackward(workspace, size, executor, stream);
+    case Op::kLinear1d:
+      return c.backward ? aclnnUpsampleLinear1dBackward(workspace, size, executor, stream)
+                        : aclnnUpsampleLinear1d(workspace, size, executor, stream);
+  }
   return c.backward ? aclnnUpsampleTrilinear3dBackward(workspace, size, executor, stream)
                     : aclnnUpsampleTrilinear3d(workspace, size, executor, stream);
 }
@@ -671,8 +740,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ++(status == ACLNN_SUCCESS ? g_stats.planned : g_stats.rejected);
   if (status == ACLNN_SUCCESS) {
     Require(executor != nullptr, "success without an executor");
-    // CANN's forward rejects C = 0 (161002); only the backward takes empty channels.
-    Require(c.backward || c.src.dims.size() != 5 || Logical(c.src)[1] != 0,
+    // CANN's 3-D and 1-D forwards reject C = 0 (161002); the backwards and Bilinear2d take empty channels.
+    const bool rejectsNoChannels = !c.backward && c.op != Op::kBilinear2d;
+    Require(!rejectsNoChannels || c.src.dims.size() != SpatialRank(c.op) + 2 || Logical(c.src)[1] != 0,
             "a forward with C = 0 was planned");
     if (c.twice && runnable) {
       SetStoresMode(c.storesMode + 1);

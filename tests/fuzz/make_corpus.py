@@ -7,13 +7,18 @@ give zeros):
   header   u8  bit0 backward, bit1 alignCorners, bit2 null workspaceSize pointer, bit3 null executor
                pointer, bit4 created stream (else the default stream), bit5 run-phase misuse first,
                bit6 output inside the input's buffer, bit7 plan twice and compare the two runs
+  op       u8  the entry point: forward % 3: 0 aclnnUpsampleTrilinear3d, 1 aclnnUpsampleBilinear2d,
+               2 aclnnUpsampleLinear1d; backward % 4: 0 aclnnUpsampleTrilinear3dBackward,
+               1 aclnnUpsampleBilinear2dBackwardV2, 2 aclnnUpsampleBilinear2dBackward (V1),
+               3 aclnnUpsampleLinear1dBackward
   tensor   src (self / gradOut), then dst (out / gradInput), each:
            u8  flags: bit0 null tensor, bit1 null data, bits2-3 strides (0 row-major, 1 dim 1
                innermost, 2 explicit, 3 row-major with one stride 0), bits4-5 storage (0 1-D extent,
                1 the view dims, 2 explicit, 3 1-D extent + int8 delta), bit6 explicit offset,
                bit7 (dst) copy N and C from src
            u8  rank % 10;  u8 dtype & 7: FLOAT, FLOAT16, BF16, DOUBLE, FLOAT, BF16, raw, INT32
-           u8  format % 6: ND, NCDHW, NDHWC, NCDHW, NCHW, raw
+           u8  format % 6: 3-D ops: ND, NCDHW, NDHWC, NCDHW, NCHW, raw; 2-D: ND, NCHW, NHWC, NCHW, NCDHW,
+               raw; 1-D: ND, NCL, NCL, NCHW, NCDHW, raw
            (raw: one more u8 b, the enum value b % 128 - 64)
            dim x rank; [strides: dim x rank]; [zero-stride dim: u8]; [offset: dim];
            [storage: u8 count % 9, dim x count] or [delta: u8 as int8]
@@ -22,8 +27,11 @@ give zeros):
            1000, 4097, 65536); later values -> 8 raw bytes (little-endian int64)
   outputSize, then (backward) inputSize: u8 mode: &3 = 0 derived from the tensors, 1 explicit with
            (mode >> 2) % 9 dims, 2 null, 3 derived with element (u8 % size) replaced by a dim
+           (derived: the op's spatial sizes; inputSize N, C and those, NHWC's N, H, W, C for a 2-D
+           backward whose ordering tensor is NHWC: V1's out, V2's gradOut)
   scales   3 x u8 % 17: 0, 0, -1, 1, 2, 0.5, NaN, +inf, -inf, 1e-300, 1e300, -0.0, denorm_min,
-           consistent, consistent, 1.5; 16 -> 8 raw bytes (little-endian double)
+           consistent, consistent, 1.5; 16 -> 8 raw bytes (little-endian double); D, H, W: the 2-D ops
+           take the last two (scalesH, scalesW), the 1-D ops the last
   stores   u8 % 3: the first plan's TRILINEAR3D_STREAM_STORES: 0 unset (the library's choice), 1 always,
            2 never; the second plan (header bit7) takes the next one
 
@@ -36,6 +44,10 @@ import sys
 
 FLOAT, FLOAT16, BF16, DOUBLE = 0, 1, 2, 3
 ND, NCDHW, NDHWC = 0, 1, 2
+NCHW, NHWC, NCL = 1, 2, 1   # the same format bytes under the 2-D and 1-D ops
+# The op byte.
+TRILINEAR, BILINEAR2D, LINEAR1D_FWD = 0, 1, 2                # forward
+BILINEAR2D_V2, BILINEAR2D_V1, LINEAR1D_BWD = 1, 2, 3         # backward
 EDGE = {"-1": 0xE0, "2^20": 0xE2, "2^20+1": 0xE3, "2^62": 0xE7, "INT64_MAX": 0xE8, "INT64_MIN": 0xE9,
         "INT64_MAX-1": 0xEA, "4097": 0xF2, "65536": 0xF3}
 SCALE = {"none": 0, "neg": 2, "one": 3, "two": 4, "half": 5, "nan": 6, "inf": 7, "-inf": 8,
@@ -43,9 +55,9 @@ SCALE = {"none": 0, "neg": 2, "one": 3, "two": 4, "half": 5, "nan": 6, "inf": 7,
 
 
 def header(backward=False, align=False, null_ws=False, null_exec=False, stream=False, misuse=False,
-           overlap=False, twice=False):
+           overlap=False, twice=False, op=TRILINEAR):
     bits = [backward, align, null_ws, null_exec, stream, misuse, overlap, twice]
-    return bytes([sum(1 << i for i, b in enumerate(bits) if b)])
+    return bytes([sum(1 << i for i, b in enumerate(bits) if b), op])
 
 
 def tensor(dims, dtype=FLOAT, fmt=NCDHW, strides_mode=0, storage_mode=0, copy_nc=False, null=False,
@@ -181,6 +193,53 @@ SEEDS = {
         derived() + scales("none", "none", "none"),
     "forward_empty_c0_ndhwc_rejected": header() + tensor([1, 3, 4, 5, 0], FLOAT, NDHWC) +
         tensor([1, 6, 7, 8, 0], FLOAT, NDHWC, copy_nc=True) + derived() + scales("none", "none", "none"),
+    # The linear group: each entry point valid in its formats and dtypes, with scales it uses and ignores,
+    # channels last, strided views, mixed formats (backwards), planned twice and misused; then rejected calls.
+    "bilinear2d_float_nchw_consistent_scales": header(op=BILINEAR2D) + tensor([2, 3, 5, 7]) +
+        tensor([2, 3, 9, 11], copy_nc=True) + derived() + scales("none", "consistent", "consistent"),
+    "bilinear2d_bf16_nhwc_twice_misuse": header(op=BILINEAR2D, twice=True, misuse=True, stream=True) +
+        tensor([1, 6, 5, 9], BF16, NHWC) + tensor([1, 12, 3, 9], BF16, NHWC, copy_nc=True) + derived() +
+        scales("none", "two", "half"),
+    "bilinear2d_double_nd_align_strided": header(op=BILINEAR2D, align=True) +
+        tensor([1, 2, 4, 6], DOUBLE, ND, strides_mode=1) + tensor([1, 2, 7, 5], DOUBLE, ND, copy_nc=True, offset=3,
+                                                                   storage_mode=3, delta=5) +
+        derived() + scales("none", "nan", "inf"),
+    "bilinear2d_empty_c0": header(op=BILINEAR2D) + tensor([2, 0, 3, 4]) + tensor([2, 0, 5, 5], copy_nc=True) +
+        derived() + scales("none", "none", "none"),
+    "bilinear2d_mixed_formats_rejected": header(op=BILINEAR2D) + tensor([1, 2, 3, 4]) +
+        tensor([1, 5, 5, 2], FLOAT, NHWC) + derived() + scales("none", "none", "none"),
+    "linear1d_fp16_ncl_consistent_scale": header(op=LINEAR1D_FWD) + tensor([2, 5, 7], FLOAT16, NCL) +
+        tensor([2, 5, 15], FLOAT16, NCL, copy_nc=True) + derived() + scales("none", "none", "consistent"),
+    "linear1d_float_negative_scale_overlap": header(op=LINEAR1D_FWD, overlap=True) + tensor([1, 1, 16]) +
+        tensor([1, 1, 5], copy_nc=True) + derived() + scales("none", "none", "neg"),
+    "linear1d_zero_scale_rejected": header(op=LINEAR1D_FWD) + tensor([1, 2, 4]) + tensor([1, 2, 8], copy_nc=True) +
+        derived() + scales("none", "none", "none"),
+    "linear1d_empty_c0_rejected": header(op=LINEAR1D_FWD) + tensor([1, 0, 4]) + tensor([1, 0, 8], copy_nc=True) +
+        derived() + scales("none", "none", "neg"),
+    "bilinear2d_v2_float_nhwc_to_nchw": header(backward=True, op=BILINEAR2D_V2) + tensor([1, 9, 11, 4], FLOAT, NHWC) +
+        tensor([1, 4, 5, 6], FLOAT, NCHW) + derived() + derived() + scales("none", "consistent", "consistent"),
+    "bilinear2d_v2_bf16_twice_streamed": header(backward=True, op=BILINEAR2D_V2, twice=True) +
+        tensor([2, 3, 8, 34], BF16) + tensor([2, 3, 4, 17], BF16, copy_nc=True) + derived() + derived() +
+        scales("none", "two", "two") + bytes([1]),
+    "bilinear2d_v1_fp16_nchw_to_nhwc_misuse": header(backward=True, op=BILINEAR2D_V1, misuse=True, stream=True) +
+        tensor([1, 2, 10, 12], FLOAT16, NCHW) + tensor([1, 5, 6, 2], FLOAT16, NHWC) + derived() + derived() +
+        scales("none", "consistent", "consistent"),
+    "bilinear2d_v1_double_strided_align": header(backward=True, op=BILINEAR2D_V1, align=True) +
+        tensor([1, 3, 7, 9], DOUBLE, NCHW, strides_mode=2, strides=[400, 120, 12, 1]) +
+        tensor([1, 3, 4, 5], DOUBLE, NCHW, copy_nc=True, offset=2, storage_mode=3, delta=3) + derived() +
+        derived() + scales("none", "none", "none"),
+    "bilinear2d_v1_empty_n0": header(backward=True, op=BILINEAR2D_V1) + tensor([0, 3, 6, 6]) +
+        tensor([0, 3, 3, 3], copy_nc=True, null_data=True) + derived() + derived() + scales("none", "none", "none"),
+    "linear1d_backward_bf16_consistent_twice": header(backward=True, op=LINEAR1D_BWD, twice=True) +
+        tensor([3, 4, 21], BF16, NCL) + tensor([3, 4, 10], BF16, NCL, copy_nc=True) + derived() + derived() +
+        scales("none", "none", "consistent"),
+    "linear1d_backward_magnification_501_rejected": header(backward=True, op=LINEAR1D_BWD) +
+        tensor([1, 1, 501]) + tensor([1, 1, 1], copy_nc=True) + derived() + derived() + scales("none", "none", "none"),
+    "linear1d_backward_double_nd_align_misuse": header(backward=True, op=LINEAR1D_BWD, align=True, misuse=True) +
+        tensor([2, 2, 9], DOUBLE, ND, strides_mode=1) + tensor([2, 2, 4], DOUBLE, ND, copy_nc=True) + derived() +
+        derived() + scales("none", "none", "inf"),
+    "linear_group_ranks_and_null_arrays": header(backward=True, op=BILINEAR2D_V2) + tensor([1, 2, 1, 4, 4]) +
+        tensor([1, 2, 2, 2], copy_nc=True) + null_array() + explicit([1, 2, 2]) + scales("neg", "neg", "neg"),
 }
 
 # Inputs that expose open bugs (reported, not fixed yet), written to known_bugs/ rather than to the

@@ -32,7 +32,8 @@ using test::MemLayout;
 using test::Shape5;
 
 // One call of either operator: its sizes and attributes (a BackwardProblem describes the forward
-// too: inputSize is self's shape, GradOutShape() out's), dtype, and each tensor's format and layout.
+// too: inputSize is self's shape, GradOutShape() out's; problem.api the entry point, the forward of
+// kBilinear2dBackwardV1 being aclnnUpsampleBilinear2d), dtype, and each tensor's format and layout.
 // src is the tensor read (self / gradOut), dst the one written (out / gradInput).
 struct OpCase {
   bool backward = true;
@@ -96,8 +97,28 @@ inline std::array<double, 3> ConsistentScales(const BackwardProblem &p) {
   return s;
 }
 
-// A random small case of either operator: every dtype, format and layout; identity, up- and
-// down-sampled axes; both align modes; user scales in a quarter of the cases.
+// The case for a 2-D / 1-D entry point: its unit D (and H) axes (size 1), its formats (test::FormatFor;
+// aclnnUpsampleBilinear2d: src in dst's format), and the 1-D forward's "no scale" (-1) where it has none.
+inline void WithApi(test::Api api, OpCase *c) {
+  BackwardProblem &p = c->problem;
+  p.api = api;
+  const int unitAxes = 5 - test::ApiRank(api);
+  for (int a = 0; a < unitAxes; ++a) {
+    p.inputSize[2 + static_cast<size_t>(a)] = 1;
+    p.outputSize[static_cast<size_t>(a)] = 1;
+    p.scales[static_cast<size_t>(a)] = 0.0;
+  }
+  c->srcFormat = test::FormatFor(api, c->srcFormat);
+  c->dstFormat = test::FormatFor(api, c->dstFormat);
+  if (!c->backward && api != test::Api::kTrilinear3d && api != test::Api::kLinear1d)
+    c->srcFormat = c->dstFormat;
+  if (!c->backward && api == test::Api::kLinear1d && p.scales[2] == 0.0) p.scales[2] = -1.0;
+}
+
+// A random small case of one of the seven entry points (problem.api; a 2-D / 1-D op's unit D (and H) axes
+// of size 1, its formats by test::FormatFor, aclnnUpsampleBilinear2d's two tensors in one format): every
+// dtype, format and layout; identity, up- and down-sampled axes; both align modes; user scales in a quarter
+// of the cases.
 inline OpCase RandomCase(std::mt19937_64 &rng) {
   auto pick = [&rng](int n) { return static_cast<int>(std::uniform_int_distribution<int>(0, n - 1)(rng)); };
   static const aclDataType kDtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE};
@@ -123,6 +144,9 @@ inline OpCase RandomCase(std::mt19937_64 &rng) {
   c.srcLayout = kLayouts[pick(3)];
   c.dstLayout = kLayouts[pick(3)];
   c.dataSeed = rng();
+  static const test::Api kApis[] = {test::Api::kTrilinear3d, test::Api::kBilinear2d,
+                                    test::Api::kBilinear2dBackwardV1, test::Api::kLinear1d};
+  WithApi(kApis[pick(4)], &c);
   return c;
 }
 
@@ -139,10 +163,11 @@ struct PreparedCase {
 
 inline ::testing::AssertionResult Prepare(const OpCase &c, PreparedCase *out) {
   out->c = c;
+  const int rank = test::ApiRank(c.problem.api);
   out->src = std::make_unique<test::DeviceTensor>(c.SrcShape(), c.dtype, c.srcFormat, c.srcLayout,
-                                                  test::Guard::kBands);
+                                                  test::Guard::kBands, rank);
   out->dst = std::make_unique<test::DeviceTensor>(c.DstShape(), c.dtype, c.dstFormat, c.dstLayout,
-                                                  test::Guard::kBands);
+                                                  test::Guard::kBands, rank);
   std::mt19937_64 rng(c.dataSeed);
   out->srcValues = out->src->Upload(
       test::RandomValues(rng, test::ElementCount(c.SrcShape()), test::Distribution::kUnitNormal));

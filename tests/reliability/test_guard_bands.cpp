@@ -1,12 +1,14 @@
 // Guard bands: the written tensor (gradInput / out) sits inside a larger allocation filled with a
 // canary, its view poisoned with NaN. After the op every element of the view holds a finite value
 // within docs/spec.md §5's bound of the float64 reference, no byte outside the view changed, and the
-// tensor read (gradOut / self) is byte-for-byte unchanged, guards included. For both operators,
-// every dtype, and contiguous NCDHW / ND / NDHWC, permuted (the other memory order) and sliced views.
+// tensor read (gradOut / self) is byte-for-byte unchanged, guards included. For all seven entry points
+// (the linear group's on the problems with unit D (and H) axes, in their formats), every dtype, and
+// contiguous NCDHW / ND / NDHWC, permuted (the other memory order) and sliced views.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "acl_test_environment.h"
@@ -45,18 +47,9 @@ std::vector<BackwardProblem> Problems() {
   };
 }
 
-// (backward, dtype, view kind of the written tensor)
-using Param = std::tuple<bool, aclDataType, int>;
-
-class GuardBands : public ::testing::TestWithParam<Param> {
- protected:
-  const uint64_t seed_ = test::FreshSeed();
-  const ::testing::ScopedTrace trace_{__FILE__, __LINE__, test::SeedTrace(seed_)};
-};
-
-TEST_P(GuardBands, EveryViewElementWrittenNothingElse) {
-  const auto [backward, dtype, kind] = GetParam();
-  std::mt19937_64 rng(seed_);
+// Each problem through the entry point (backward, api) on dtype, the written tensor of view kind `kind`.
+void ExpectGuardBandsHold(bool backward, test::Api api, aclDataType dtype, int kind, uint64_t seed) {
+  std::mt19937_64 rng(seed);
   const std::vector<BackwardProblem> problems = Problems();
   for (size_t i = 0; i < problems.size(); ++i) {
     OpCase c;
@@ -70,6 +63,7 @@ TEST_P(GuardBands, EveryViewElementWrittenNothingElse) {
     c.srcFormat = srcKind.format;
     c.srcLayout = srcKind.layout;
     c.dataSeed = rng();
+    if (api != test::Api::kTrilinear3d) WithApi(api, &c);
     SCOPED_TRACE(c.Describe());
 
     PreparedCase p;
@@ -89,6 +83,20 @@ TEST_P(GuardBands, EveryViewElementWrittenNothingElse) {
   }
 }
 
+// (backward, dtype, view kind of the written tensor)
+using Param = std::tuple<bool, aclDataType, int>;
+
+class GuardBands : public ::testing::TestWithParam<Param> {
+ protected:
+  const uint64_t seed_ = test::FreshSeed();
+  const ::testing::ScopedTrace trace_{__FILE__, __LINE__, test::SeedTrace(seed_)};
+};
+
+TEST_P(GuardBands, EveryViewElementWrittenNothingElse) {
+  const auto [backward, dtype, kind] = GetParam();
+  ExpectGuardBandsHold(backward, test::Api::kTrilinear3d, dtype, kind, seed_);
+}
+
 std::string ParamName(const ::testing::TestParamInfo<Param> &info) {
   const auto [backward, dtype, kind] = info.param;
   return std::string(backward ? "Backward" : "Forward") + test::DtypeName(dtype) +
@@ -100,6 +108,40 @@ INSTANTIATE_TEST_SUITE_P(AllOpsDtypesViews, GuardBands,
                                             ::testing::Values(ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE),
                                             ::testing::Range(0, kViewKindCount)),
                          ParamName);
+
+// The linear group: (entry point, dtype, view kind of the written tensor); entry 0-1 the forwards
+// (Bilinear2d, Linear1d), 2-4 the backwards (V2, V1, Linear1d).
+using LinearParam = std::tuple<int, aclDataType, int>;
+constexpr std::pair<bool, test::Api> kLinearEntries[] = {
+    {false, test::Api::kBilinear2d},          {false, test::Api::kLinear1d}, {true, test::Api::kBilinear2d},
+    {true, test::Api::kBilinear2dBackwardV1}, {true, test::Api::kLinear1d},
+};
+
+class GuardBandsLinear : public ::testing::TestWithParam<LinearParam> {
+ protected:
+  const uint64_t seed_ = test::FreshSeed();
+  const ::testing::ScopedTrace trace_{__FILE__, __LINE__, test::SeedTrace(seed_)};
+};
+
+TEST_P(GuardBandsLinear, EveryViewElementWrittenNothingElse) {
+  const auto [entry, dtype, kind] = GetParam();
+  const auto [backward, api] = kLinearEntries[entry];
+  ExpectGuardBandsHold(backward, api, dtype, kind, seed_);
+}
+
+std::string LinearParamName(const ::testing::TestParamInfo<LinearParam> &info) {
+  const auto [entry, dtype, kind] = info.param;
+  const auto [backward, api] = kLinearEntries[entry];
+  return test::ApiName(backward, api).substr(13) + test::DtypeName(dtype) +
+         test::FormatName(test::FormatFor(api, kViewKinds[kind].format)) +
+         LayoutName(kViewKinds[kind].layout) + std::to_string(kind);  // 1-D: NCDHW and NDHWC are both NCL
+}
+
+INSTANTIATE_TEST_SUITE_P(EntriesDtypesViews, GuardBandsLinear,
+                         ::testing::Combine(::testing::Range(0, 5),
+                                            ::testing::Values(ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE),
+                                            ::testing::Range(0, kViewKindCount)),
+                         LinearParamName);
 
 // Empty tensors (N = 0, or C = 0 in the backward) succeed and write nothing: the canary of the whole
 // allocation survives. The forward rejects C = 0 (CANN's 161002), and writes nothing either.

@@ -53,10 +53,11 @@ struct OverflowCase {
   Dims outputSize;
   Dims inputSize;           // backward only
   const char *messagePart;  // expected in aclGetRecentErrMsg()
+  test::Api api = test::Api::kTrilinear3d;
 };
 
 void PrintTo(const OverflowCase &c, std::ostream *os) {
-  *os << (c.backward ? "backward " : "forward ") << c.name;
+  *os << test::ApiName(c.backward, c.api) << " " << c.name;
 }
 
 alignas(64) unsigned char g_tinyBuffer[64];
@@ -111,6 +112,39 @@ std::vector<OverflowCase> Cases() {
   return cases;
 }
 
+// The linear group's entry points (rank 4: 2-D, rank 3: 1-D): every dim at CANN's limit (2^80 elements in
+// 2-D; 2^60 in 1-D, which fit int64 but reach far past a one-element storage), strides whose span
+// overflows, a dim above the limit.
+std::vector<OverflowCase> LinearCases() {
+  std::vector<OverflowCase> cases;
+  const std::pair<bool, test::Api> entries[] = {{false, test::Api::kBilinear2d},
+                                                {false, test::Api::kLinear1d},
+                                                {true, test::Api::kBilinear2d},
+                                                {true, test::Api::kBilinear2dBackwardV1},
+                                                {true, test::Api::kLinear1d}};
+  for (const auto &[backward, api] : entries) {
+    const size_t spatial = static_cast<size_t>(test::ApiRank(api)) - 2;
+    auto add = [&, backward = backward, api = api](const char *name, TensorDesc src, TensorDesc dst,
+                                                   Dims outputSize, Dims inputSize, const char *messagePart) {
+      src.format = dst.format = test::FormatFor(api, ACL_FORMAT_NCDHW);
+      cases.push_back({name, backward, ACL_FLOAT, std::move(src), std::move(dst), std::move(outputSize),
+                       std::move(inputSize), messagePart, api});
+    };
+    const Dims all(spatial + 2, k2p20), sizes(spatial, k2p20);
+    add("AllDims2p20", Desc(all), Desc(all), sizes, all,
+        spatial == 2 ? "overflows int64" : "outside its storage");
+    Dims small(spatial + 2, 2), smallSizes(spatial, 2), spanStrides(spatial + 2, 1);
+    spanStrides[1] = spanStrides[2] = k2p62;  // (2 - 1) * 2^62 twice: past int64
+    add("StrideSpanOverflows", Desc(small, spanStrides), Desc(small, spanStrides), smallSizes, small,
+        "overflows int64");
+    Dims wide(spatial + 2, 1), wideSizes(spatial, 1), zero(spatial + 2, 0);
+    wide.back() = k2p20 + 1;
+    wideSizes.back() = k2p20 + 1;
+    add("DimAboveLimit", Desc(wide, zero), Desc(wide, zero), wideSizes, wide, "limit");
+  }
+  return cases;
+}
+
 // Element counts and storage that fit int64, but whose bytes do not: 2^61 doubles are 2^64 bytes,
 // more than any address space, and byte offsets into them overflow (a case the fuzzer found).
 std::vector<OverflowCase> ByteOverflowCases() {
@@ -140,11 +174,32 @@ TEST_P(Overflow, RejectedWith161002AndNoLargeAllocation) {
   aclOpExecutor *executor = nullptr;
   (void)aclGetRecentErrMsg();
   test::ResetLargestAllocation();
-  const aclnnStatus status =
-      c.backward ? aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize(src, outputSize, inputSize, false, 0.0,
-                                                                    0.0, 0.0, dst, &workspaceSize, &executor)
-                 : aclnnUpsampleTrilinear3dGetWorkspaceSize(src, outputSize, false, 0.0, 0.0, 0.0, dst,
-                                                            &workspaceSize, &executor);
+  aclnnStatus status = ACLNN_SUCCESS;
+  switch (c.api) {
+    case test::Api::kTrilinear3d:
+      status = c.backward
+                   ? aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize(
+                         src, outputSize, inputSize, false, 0.0, 0.0, 0.0, dst, &workspaceSize, &executor)
+                   : aclnnUpsampleTrilinear3dGetWorkspaceSize(src, outputSize, false, 0.0, 0.0, 0.0, dst,
+                                                              &workspaceSize, &executor);
+      break;
+    case test::Api::kBilinear2d:
+      status = c.backward ? aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(
+                                src, outputSize, inputSize, false, 0.0, 0.0, dst, &workspaceSize, &executor)
+                          : aclnnUpsampleBilinear2dGetWorkspaceSize(src, outputSize, false, 0.0, 0.0, dst,
+                                                                    &workspaceSize, &executor);
+      break;
+    case test::Api::kBilinear2dBackwardV1:
+      status = aclnnUpsampleBilinear2dBackwardGetWorkspaceSize(src, outputSize, inputSize, false, 0.0, 0.0,
+                                                               dst, &workspaceSize, &executor);
+      break;
+    case test::Api::kLinear1d:  // the forward's "no scale" is -1 (0 must give the size)
+      status = c.backward ? aclnnUpsampleLinear1dBackwardGetWorkspaceSize(src, outputSize, inputSize, false,
+                                                                          0.0, dst, &workspaceSize, &executor)
+                          : aclnnUpsampleLinear1dGetWorkspaceSize(src, outputSize, false, -1.0, dst,
+                                                                  &workspaceSize, &executor);
+      break;
+  }
   const size_t largest = test::LargestAllocation();
   const std::string message = aclGetRecentErrMsg();
   EXPECT_EQ(status, ACLNN_ERR_PARAM_INVALID) << message << " (workspace " << workspaceSize << ")";
@@ -159,11 +214,15 @@ TEST_P(Overflow, RejectedWith161002AndNoLargeAllocation) {
 }
 
 std::string CaseName(const ::testing::TestParamInfo<OverflowCase> &info) {
+  if (info.param.api !=
+      test::Api::kTrilinear3d)  // aclnnUpsampleBilinear2dBackward... -> Bilinear2dBackward...
+    return test::ApiName(info.param.backward, info.param.api).substr(13) + info.param.name;
   return std::string(info.param.backward ? "Backward" : "Forward") + info.param.name;
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, Overflow, ::testing::ValuesIn(Cases()), CaseName);
 INSTANTIATE_TEST_SUITE_P(Bytes, Overflow, ::testing::ValuesIn(ByteOverflowCases()), CaseName);
+INSTANTIATE_TEST_SUITE_P(LinearGroup, Overflow, ::testing::ValuesIn(LinearCases()), CaseName);
 
 }  // namespace
 }  // namespace trilinear3d::reliability
