@@ -71,12 +71,20 @@ step_fuzz() {
 # Every CPU. The default build holds every x86-64 tier and picks one at run time, so this machine's
 # own CPU shows only its best tier. These steps run the seed sample, the examples and the
 # kernel-facing sweeps on CPUs it lacks, with the library choosing its tier by itself:
-# TRILINEAR3D_EXPECT_ISA is the tier it must choose there (test_kernel_dispatch checks it).
+# TRILINEAR3D_EXPECT_ISA is the tier it must choose there (test_kernel_dispatch checks it). The linear
+# group's sweeps run a sample there: every EMULATED_SAMPLE-th case (TRILINEAR3D_TEST_SAMPLE, default 7).
+# Upstream's linear-group examples are checked against their float64 reference (examples/upstream/
+# check_example.py); not test_aclnn_upsample_bilinear2d under valgrind: it reads past a host vector (its
+# outputSize array of 4 from a vector of 2), which valgrind reports in the example, not in the library.
 EMULATED_PROGRAMS=(
   examples/test_aclnn_upsample_trilinear3d_backward
   examples/ndhwc_scales_example
   examples/upsample_trilinear3d_forward_example
   examples/event_timing_async_copy_example
+  examples/test_aclnn_upsample_linear1d
+  examples/test_aclnn_upsample_linear1d_backward
+  examples/test_aclnn_upsample_bilinear2d_backward_v2
+  examples/test_aclnn_upsample_bilinear_2d_backward
   tests/ut/op_kernel/trilinear3d_ut_op_kernel_test_kernel_dispatch
   tests/ut/op_kernel/trilinear3d_ut_op_kernel_test_kernel_sweeps
   tests/ut/op_api/trilinear3d_ut_op_api_test_backward_accuracy
@@ -86,6 +94,9 @@ EMULATED_PROGRAMS=(
   tests/ut/op_api/trilinear3d_ut_op_api_test_determinism
   tests/ut/op_api/trilinear3d_ut_op_api_test_forward_accuracy
   tests/reliability/trilinear3d_reliability_guard_bands
+  tests/ut/op_api/trilinear3d_ut_op_api_test_linear_forward_accuracy
+  tests/ut/op_api/trilinear3d_ut_op_api_test_linear_backward_accuracy
+  tests/ut/op_api/trilinear3d_ut_op_api_test_linear_determinism
 )
 
 # run_emulated BUILD_DIR EXPECTED_TIER LAUNCHER... [-- PROGRAM...]: each program (default:
@@ -111,9 +122,13 @@ run_emulated() {
     launcher="$(command -v "$1") ${*:2}"
   fi
   for program in "${programs[@]}"; do
-    local start=${SECONDS} output
+    local start=${SECONDS} output run=("$@" "${build}/${program}")
+    if [[ "${program}" == examples/test_aclnn_upsample_linear1d* || "${program}" == examples/test_aclnn_upsample_bilinear* ]]; then
+      run=(python3 examples/upstream/check_example.py "${program#examples/}" "${build}/${program}" "$@")
+    fi
     if ! output=$(TRILINEAR3D_QUIET=1 TRILINEAR3D_VERBOSE=1 TRILINEAR3D_EXPECT_ISA="${expected}" \
-        TRILINEAR3D_TEST_CHILD_LAUNCHER="${launcher}" "$@" "${build}/${program}" 2>&1); then
+        TRILINEAR3D_TEST_CHILD_LAUNCHER="${launcher}" TRILINEAR3D_TEST_SAMPLE="${EMULATED_SAMPLE:-7}" \
+        "${run[@]}" 2>&1); then
       printf '%s\n' "${output}" | grep -v -E '^\[ +(RUN|OK) +\]' | tail -n 80
       echo "run_tests: ${program} failed under $*" >&2
       return 1
@@ -138,7 +153,8 @@ step_valgrind() {
 # An x86-64 CPU without AVX (SSE4.2): qemu's Nehalem. qemu checks which instructions run; its AVX2
 # arithmetic is not exact enough to test (valgrind does that).
 step_nehalem() {
-  run_emulated "${BUILD_DIR}" baseline qemu-x86_64 -cpu Nehalem
+  run_emulated "${BUILD_DIR}" baseline qemu-x86_64 -cpu Nehalem -- "${EMULATED_PROGRAMS[@]}" \
+    examples/test_aclnn_upsample_bilinear2d
 }
 
 # aarch64: a cross build (g++-aarch64-linux-gnu, GoogleTest from /usr/src/googletest) whose test
@@ -149,7 +165,10 @@ step_aarch64() {
   cmake -S . -B "${build}" -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64-linux-gnu.cmake -DTRILINEAR3D_WERROR=ON
   cmake --build "${build}" -j "${JOBS}"
   local programs=(examples/test_aclnn_upsample_trilinear3d_backward examples/ndhwc_scales_example
-                  examples/upsample_trilinear3d_forward_example examples/event_timing_async_copy_example)
+                  examples/upsample_trilinear3d_forward_example examples/event_timing_async_copy_example
+                  examples/test_aclnn_upsample_linear1d examples/test_aclnn_upsample_linear1d_backward
+                  examples/test_aclnn_upsample_bilinear2d examples/test_aclnn_upsample_bilinear2d_backward_v2
+                  examples/test_aclnn_upsample_bilinear_2d_backward)
   while IFS= read -r program; do
     programs+=("${program#"${build}/"}")
   done < <(find "${build}/tests/ut" "${build}/tests/reliability" -type f -executable \

@@ -137,10 +137,18 @@ std::string LinearParamName(const ::testing::TestParamInfo<LinearParam> &info) {
          LayoutName(kViewKinds[kind].layout) + std::to_string(kind);  // 1-D: NCDHW and NDHWC are both NCL
 }
 
-INSTANTIATE_TEST_SUITE_P(EntriesDtypesViews, GuardBandsLinear,
-                         ::testing::Combine(::testing::Range(0, 5),
-                                            ::testing::Values(ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE),
-                                            ::testing::Range(0, kViewKindCount)),
+// Every entry x dtype x view kind (TRILINEAR3D_TEST_SAMPLE=k: every k-th, for the emulated CI steps).
+std::vector<LinearParam> LinearParams() {
+  std::vector<LinearParam> params;
+  for (int entry = 0; entry < 5; ++entry) {
+    for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}) {
+      for (int kind = 0; kind < kViewKindCount; ++kind) params.emplace_back(entry, dtype, kind);
+    }
+  }
+  return test::SampledCases(params);
+}
+
+INSTANTIATE_TEST_SUITE_P(EntriesDtypesViews, GuardBandsLinear, ::testing::ValuesIn(LinearParams()),
                          LinearParamName);
 
 // Empty tensors (N = 0, or C = 0 in the backward) succeed and write nothing: the canary of the whole
