@@ -1,5 +1,7 @@
 #include "op_api/tensor_checks.h"
 
+#include <limits>
+
 #include "aclnn/aclnn_base.h"
 #include "common/data_type.h"
 #include "common/list_string.h"
@@ -46,7 +48,11 @@ void LogicalNcdhw(const aclTensor &t, int64_t dims[5], int64_t strides[5]) {
       strides[i] = t.strides[static_cast<size_t>(from[i])];
     } else {
       dims[i] = 1;
-      strides[i] = dims[i + 1] * strides[i + 1];
+      // Saturated: validation reads the dims before CheckTensorMemory rejects a view this large (signed
+      // overflow would be undefined; the fuzzer's UBSan build found it).
+      if (__builtin_mul_overflow(dims[i + 1], strides[i + 1], &strides[i])) {
+        strides[i] = std::numeric_limits<int64_t>::max();
+      }
     }
   }
 }

@@ -238,6 +238,11 @@ SEEDS = {
     "linear1d_backward_double_nd_align_misuse": header(backward=True, op=LINEAR1D_BWD, align=True, misuse=True) +
         tensor([2, 2, 9], DOUBLE, ND, strides_mode=1) + tensor([2, 2, 4], DOUBLE, ND, copy_nc=True) + derived() +
         derived() + scales("none", "none", "inf"),
+    # Found by the fuzzer: a 1-D backward whose gradOut has dims and strides of 2^60 (rank 3): the unit H
+    # axis's stride, dims * strides of W, overflowed int64 (undefined) while validation read the dims,
+    # before CheckTensorMemory rejects the view (161002).
+    "linear1d_backward_unit_axis_stride_overflow": bytes.fromhex(
+        "23030403030002ff0100000000000009ffffffffffff050209800303000202040000000007"),
     "linear_group_ranks_and_null_arrays": header(backward=True, op=BILINEAR2D_V2) + tensor([1, 2, 1, 4, 4]) +
         tensor([1, 2, 2, 2], copy_nc=True) + null_array() + explicit([1, 2, 2]) + scales("neg", "neg", "neg"),
 }
