@@ -57,6 +57,17 @@ int32_t CheckSizes(const Call &c, std::vector<int64_t> *inNchw) {
                           "(inputSize N, C, outputSize)");
 }
 
+// out's N and C are gradOut's: V2 checks them before the dtypes, out's whole shape after them.
+int32_t CheckOutBatchAndChannels(const Call &c) {
+  const std::vector<int64_t> g = LogicalDims(c.gradOut), o = LogicalDims(c.out);
+  if (g[0] == o[0] && g[1] == o[1]) return ACLNN_SUCCESS;
+  runtime::ReportError("%s: out N, C (%lld, %lld) must be gradOut's (%lld, %lld) (out shape %s, format %s)",
+                       c.api, static_cast<long long>(o[0]), static_cast<long long>(o[1]),
+                       static_cast<long long>(g[0]), static_cast<long long>(g[1]),
+                       ShapeString(c.out.viewDims).c_str(), FormatName(c.out.format));
+  return ACLNN_ERR_PARAM_INVALID;
+}
+
 int32_t CheckParams(const Call &c, std::vector<int64_t> *inNchw) {
   const op_host::OpDef &def = op_host::UpsampleBilinear2dGradDef();
   int32_t s = CheckRank(c.api, "gradOut", c.gradOut, 4);
@@ -69,6 +80,7 @@ int32_t CheckParams(const Call &c, std::vector<int64_t> *inNchw) {
   auto outShape = [&] { return CheckLogicalDims(c.api, "out", c.out, *inNchw, "inputSize"); };
   auto dataTypes = [&] { return CheckDataTypes(c.api, def, "gradOut", c.gradOut, "out", c.out); };
   const bool v1 = c.version == Version::kV1;
+  if (s == ACLNN_SUCCESS && !v1) s = CheckOutBatchAndChannels(c);  // V2: CANN's CheckNCDimValid, first
   if (s == ACLNN_SUCCESS) s = v1 ? outShape() : dataTypes();
   if (s == ACLNN_SUCCESS) s = v1 ? dataTypes() : outShape();
   if (s == ACLNN_SUCCESS) s = CheckTensorMemory(c.api, "gradOut", c.gradOut);

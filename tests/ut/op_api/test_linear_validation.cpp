@@ -713,6 +713,18 @@ TEST_P(Bilinear2dBackwardValidation, RowsAreCheckedInTheVersionsOrder) {
     EXPECT_EQ(ContainsWord(message, "dtype"), !v1) << message;
   }
   {
+    // CANN's V2 compares out's N and C with gradOut's before the dtypes (CheckNCDimValid): both versions
+    // report out's shape here.
+    SCOPED_TRACE("out's N and dtype both wrong");
+    RawTensor gradOut = Read();
+    RawTensor out = Written({2, 2, 3, 4}, ACL_FLOAT16, ACL_FORMAT_NCHW);
+    const aclnnStatus status = Call(gradOut.get(), out.get());
+    const std::string message = aclGetRecentErrMsg();
+    EXPECT_EQ(status, ACLNN_ERR_PARAM_INVALID);
+    EXPECT_TRUE(ContainsWord(message, "out")) << message;
+    EXPECT_FALSE(ContainsWord(message, "dtype")) << message;
+  }
+  {
     SCOPED_TRACE("both arrays of wrong length");
     RawTensor gradOut = Read();
     RawTensor out = Written();
