@@ -32,6 +32,7 @@ Adding an operator of the resize family (say ``upsample_bilinear2d``): its kerne
 (python/csrc/trilinear3d_ext.cpp) and a row of :data:`COVERED`; everything else follows from aten's schemas.
 """
 import dataclasses
+import sys
 import warnings
 
 import torch
@@ -175,12 +176,12 @@ def _install_route():
         import torch._decomp.decompositions  # noqa: F401  (registers the py_kernels wrapped here)
         for row in COVERED:
             vec, wrap = _route(row)
-            for key_name in _ROUTED_KEYS:
-                key = getattr(torch._C.DispatchKey, key_name)
-                original = vec.py_kernels.get(key)
-                if original is None:
-                    raise LookupError(f"aten.{row.name}.vec has no Python kernel for {key_name}")
-                vec.py_kernels[key] = wrap(original)
+            keys = [getattr(torch._C.DispatchKey, name) for name in _ROUTED_KEYS]
+            if keys[0] not in vec.py_kernels:
+                raise LookupError(f"aten.{row.name}.vec has no Python decomposition ({_ROUTED_KEYS[0]})")
+            for key in keys:
+                if key in vec.py_kernels:
+                    vec.py_kernels[key] = wrap(vec.py_kernels[key])
             vec._dispatch_cache.clear()
     except Exception as error:  # noqa: BLE001  (any change of torch's internals: keep torch's behaviour)
         warnings.warn(f"trilinear3d: torch {torch.__version__}: compiled graphs keep torch's own upsampling "
@@ -196,10 +197,10 @@ def _guard_routing():
     if _guard_available is False:
         return
     try:
-        from torch._dynamo import symbolic_convert
-        tx = getattr(symbolic_convert.tls, "current_tx", None)
+        symbolic_convert = sys.modules.get("torch._dynamo.symbolic_convert")
+        tx = getattr(symbolic_convert.tls, "current_tx", None) if symbolic_convert is not None else None
         if tx is None:
-            return  # not Dynamo (eager under the Python dispatcher, make_fx, export): nothing to guard
+            return  # not Dynamo (make_fx, export, the Python dispatcher in eager code): nothing to guard
         from torch._dynamo.guards import GuardBuilder, install_guard
         from torch._dynamo.source import AttrSource
         install_guard(AttrSource(tx.import_source(__name__), "_routing").make_guard(GuardBuilder.CONSTANT_MATCH))
