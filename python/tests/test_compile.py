@@ -53,6 +53,22 @@ def test_route_is_installed():
     assert [row.name for row in _compile.COVERED] == ["upsample_trilinear3d"]
 
 
+@pytest.mark.parametrize("channels_last", [False, True], ids=["contiguous", "channels_last_3d"])
+def test_operators_registrations(channels_last):
+    """torch.library.opcheck: schema, fake kernel (shapes and strides against the real one), autograd
+    registration, AOT dispatch with dynamic shapes; and gradcheck / gradgradcheck in double."""
+    forward = torch.ops.trilinear3d.aten_upsample_trilinear3d.default
+    backward = torch.ops.trilinear3d.aten_upsample_trilinear3d_backward.default
+    x = _format(torch.randn(2, 3, 4, 6, 5, dtype=torch.float64), channels_last).requires_grad_()
+    g = _format(torch.randn(2, 3, 7, 5, 9, dtype=torch.float64), channels_last).requires_grad_()
+    for args in ((x, [7, 5, 9], True), (x, [8, 12, 10], False, 2.0, 2.0, 2.0)):
+        torch.library.opcheck(forward, args)
+    torch.library.opcheck(backward, (g, [7, 5, 9], [2, 3, 4, 6, 5], False))
+    small = torch.randn(1, 2, 3, 4, 3, dtype=torch.float64, requires_grad=True)
+    fn = lambda t: forward(t, [5, 7, 4], False)  # noqa: E731
+    assert torch.autograd.gradcheck(fn, (small,)) and torch.autograd.gradgradcheck(fn, (small,))
+
+
 def _format(t, channels_last):
     return t.contiguous(memory_format=torch.channels_last_3d) if channels_last else t.contiguous()
 
