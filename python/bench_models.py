@@ -7,9 +7,10 @@ nn.Upsample(mode='trilinear')) and tests/unet3d.py's small U-Net, both unmodifie
 For each model: the step (forward, loss, backward, SGD update) alternates between four copies of the model
 (same initial weights, same data): eager with torch's kernels, eager with enable(), torch.compile'd (default
 Inductor backend) without and with enable() (without --no-compile, where torch has torch.compile). The reported
-times are medians; the losses of all runs must agree; torch's profiler then gives the upsampling share
-(aten::upsample_trilinear3d and its backward, self CPU time) of one eager step in each mode, and the library's
-calls per compiled step show that the compiled graph runs it.
+times (wall clock, and the process's CPU time, which other load on the machine moves least) are medians; the
+losses of all runs must agree; torch's profiler then gives the upsampling share (aten::upsample_trilinear3d and
+its backward, self CPU time) of one eager step in each mode, and the library's calls per compiled step show
+that the compiled graph runs it.
 """
 import argparse
 import copy
@@ -81,6 +82,7 @@ def main():
 
         losses = {way: [] for way in ways}
         times = {way: [] for way in ways}
+        cpu_times = {way: [] for way in ways}  # the process's CPU time: what other load on the machine moves least
         first = {}
         for _ in range(2):  # warm-up (compiles; also fills the library's output cache)
             for way in ways:
@@ -89,9 +91,10 @@ def main():
                 first.setdefault(way, time.perf_counter() - t0)
         for _ in range(args.reps):
             for way in ways:
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 losses[way].append(step(way))
                 times[way].append(time.perf_counter() - t0)
+                cpu_times[way].append(time.process_time() - c0)
         reference = losses[(False, False)]
         for way in ways:
             for a, b in zip(reference, losses[way]):
@@ -119,7 +122,8 @@ def main():
         print(f"\n{label}")
         for way in ways:
             print(f"  {labels[way]:20s} step median of {args.reps}: {median[way] * 1e3:6.0f} ms (min "
-                  f"{min(times[way]) * 1e3:.0f} ms; first step {first[way]:.1f} s)")
+                  f"{min(times[way]) * 1e3:.0f} ms; CPU time {statistics.median(cpu_times[way]) * 1e3:.0f} ms; "
+                  f"first step {first[way]:.1f} s)")
         print(f"  eager: torch / enable() {median[(False, False)] / median[(False, True)]:.2f}x"
               + (f"; compiled: torch / enable() {median[(True, False)] / median[(True, True)]:.2f}x; "
                  f"compiled, enable() vs eager, torch {median[(False, False)] / median[(True, True)]:.2f}x"
