@@ -130,7 +130,8 @@ def main():
                  if compile_too else ""))
         print(f"  upsampling in torch's profile (self CPU, one eager step): torch {100 * shares[False][0]:.1f}% "
               f"({shares[False][1]:.0f} ms), enabled {100 * shares[True][0]:.1f}% ({shares[True][1]:.0f} ms)")
-        print(f"  losses agree over {len(reference)} steps: last {', '.join(f'{labels[w]} {losses[w][-1]:.6f}' for w in ways)}")
+        last = ", ".join(f"{labels[w]} {losses[w][-1]:.6f}" for w in ways)
+        print(f"  losses agree over {len(reference)} steps: last {last}")
         for way, counts in calls.items():
             print(f"  library calls per step, {labels[way]}: {counts['forward']} forward, {counts['backward']} "
                   f"backward, {counts['fallback_forward'] + counts['fallback_backward']} fallbacks")
