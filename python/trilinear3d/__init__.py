@@ -25,6 +25,10 @@ The operators are also registered with torch (CPU and Autograd kernels, usable f
 Cases the library does not take (other dtypes, negative strides, a partial set of scales, empty
 tensors, anything its validation refuses) run torch's own CPU kernel; other devices never reach it.
 
+Under ``torch.compile`` (torch 2.x) the same holds: while enabled, graphs that Dynamo and Inductor compile call
+the library's forward and backward (``trilinear3d::aten_upsample_trilinear3d`` and its ``_backward``); a
+function compiled in one state recompiles in the other. How: ``trilinear3d._compile``.
+
 The library's worker-core count is ``TRILINEAR3D_CORES`` (environment, read once at first use;
 default: the machine's hardware threads). Set it before the first call.
 
