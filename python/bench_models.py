@@ -1,13 +1,16 @@
-"""Training steps of real 3-D models with torch's trilinear upsampling and with trilinear3d.enable(),
-side by side in one process: MONAI's SegResNet (its default upsampling, "nontrainable", is
+"""Training steps of real 3-D models with torch's trilinear upsampling and with trilinear3d.enable(), eager and
+under torch.compile, side by side in one process: MONAI's SegResNet (its default upsampling, "nontrainable", is
 nn.Upsample(mode='trilinear')) and tests/unet3d.py's small U-Net, both unmodified, on synthetic data.
 
-    python bench_models.py [--size 64] [--batch 1] [--reps 5] [--threads 2] [--models segresnet,unet]
+    python bench_models.py [--size 64] [--batch 1] [--reps 5] [--threads 2] [--models segresnet,unet] [--no-compile]
 
-For each model: the step (forward, loss, backward, SGD update) alternates between torch's kernels and the
-library's, the reported times are medians; the losses of the two runs (same initial weights, same data)
-must agree; torch's profiler then gives the upsampling share (aten::upsample_trilinear3d and its backward,
-self CPU time) of one step in each mode.
+For each model: the step (forward, loss, backward, SGD update) alternates between four copies of the model
+(same initial weights, same data): eager with torch's kernels, eager with enable(), torch.compile'd (default
+Inductor backend) without and with enable() (without --no-compile, where torch has torch.compile). The reported
+times (wall clock, and the process's CPU time, which other load on the machine moves least) are medians; the
+losses of all runs must agree; torch's profiler then gives the upsampling share (aten::upsample_trilinear3d and
+its backward, self CPU time) of one eager step in each mode, and the library's calls per compiled step show
+that the compiled graph runs it.
 """
 import argparse
 import copy
@@ -26,6 +29,7 @@ def main():
     parser.add_argument("--reps", type=int, default=5, help="timed steps per mode")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--models", default="segresnet,unet")
+    parser.add_argument("--no-compile", action="store_true", help="eager columns only")
     args = parser.parse_args()
     os.environ.setdefault("TRILINEAR3D_CORES", str(args.threads))
     os.environ.setdefault("OMP_NUM_THREADS", str(args.threads))
@@ -55,58 +59,82 @@ def main():
     x = torch.randn(args.batch, 1, args.size, args.size, args.size, generator=gen)
     target = torch.randn(args.batch, 2, args.size, args.size, args.size, generator=gen)
 
+    compile_too = not args.no_compile and hasattr(torch, "compile")
+    # (compiled, enabled): the four ways a step runs.
+    ways = [(False, False), (False, True)] + ([(True, False), (True, True)] if compile_too else [])
+    labels = {(False, False): "eager, torch", (False, True): "eager, enable()",
+              (True, False): "compiled, torch", (True, True): "compiled, enable()"}
+
     for name in args.models.split(","):
         torch.manual_seed(0)
         base, label = make(name)
-        models = {False: base, True: copy.deepcopy(base)}
-        optimizers = {k: torch.optim.SGD(m.parameters(), lr=1e-3) for k, m in models.items()}
+        models = {way: copy.deepcopy(base) for way in ways}
+        optimizers = {way: torch.optim.SGD(m.parameters(), lr=1e-3) for way, m in models.items()}
+        forwards = {way: torch.compile(m) if way[0] else m for way, m in models.items()}
 
-        def step(on):
-            with trilinear3d.enabled(on):
-                optimizers[on].zero_grad(set_to_none=True)
-                loss = F.mse_loss(models[on](x), target)
+        def step(way):
+            with trilinear3d.enabled(way[1]):
+                optimizers[way].zero_grad(set_to_none=True)
+                loss = F.mse_loss(forwards[way](x), target)
                 loss.backward()
-                optimizers[on].step()
+                optimizers[way].step()
             return float(loss.detach())
 
-        losses = {False: [], True: []}
-        times = {False: [], True: []}
-        for _ in range(2):  # warm-up (also fills the library's output cache)
-            for on in (False, True):
-                losses[on].append(step(on))
-        for _ in range(args.reps):
-            for on in (False, True):
+        losses = {way: [] for way in ways}
+        times = {way: [] for way in ways}
+        cpu_times = {way: [] for way in ways}  # the process's CPU time: what other load on the machine moves least
+        first = {}
+        for _ in range(2):  # warm-up (compiles; also fills the library's output cache)
+            for way in ways:
                 t0 = time.perf_counter()
-                losses[on].append(step(on))
-                times[on].append(time.perf_counter() - t0)
-        for a, b in zip(losses[False], losses[True]):
-            assert abs(a - b) <= 1e-4 * max(1.0, abs(a)), f"losses differ: torch {losses[False]}, ours {losses[True]}"
+                losses[way].append(step(way))
+                first.setdefault(way, time.perf_counter() - t0)
+        for _ in range(args.reps):
+            for way in ways:
+                t0, c0 = time.perf_counter(), time.process_time()
+                losses[way].append(step(way))
+                times[way].append(time.perf_counter() - t0)
+                cpu_times[way].append(time.process_time() - c0)
+        reference = losses[(False, False)]
+        for way in ways:
+            for a, b in zip(reference, losses[way]):
+                assert abs(a - b) <= 1e-4 * max(1.0, abs(a)), \
+                    f"losses differ: torch {reference}, {labels[way]} {losses[way]}"
 
         shares = {}
         for on in (False, True):
             with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
-                step(on)
+                step((False, on))
             total = up = 0.0
             for e in prof.key_averages():
                 total += e.self_cpu_time_total
                 if e.key in ("aten::upsample_trilinear3d", "aten::upsample_trilinear3d_backward"):
                     up += e.self_cpu_time_total
             shares[on] = (up / total if total else 0.0, up / 1e3)
-        trilinear3d.reset_stats()
-        step(True)
-        counts = trilinear3d.stats()
+        calls = {}
+        for way in ways:
+            if way[1]:
+                trilinear3d.reset_stats()
+                step(way)
+                calls[way] = trilinear3d.stats()
 
-        t_torch, t_ours = statistics.median(times[False]), statistics.median(times[True])
+        median = {way: statistics.median(times[way]) for way in ways}
         print(f"\n{label}")
-        print(f"  step median of {args.reps}: torch {t_torch * 1e3:.0f} ms, trilinear3d.enable() {t_ours * 1e3:.0f} ms "
-              f"({t_torch / t_ours:.2f}x); min torch {min(times[False]) * 1e3:.0f} ms, "
-              f"enabled {min(times[True]) * 1e3:.0f} ms")
-        print(f"  upsampling in torch's profile (self CPU, one step): torch {100 * shares[False][0]:.1f}% "
+        for way in ways:
+            print(f"  {labels[way]:20s} step median of {args.reps}: {median[way] * 1e3:6.0f} ms (min "
+                  f"{min(times[way]) * 1e3:.0f} ms; CPU time {statistics.median(cpu_times[way]) * 1e3:.0f} ms; "
+                  f"first step {first[way]:.1f} s)")
+        print(f"  eager: torch / enable() {median[(False, False)] / median[(False, True)]:.2f}x"
+              + (f"; compiled: torch / enable() {median[(True, False)] / median[(True, True)]:.2f}x; "
+                 f"compiled, enable() vs eager, torch {median[(False, False)] / median[(True, True)]:.2f}x"
+                 if compile_too else ""))
+        print(f"  upsampling in torch's profile (self CPU, one eager step): torch {100 * shares[False][0]:.1f}% "
               f"({shares[False][1]:.0f} ms), enabled {100 * shares[True][0]:.1f}% ({shares[True][1]:.0f} ms)")
-        print(f"  losses agree over {len(losses[False])} steps: last torch {losses[False][-1]:.6f}, "
-              f"enabled {losses[True][-1]:.6f}; library calls per step: {counts['forward']} forward, "
-              f"{counts['backward']} backward, {counts['fallback_forward'] + counts['fallback_backward']} fallbacks")
-
+        last = ", ".join(f"{labels[w]} {losses[w][-1]:.6f}" for w in ways)
+        print(f"  losses agree over {len(reference)} steps: last {last}")
+        for way, counts in calls.items():
+            print(f"  library calls per step, {labels[way]}: {counts['forward']} forward, {counts['backward']} "
+                  f"backward, {counts['fallback_forward'] + counts['fallback_backward']} fallbacks")
 
 if __name__ == "__main__":
     main()

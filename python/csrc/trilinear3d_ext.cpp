@@ -20,6 +20,8 @@
 // Disable() destroys that Library, which deregisters the kernels and leaves torch's own active again.
 // Whatever the library does not cover goes to torch's CPU kernel through at::cpu::, which calls it
 // directly (no dispatcher, so no recursion into the override).
+// On torch 2 the same kernels are also the CPU kernels of trilinear3d::aten_upsample_trilinear3d(_backward)
+// (aten's schemas in this namespace): the opaque operators that torch.compile'd graphs call while enabled.
 #include <ATen/CPUFunctions.h>
 #include <Python.h>
 #include <c10/core/CPUAllocator.h>
@@ -569,6 +571,16 @@ using WarningHandlerGuard = c10::WarningUtils::WarningHandlerGuard;
 using WarningHandlerGuard = c10::Warning::WarningHandlerGuard;
 #endif
 
+// The aten operators the override serves, each with its kernel: the one list that Enable() registers for
+// aten's CPU key and (torch 2) the compiled graphs' operators below are made from. A new operator of the
+// resize family is one line here (its kernel: the library where it takes the case, torch's at::cpu kernel
+// otherwise) and one row of the Python table (python/trilinear3d/_compile.py).
+template <typename Visit>
+void ForEachOverride(Visit &&visit) {
+  visit("upsample_trilinear3d", &AtenUpsampleCpu);
+  visit("upsample_trilinear3d_backward", &AtenUpsampleBackwardCpu);
+}
+
 std::mutex gOverrideMutex;
 std::unique_ptr<torch::Library> gOverride;  // alive while enabled
 
@@ -579,8 +591,7 @@ void Enable() {
   WarningHandlerGuard guard(&quiet);
   auto library = std::make_unique<torch::Library>(torch::Library::IMPL, "aten", c10::DispatchKey::CPU,
                                                   __FILE__, __LINE__);
-  library->impl("upsample_trilinear3d", &AtenUpsampleCpu);
-  library->impl("upsample_trilinear3d_backward", &AtenUpsampleBackwardCpu);
+  ForEachOverride([&](const char *name, auto kernel) { library->impl(name, kernel); });
   gOverride = std::move(library);
 }
 
@@ -606,6 +617,23 @@ TORCH_LIBRARY(trilinear3d, m) {
       "bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor");
 }
 
+#if TORCH_VERSION_MAJOR >= 2
+// For torch.compile (python/trilinear3d/_compile.py): trilinear3d::aten_<name> for every operator of
+// ForEachOverride, with aten's own schema (SymInt sizes, so dynamic shapes trace) and the override's kernel
+// as its CPU kernel. Compiled graphs call these opaque operators where enable() routes aten's; their fake
+// (shape) and autograd registrations are Python's (torch.library.register_fake / register_autograd).
+TORCH_LIBRARY_FRAGMENT(trilinear3d, m) {
+  trilinear3d_ext::ForEachOverride([&](const char *name, auto kernel) {
+    const std::string routed = std::string("aten_") + name;
+    m.def(c10::Dispatcher::singleton()
+              .findSchemaOrThrow((std::string("aten::") + name).c_str(), "")
+              .schema()
+              .cloneWithName("trilinear3d::" + routed, ""));
+    m.impl(routed.c_str(), torch::dispatch(c10::DispatchKey::CPU, kernel));
+  });
+}
+#endif
+
 TORCH_LIBRARY_IMPL(trilinear3d, CPU, m) {
   m.impl("upsample_trilinear3d", &trilinear3d_ext::UpsampleCpu);
   m.impl("upsample_trilinear3d_backward", &trilinear3d_ext::UpsampleBackwardCpu);
@@ -626,6 +654,14 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
         "Registers the library's kernels for aten's upsample_trilinear3d(_backward) on CPU.");
   m.def("_disable", &ext::Disable, "Deregisters them: torch's own kernels are active again.");
   m.def("_is_enabled", &ext::IsEnabled);
+  m.def(
+      "_overridden_ops",
+      [] {
+        std::vector<std::string> names;
+        ext::ForEachOverride([&](const char *name, auto) { names.emplace_back(name); });
+        return names;
+      },
+      "The aten operators enable() serves (and, on torch 2, trilinear3d::aten_<name> each).");
   m.def("_stats", [] {
     return std::vector<int64_t>{ext::gForwardCalls.load(), ext::gBackwardCalls.load(),
                                 ext::gForwardFallbacks.load(), ext::gBackwardFallbacks.load()};

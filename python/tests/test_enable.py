@@ -218,3 +218,23 @@ def test_empty_cache_releases_idle_output_buffers():
     # The cache still works after emptying.
     y = trilinear3d.interpolate(x, scale_factor=2)
     torch.testing.assert_close(y, F.interpolate(x, scale_factor=2, mode="trilinear"), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.filterwarnings("ignore::FutureWarning")  # torch 2.15 deprecates TorchScript
+@pytest.mark.filterwarnings("ignore:Converting a tensor to a Python boolean")  # F.interpolate under jit.trace
+def test_torchscript_module_runs_the_library_when_enabled():
+    """A scripted (and a traced) unmodified model calls aten's operators: enable() serves them as in eager."""
+    torch.manual_seed(0)
+    model = UNet3d(width=4).eval()
+    x = torch.randn(1, 1, 8, 8, 8, requires_grad=True)
+    reference = model(x)
+    (ref_grad,) = torch.autograd.grad(reference.sum(), x)
+    for compiled in (torch.jit.script(model), torch.jit.trace(model, x)):
+        trilinear3d.reset_stats()
+        with trilinear3d.enabled():
+            out = compiled(x)
+            (grad,) = torch.autograd.grad(out.sum(), x)
+        counts = trilinear3d.stats()
+        assert counts["forward"] == 2 and counts["backward"] == 2, counts
+        torch.testing.assert_close(out, reference, rtol=1e-5, atol=1e-5)
+        torch.testing.assert_close(grad, ref_grad, rtol=1e-4, atol=1e-5)

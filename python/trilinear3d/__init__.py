@@ -25,6 +25,10 @@ The operators are also registered with torch (CPU and Autograd kernels, usable f
 Cases the library does not take (other dtypes, negative strides, a partial set of scales, empty
 tensors, anything its validation refuses) run torch's own CPU kernel; other devices never reach it.
 
+Under ``torch.compile`` (torch 2.x) the same holds: while enabled, graphs that Dynamo and Inductor compile call
+the library's forward and backward (``trilinear3d::aten_upsample_trilinear3d`` and its ``_backward``); a
+function compiled in one state recompiles in the other. How: ``trilinear3d._compile``.
+
 The library's worker-core count is ``TRILINEAR3D_CORES`` (environment, read once at first use;
 default: the machine's hardware threads). Set it before the first call.
 
@@ -65,15 +69,24 @@ __all__ = ["interpolate", "upsample_trilinear3d", "upsample_trilinear3d_backward
 __version__ = "0.1.0"
 
 
+from . import _compile  # noqa: E402  (torch.compile: the route into compiled graphs)
+
+_compile.install()
+
+
 def enable():
     """Makes torch's ``aten::upsample_trilinear3d`` and ``aten::upsample_trilinear3d_backward`` on CPU tensors
-    run this library (a CPU kernel registered over torch's), until :func:`disable`. Idempotent."""
+    run this library (a CPU kernel registered over torch's), until :func:`disable`; graphs that torch.compile
+    traces meanwhile call the library too (see ``trilinear3d._compile``). Idempotent."""
     _C._enable()
+    _compile._set_routing(True)
 
 
 def disable():
-    """Removes the kernels :func:`enable` registered: torch's own are active again. Idempotent."""
+    """Removes the kernels :func:`enable` registered: torch's own are active again, in eager code and in graphs
+    compiled from now on (a function compiled while enabled recompiles). Idempotent."""
     _C._disable()
+    _compile._set_routing(False)
 
 
 def is_enabled():
