@@ -243,6 +243,10 @@ SEEDS = {
     # before CheckTensorMemory rejects the view (161002).
     "linear1d_backward_unit_axis_stride_overflow": bytes.fromhex(
         "23030403030002ff0100000000000009ffffffffffff050209800303000202040000000007"),
+    # Found by the fuzzer: a Bilinear2d self with W = 0 (NHWC) and a non-empty out succeeds and writes
+    # nothing (CANN: an empty self or out is an empty call); the harness expects no write there.
+    "bilinear2d_empty_self_nonempty_out": bytes.fromhex(
+        "b001000402020106280980040202410c030000000000000000000000000000000000000900000401"),
     "linear_group_ranks_and_null_arrays": header(backward=True, op=BILINEAR2D_V2) + tensor([1, 2, 1, 4, 4]) +
         tensor([1, 2, 2, 2], copy_nc=True) + null_array() + explicit([1, 2, 2]) + scales("neg", "neg", "neg"),
 }

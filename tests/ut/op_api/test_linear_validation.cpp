@@ -518,6 +518,21 @@ TEST_P(Bilinear2dValidation, FormatsMustMatchAndBeSupported) {
   }
 }
 
+// CANN: an empty self (H or W = 0) or out is an empty call, whatever the other's size: success, workspace
+// 0, and a non-empty out is not written.
+TEST_P(Bilinear2dValidation, EmptySelfLeavesANonEmptyOutAsItWas) {
+  for (const std::vector<int64_t> &self :
+       {std::vector<int64_t>{1, 2, 0, 4}, std::vector<int64_t>{1, 2, 3, 0}}) {
+    RawTensor s(self, ACL_FLOAT, ACL_FORMAT_NCHW, readBuf_.data(), {}, 0, {1});
+    RawTensor out = Written();
+    workspaceSize_ = 12345;
+    ASSERT_EQ(Call(s.get(), out.get()), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_EQ(workspaceSize_, 0u);
+    ASSERT_TRUE(RunPlannedExecutor(false, &executor_, workspaceSize_, Api::kBilinear2d));
+    EXPECT_TRUE(WrittenUntouched());
+  }
+}
+
 TEST_P(Bilinear2dValidation, NegativeScalesAreRejectedZeroAccepted) {
   RawTensor self = Read();
   RawTensor out = Written();
