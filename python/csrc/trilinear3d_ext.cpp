@@ -1,27 +1,33 @@
-// The trilinear3d PyTorch extension: torch operators backed by libtrilinear3d's aclnn C API.
+// The trilinear3d PyTorch extension: torch operators backed by libtrilinear3d's aclnn C API, for the linear
+// resize family (one spatial axis: linear1d, two: bilinear2d, three: trilinear3d).
 //
 //   trilinear3d::upsample_trilinear3d(Tensor self, int[3] output_size, bool align_corners,
 //                                     float? scales_d=None, float? scales_h=None, float? scales_w=None)
 //   trilinear3d::upsample_trilinear3d_backward(Tensor grad_output, int[3] output_size, int[5] input_size,
 //                                              bool align_corners, float? scales_d=None, ...)
+//   trilinear3d::upsample_bilinear2d(Tensor self, int[2] output_size, bool align_corners,
+//                                    float? scales_h=None, float? scales_w=None), and its _backward
+//   trilinear3d::upsample_linear1d(Tensor self, int[1] output_size, bool align_corners, float? scales=None),
+//                                  and its _backward
 //
-// The CPU kernels wrap the torch tensors' memory as aclTensor views (data pointer + strides, no
-// copies: contiguous NCDHW, channels_last_3d as NDHWC, any other strided view as-is), allocate the
-// output as an ordinary CPU tensor in the input's memory format (large ones from a buffer cache, see
-// OutputCache) and the workspace as a torch byte tensor, then run GetWorkspaceSize + the op on the
-// default stream + aclrtSynchronizeStream.
-// The Autograd kernels are torch::autograd::Functions: the forward's backward is the
-// aclnnUpsampleTrilinear3dBackward op, and the backward's backward is the forward op (both ops are
-// linear), so double backward works too.
+// Every operator is a row of kOps (ResizeOp: aten's name, the spatial rank, the library's two entry points);
+// the kernels below are written once for all of them. The CPU kernels wrap the torch tensors' memory as
+// aclTensor views (data pointer + strides, no copies: contiguous NC..., channels_last(_3d) as N...C, any
+// other strided view as-is; the 1-D operators read every 3-D tensor as NCL), allocate the output as an
+// ordinary CPU tensor in torch's memory format for it (large ones from a buffer cache, see OutputCache) and
+// the workspace as a torch byte tensor, then run GetWorkspaceSize + the op on the default stream +
+// aclrtSynchronizeStream. The bilinear backward is aclnnUpsampleBilinear2dBackwardV2 (V1 ignores scales).
+// The Autograd kernels are torch::autograd::Functions: the forward's backward is the backward op, and the
+// backward's backward is the forward op (both ops are linear), so double backward works too.
 //
-// Enable() also registers CPU kernels for torch's own aten::upsample_trilinear3d and
-// aten::upsample_trilinear3d_backward (a torch::Library of kind IMPL, newest registration wins), so
-// F.interpolate(mode='trilinear'), nn.Upsample and torch's autograd formulas run the library;
-// Disable() destroys that Library, which deregisters the kernels and leaves torch's own active again.
-// Whatever the library does not cover goes to torch's CPU kernel through at::cpu::, which calls it
-// directly (no dispatcher, so no recursion into the override).
-// On torch 2 the same kernels are also the CPU kernels of trilinear3d::aten_upsample_trilinear3d(_backward)
-// (aten's schemas in this namespace): the opaque operators that torch.compile'd graphs call while enabled.
+// Enable() also registers CPU kernels for torch's own aten operators of the family (a torch::Library of kind
+// IMPL, newest registration wins; the list is ForEachOverride), so F.interpolate(mode='linear' / 'bilinear'
+// / 'trilinear'), nn.Upsample and torch's autograd formulas run the library; Disable() destroys that
+// Library, which deregisters the kernels and leaves torch's own active again. Whatever the library does not
+// compute exactly as torch does goes to torch's CPU kernel through at::cpu::, which calls it directly (no
+// dispatcher, so no recursion into the override).
+// On torch 2 the same kernels are also the CPU kernels of trilinear3d::aten_<name> (aten's schemas in this
+// namespace): the opaque operators that torch.compile'd graphs call while enabled.
 #include <ATen/CPUFunctions.h>
 #include <Python.h>
 #include <c10/core/CPUAllocator.h>
@@ -35,6 +41,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <list>
@@ -45,6 +52,10 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "aclnnop/aclnn_upsample_bilinear_2d.h"
+#include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
+#include "aclnnop/aclnn_upsample_linear_1d.h"
+#include "aclnnop/aclnn_upsample_linear_1d_backward.h"
 #include "aclnnop/aclnn_upsample_trilinear_3d.h"
 #include "aclnnop/aclnn_upsample_trilinear_3d_backward.h"
 
@@ -93,25 +104,42 @@ aclDataType ToAclDataType(const at::Tensor &t, const char *op) {
   }
 }
 
-// Wraps a 5-D (N, C, D, H, W) torch tensor as an aclTensor view over its own memory. A tensor whose
-// memory is channels_last_3d (and not also plain contiguous) is described as NDHWC, view (N, D, H,
-// W, C); every other layout as NCDHW with its strides. The storage is 1-D, as long as the view's extent.
-TensorPtr WrapTensor(const at::Tensor &t, aclDataType dtype) {
-  const bool channelsLast = !t.is_contiguous() && t.is_contiguous(at::MemoryFormat::ChannelsLast3d);
-  static const int kNdhwcOrder[5] = {0, 2, 3, 4, 1};
+// Whether torch's channels-last layout of t's rank (channels_last for 4-D, channels_last_3d for 5-D)
+// describes its memory, and plain contiguity does not. 3-D tensors have none.
+bool IsChannelsLast(const at::Tensor &t) {
+  if (t.dim() == 4) return !t.is_contiguous() && t.is_contiguous(at::MemoryFormat::ChannelsLast);
+  if (t.dim() == 5) return !t.is_contiguous() && t.is_contiguous(at::MemoryFormat::ChannelsLast3d);
+  return false;
+}
+
+// Wraps a 3-, 4- or 5-D (N, C, spatial...) torch tensor as an aclTensor view over its own memory: with
+// channelsLast, in the library's N, spatial..., C format (NHWC, NDHWC) with the view's dims in that order,
+// else as NCHW / NCDHW (3-D: ND, which the 1-D operators read as NCL) with its strides. Any strides describe
+// the memory, so either format is right for any tensor; the one that matches the memory is the fast one.
+// The storage is 1-D, as long as the view's extent.
+TensorPtr WrapTensor(const at::Tensor &t, aclDataType dtype, bool channelsLast) {
+  const int rank = static_cast<int>(t.dim());
+  TORCH_CHECK(rank >= 3 && rank <= 5, "trilinear3d: expected a 3-, 4- or 5-D tensor, got ", rank, "-D");
+  static const aclFormat kFormats[6][2] = {{},
+                                           {},
+                                           {},
+                                           {ACL_FORMAT_ND, ACL_FORMAT_ND},
+                                           {ACL_FORMAT_NCHW, ACL_FORMAT_NHWC},
+                                           {ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC}};
+  channelsLast = channelsLast && rank > 3;
   int64_t dims[5], strides[5];
   int64_t extent = 1;
-  for (int i = 0; i < 5; ++i) {
-    const int src = channelsLast ? kNdhwcOrder[i] : i;
+  for (int i = 0; i < rank; ++i) {
+    // N, C, spatial... or N, spatial..., C.
+    const int src = !channelsLast || i == 0 ? i : (i == rank - 1 ? 1 : i + 1);
     dims[i] = t.size(src);
     strides[i] = t.stride(src);
     TORCH_CHECK(strides[i] >= 0, "trilinear3d: negative strides are not supported");
     extent += (dims[i] - 1) * strides[i];
   }
   const int64_t storage[1] = {extent};
-  aclTensor *tensor =
-      aclCreateTensor(dims, 5, dtype, strides, 0, channelsLast ? ACL_FORMAT_NDHWC : ACL_FORMAT_NCDHW, storage,
-                      1, t.data_ptr());
+  aclTensor *tensor = aclCreateTensor(dims, rank, dtype, strides, 0, kFormats[rank][channelsLast ? 1 : 0],
+                                      storage, 1, t.data_ptr());
   TORCH_CHECK(tensor != nullptr, "trilinear3d: aclCreateTensor failed: ", RecentMessage());
   return TensorPtr(tensor);
 }
@@ -122,34 +150,183 @@ IntArrayPtr WrapIntArray(const std::vector<int64_t> &values) {
   return IntArrayPtr(a);
 }
 
-// CANN uses the scales only when all three are > 0; torch uses each given one on its own axis. The
-// two agree when all three are given (> 0) or none is, so a partial set is refused.
-void ScalesToDoubles(const Scale &d, const Scale &h, const Scale &w, double out[3]) {
-  const int given = int(d.has_value()) + int(h.has_value()) + int(w.has_value());
-  TORCH_CHECK_VALUE(given == 0 || given == 3,
-                    "trilinear3d: scales_d, scales_h and scales_w must be all given or all None");
-  if (given == 0) {
-    out[0] = out[1] = out[2] = 0.0;
-    return;
+// --- The operators ---------------------------------------------------------------------------------------
+
+// The library's entry points, with the scales as an array (one per spatial axis).
+using ForwardPlan = aclnnStatus (*)(const aclTensor *self, const aclIntArray *outputSize, bool alignCorners,
+                                    const double *scales, aclTensor *out, uint64_t *workspaceSize,
+                                    aclOpExecutor **executor);
+using BackwardPlan = aclnnStatus (*)(const aclTensor *gradOut, const aclIntArray *outputSize,
+                                     const aclIntArray *inputSize, bool alignCorners, const double *scales,
+                                     aclTensor *gradInput, uint64_t *workspaceSize, aclOpExecutor **executor);
+using Run = aclnnStatus (*)(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                            aclrtStream stream);
+
+// One operator of the family: aten's (and trilinear3d::'s) name for the forward (the backward is
+// <name>_backward), its spatial rank, and the library's forward and backward.
+struct ResizeOp {
+  const char *name;
+  int spatialDims;
+  const char *axes[3];  // the spatial axes' letters, for torch's messages
+  const char *scaleNames;
+  // The library's "no scale": 0 where scales count only when > 0, -1 for Linear1d (it checks a scale >= 0
+  // against the size, docs/spec.md §2).
+  double noScale;
+  // The backward's inputSize lists (N, C, spatial) in the order of gradOut's format (V2, docs/spec.md §3).
+  bool inputSizeInGradOutFormat;
+  const char *forwardApi;
+  ForwardPlan forwardPlan;
+  Run forwardRun;
+  const char *backwardApi;
+  BackwardPlan backwardPlan;
+  Run backwardRun;
+};
+
+enum OpIndex { kTrilinear3d, kBilinear2d, kLinear1d, kOpCount };
+
+const ResizeOp kOps[kOpCount] = {
+    {"upsample_trilinear3d",
+     3,
+     {"D", "H", "W"},
+     "scales_d, scales_h and scales_w",
+     0.0,
+     false,
+     "aclnnUpsampleTrilinear3d",
+     [](const aclTensor *self, const aclIntArray *size, bool align, const double *s, aclTensor *out,
+        uint64_t *ws, aclOpExecutor **ex) {
+       return aclnnUpsampleTrilinear3dGetWorkspaceSize(self, size, align, s[0], s[1], s[2], out, ws, ex);
+     },
+     aclnnUpsampleTrilinear3d,
+     "aclnnUpsampleTrilinear3dBackward",
+     [](const aclTensor *gradOut, const aclIntArray *size, const aclIntArray *inputSize, bool align,
+        const double *s, aclTensor *gradInput, uint64_t *ws, aclOpExecutor **ex) {
+       return aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize(gradOut, size, inputSize, align, s[0], s[1],
+                                                               s[2], gradInput, ws, ex);
+     },
+     aclnnUpsampleTrilinear3dBackward},
+    {"upsample_bilinear2d",
+     2,
+     {"H", "W"},
+     "scales_h and scales_w",
+     0.0,
+     true,
+     "aclnnUpsampleBilinear2d",
+     [](const aclTensor *self, const aclIntArray *size, bool align, const double *s, aclTensor *out,
+        uint64_t *ws, aclOpExecutor **ex) {
+       return aclnnUpsampleBilinear2dGetWorkspaceSize(self, size, align, s[0], s[1], out, ws, ex);
+     },
+     aclnnUpsampleBilinear2d,
+     "aclnnUpsampleBilinear2dBackwardV2",
+     [](const aclTensor *gradOut, const aclIntArray *size, const aclIntArray *inputSize, bool align,
+        const double *s, aclTensor *gradInput, uint64_t *ws, aclOpExecutor **ex) {
+       return aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(gradOut, size, inputSize, align, s[0], s[1],
+                                                                gradInput, ws, ex);
+     },
+     aclnnUpsampleBilinear2dBackwardV2},
+    {"upsample_linear1d",
+     1,
+     {"W"},
+     "scales",
+     -1.0,
+     false,
+     "aclnnUpsampleLinear1d",
+     [](const aclTensor *self, const aclIntArray *size, bool align, const double *s, aclTensor *out,
+        uint64_t *ws, aclOpExecutor **ex) {
+       return aclnnUpsampleLinear1dGetWorkspaceSize(self, size, align, s[0], out, ws, ex);
+     },
+     aclnnUpsampleLinear1d,
+     "aclnnUpsampleLinear1dBackward",
+     [](const aclTensor *gradOut, const aclIntArray *size, const aclIntArray *inputSize, bool align,
+        const double *s, aclTensor *gradInput, uint64_t *ws, aclOpExecutor **ex) {
+       return aclnnUpsampleLinear1dBackwardGetWorkspaceSize(gradOut, size, inputSize, align, s[0], gradInput,
+                                                            ws, ex);
+     },
+     aclnnUpsampleLinear1dBackward},
+};
+
+// Library runs and fallbacks to torch's kernel, per operator, for trilinear3d.stats().
+struct Counts {
+  std::atomic<int64_t> forward{0}, backward{0}, fallbackForward{0}, fallbackBackward{0};
+};
+Counts gCounts[kOpCount];
+
+using Scales = std::vector<Scale>;
+
+// How torch and the library resize with user scales. torch uses each axis's scale on its own when it is
+// given and > 0 (1/s), else the sizes (in/out), and with align_corners never. The library has its own rules
+// per operator (docs/spec.md §2): it uses all of its scales or none, only where each gives its size
+// (floor(in · s) == out, in double, as the library checks), and some operators refuse a scale that does not.
+// The two compute the same math when no scale counts (align_corners, or none given > 0): the library then
+// gets its "no scale"; or when every axis's scale counts and gives its size: the library gets them all and
+// both use 1/s. Fills libraryScales and returns true in those cases; false where only torch's kernel
+// computes torch's result (a partial set, or a scale that does not give its size).
+bool LibraryScales(const ResizeOp &op, at::IntArrayRef inputSpatial, at::IntArrayRef outputSpatial,
+                   bool alignCorners, const Scales &scales, double libraryScales[3]) {
+  int counted = 0;
+  for (int i = 0; i < op.spatialDims; ++i) {
+    counted += !alignCorners && scales[i].has_value() && *scales[i] > 0.0;
+    libraryScales[i] = op.noScale;
   }
-  out[0] = *d, out[1] = *h, out[2] = *w;
-  for (int i = 0; i < 3; ++i) {
-    TORCH_CHECK_VALUE(out[i] > 0.0, "trilinear3d: scales must be > 0, but got (", out[0], ", ", out[1], ", ",
-                      out[2], ")");
+  if (counted == 0) return true;
+  if (counted != op.spatialDims) return false;
+  for (int i = 0; i < op.spatialDims; ++i) {
+    const double s = *scales[i];
+    if (std::floor(static_cast<double>(inputSpatial[i]) * s) != static_cast<double>(outputSpatial[i]))
+      return false;
+    libraryScales[i] = s;
   }
+  return true;
 }
 
-// torch's upsample_3d_common_check, with its messages.
-void CheckSizes(at::IntArrayRef inputSize, at::IntArrayRef outputSize) {
-  TORCH_CHECK(outputSize.size() == 3, "It is expected output_size equals to 3, but got size ",
+std::string ScalesString(const Scales &scales) {
+  std::ostringstream text;
+  text << "(";
+  for (size_t i = 0; i < scales.size(); ++i) {
+    text << (i ? ", " : "");
+    if (scales[i].has_value()) {
+      text << *scales[i];
+    } else {
+      text << "None";
+    }
+  }
+  text << ")";
+  return text.str();
+}
+
+// The trilinear3d:: operators' scales: torch's math or a ValueError (never a silent difference).
+void DirectScales(const ResizeOp &op, at::IntArrayRef inputSpatial, at::IntArrayRef outputSpatial,
+                  bool alignCorners, const Scales &scales, double libraryScales[3]) {
+  int given = 0;
+  for (const Scale &s : scales) given += s.has_value();
+  TORCH_CHECK_VALUE(given == 0 || given == op.spatialDims, "trilinear3d: ", op.scaleNames,
+                    " must be all given or all None");
+  for (const Scale &s : scales) {
+    TORCH_CHECK_VALUE(!s.has_value() || *s > 0.0, "trilinear3d: scales must be > 0, but got ",
+                      ScalesString(scales));
+  }
+  TORCH_CHECK_VALUE(LibraryScales(op, inputSpatial, outputSpatial, alignCorners, scales, libraryScales),
+                    "trilinear3d: scales ", ScalesString(scales), " must match outputSize ", outputSpatial,
+                    " for the input's spatial size ", inputSpatial,
+                    ": floor(input size * scale) = output size");
+}
+
+std::string AxesString(const ResizeOp &op, at::IntArrayRef sizes) {
+  std::ostringstream text;
+  for (int i = 0; i < op.spatialDims; ++i) text << (i ? ", " : "") << op.axes[i] << ": " << sizes[i];
+  return text.str();
+}
+
+// torch's upsample_{1,2,3}d_common_check, with its messages.
+void CheckSizes(const ResizeOp &op, at::IntArrayRef inputSize, at::IntArrayRef outputSize) {
+  const size_t dims = static_cast<size_t>(op.spatialDims);
+  TORCH_CHECK(outputSize.size() == dims, "It is expected output_size equals to ", dims, ", but got size ",
               outputSize.size());
-  TORCH_CHECK(inputSize.size() == 5, "It is expected input_size equals to 5, but got size ",
-              inputSize.size());
-  TORCH_CHECK(inputSize[2] > 0 && inputSize[3] > 0 && inputSize[4] > 0 && outputSize[0] > 0 &&
-                  outputSize[1] > 0 && outputSize[2] > 0,
-              "Input and output sizes should be greater than 0, but got input (D: ", inputSize[2],
-              ", H: ", inputSize[3], ", W: ", inputSize[4], ") output (D: ", outputSize[0],
-              ", H: ", outputSize[1], ", W: ", outputSize[2], ")");
+  TORCH_CHECK(inputSize.size() == dims + 2, "It is expected input_size equals to ", dims + 2,
+              ", but got size ", inputSize.size());
+  bool positive = true;
+  for (size_t i = 0; i < dims; ++i) positive = positive && inputSize[2 + i] > 0 && outputSize[i] > 0;
+  TORCH_CHECK(positive, "Input and output sizes should be greater than 0, but got input (",
+              AxesString(op, inputSize.slice(2)), ") output (", AxesString(op, outputSize), ")");
 }
 
 // Output buffers. A large output from a plain allocation is fresh memory: glibc maps every block of more
@@ -262,7 +439,7 @@ class OutputCache {
   size_t capacity_ = 0;
 };
 
-// A new output tensor of `sizes` in `format` (contiguous or channels_last_3d).
+// A new output tensor of `sizes` in `format` (contiguous, channels_last or channels_last_3d).
 at::Tensor NewOutput(at::IntArrayRef sizes, const at::TensorOptions &options, at::MemoryFormat format) {
   OutputCache &cache = OutputCache::Get();
   size_t bytes = options.dtype().itemsize();
@@ -277,6 +454,8 @@ at::Tensor NewOutput(at::IntArrayRef sizes, const at::TensorOptions &options, at
   std::vector<int64_t> strides;
   if (format == at::MemoryFormat::ChannelsLast3d) {
     strides = c10::get_channels_last_strides_3d(sizes);
+  } else if (format == at::MemoryFormat::ChannelsLast) {
+    strides = c10::get_channels_last_strides_2d(sizes);
   } else {
     strides.assign(sizes.size(), 1);
     for (size_t i = sizes.size() - 1; i > 0; --i)
@@ -304,12 +483,9 @@ at::Tensor NewOutput(at::IntArrayRef sizes, const at::TensorOptions &options, at
   return t;
 }
 
-// Library runs and fallbacks to torch's kernel, for trilinear3d.stats().
-std::atomic<int64_t> gForwardCalls{0}, gBackwardCalls{0}, gForwardFallbacks{0}, gBackwardFallbacks{0};
-
 // Runs one planned op: workspace from torch, the default stream, then a synchronize. The GIL is
 // released while the library works (Python threads keep running).
-template <typename Plan, typename Run>
+template <typename Plan>
 void Execute(const char *api, Plan plan, Run run) {
   uint64_t workspaceSize = 0;
   aclOpExecutor *executor = nullptr;
@@ -332,160 +508,196 @@ void Execute(const char *api, Plan plan, Run run) {
   if (status != ACLNN_SUCCESS) ThrowStatus(api, status);
 }
 
-at::Tensor UpsampleCpu(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale scalesD,
-                       Scale scalesH, Scale scalesW) {
-  TORCH_CHECK(self.dim() == 5, "upsample_trilinear3d: expected a 5-D (N, C, D, H, W) input, but got ",
-              self.dim(), "-D with sizes ", self.sizes());
-  CheckSizes(self.sizes(), outputSize);
+// The forward of op: (N, C, in...) -> (N, C, outputSize), in torch's memory format for the output.
+// The library's scales are libraryScales (the override's, from LibraryScales) or, where null, DirectScales'.
+at::Tensor ResizeForward(const ResizeOp &op, const at::Tensor &self, at::IntArrayRef outputSize,
+                         bool alignCorners, const Scales &scales, const double *libraryScales = nullptr) {
+  const int64_t rank = op.spatialDims + 2;
+  TORCH_CHECK(self.dim() == rank, op.name, ": expected a ", rank, "-D input, but got ", self.dim(),
+              "-D with sizes ", self.sizes());
+  CheckSizes(op, self.sizes(), outputSize);
   TORCH_CHECK(self.numel() != 0 || c10::multiply_integers(self.sizes().begin() + 1, self.sizes().end()),
-              "Non-empty 5D data tensor expected but got a tensor with sizes ", self.sizes());
-  const aclDataType dtype = ToAclDataType(self, "upsample_trilinear3d");
-  double scales[3];
-  ScalesToDoubles(scalesD, scalesH, scalesW, scales);
+              "Non-empty ", rank, "D data tensor expected but got a tensor with sizes ", self.sizes());
+  const aclDataType dtype = ToAclDataType(self, op.name);
+  double scalesArray[3];
+  if (libraryScales != nullptr) {
+    std::copy(libraryScales, libraryScales + op.spatialDims, scalesArray);
+  } else {
+    DirectScales(op, self.sizes().slice(2), outputSize, alignCorners, scales, scalesArray);
+  }
 
-  at::Tensor out = NewOutput({self.size(0), self.size(1), outputSize[0], outputSize[1], outputSize[2]},
-                             self.options(), self.suggest_memory_format());
+  std::vector<int64_t> outSizes{self.size(0), self.size(1)};
+  outSizes.insert(outSizes.end(), outputSize.begin(), outputSize.end());
+  at::Tensor out = NewOutput(outSizes, self.options(), self.suggest_memory_format());
   if (out.numel() == 0) return out;
 
-  TensorPtr selfT = WrapTensor(self, dtype);
-  TensorPtr outT = WrapTensor(out, dtype);
+  // The 2-D forward wants self and out of one format: the output's, which is torch's for the input.
+  const bool channelsLast = IsChannelsLast(out) || IsChannelsLast(self);
+  TensorPtr selfT = WrapTensor(self, dtype, op.spatialDims == 3 ? IsChannelsLast(self) : channelsLast);
+  TensorPtr outT = WrapTensor(out, dtype, op.spatialDims == 3 ? IsChannelsLast(out) : channelsLast);
   IntArrayPtr outputSizeA = WrapIntArray(outputSize.vec());
   Execute(
-      "aclnnUpsampleTrilinear3d",
+      op.forwardApi,
       [&](uint64_t *ws, aclOpExecutor **ex) {
-        return aclnnUpsampleTrilinear3dGetWorkspaceSize(selfT.get(), outputSizeA.get(), alignCorners,
-                                                        scales[0], scales[1], scales[2], outT.get(), ws, ex);
+        return op.forwardPlan(selfT.get(), outputSizeA.get(), alignCorners, scalesArray, outT.get(), ws, ex);
       },
-      aclnnUpsampleTrilinear3d);
-  gForwardCalls.fetch_add(1, std::memory_order_relaxed);
+      op.forwardRun);
+  gCounts[&op - kOps].forward.fetch_add(1, std::memory_order_relaxed);
   return out;
 }
 
-at::Tensor UpsampleBackwardCpu(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
-                               at::IntArrayRef inputSize, bool alignCorners, Scale scalesD, Scale scalesH,
-                               Scale scalesW) {
-  CheckSizes(inputSize, outputSize);
-  TORCH_CHECK(gradOutput.dim() == 5, "upsample_trilinear3d_backward: expected a 5-D grad_output, but got ",
+// The backward of op: grad_output (N, C, outputSize) -> the input's gradient (inputSize), in torch's memory
+// format for grad_output.
+at::Tensor ResizeBackward(const ResizeOp &op, const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                          at::IntArrayRef inputSize, bool alignCorners, const Scales &scales,
+                          const double *libraryScales = nullptr) {
+  CheckSizes(op, inputSize, outputSize);
+  const int64_t rank = op.spatialDims + 2;
+  TORCH_CHECK(gradOutput.dim() == rank, op.name, "_backward: expected a ", rank, "-D grad_output, but got ",
               gradOutput.dim(), "-D with sizes ", gradOutput.sizes());
-  const int64_t expected[5] = {inputSize[0], inputSize[1], outputSize[0], outputSize[1], outputSize[2]};
-  for (int i = 0; i < 5; ++i) {
-    TORCH_CHECK(gradOutput.size(i) == expected[i], "Expected grad_output to have the same shape as output;",
-                " output.size(", i, ") = ", expected[i], " but got grad_output.size(", i,
+  for (int64_t i = 0; i < rank; ++i) {
+    const int64_t expected = i < 2 ? inputSize[i] : outputSize[i - 2];
+    TORCH_CHECK(gradOutput.size(i) == expected, "Expected grad_output to have the same shape as output;",
+                " output.size(", i, ") = ", expected, " but got grad_output.size(", i,
                 ") = ", gradOutput.size(i));
   }
-  const aclDataType dtype = ToAclDataType(gradOutput, "upsample_trilinear3d_backward");
-  double scales[3];
-  ScalesToDoubles(scalesD, scalesH, scalesW, scales);
+  const std::string name = std::string(op.name) + "_backward";
+  const aclDataType dtype = ToAclDataType(gradOutput, name.c_str());
+  double scalesArray[3];
+  if (libraryScales != nullptr) {
+    std::copy(libraryScales, libraryScales + op.spatialDims, scalesArray);
+  } else {
+    DirectScales(op, inputSize.slice(2), outputSize, alignCorners, scales, scalesArray);
+  }
 
   at::Tensor gradInput = NewOutput(inputSize, gradOutput.options(), gradOutput.suggest_memory_format());
   if (gradInput.numel() == 0) return gradInput;
 
-  TensorPtr gradOutT = WrapTensor(gradOutput, dtype);
-  TensorPtr gradInT = WrapTensor(gradInput, dtype);
+  const bool gradOutChannelsLast = IsChannelsLast(gradOutput);
+  TensorPtr gradOutT = WrapTensor(gradOutput, dtype, gradOutChannelsLast);
+  TensorPtr gradInT = WrapTensor(gradInput, dtype, IsChannelsLast(gradInput));
+  std::vector<int64_t> inputSizeInFormat = inputSize.vec();
+  if (op.inputSizeInGradOutFormat && gradOutChannelsLast) {  // (N, spatial..., C)
+    inputSizeInFormat.erase(inputSizeInFormat.begin() + 1);
+    inputSizeInFormat.push_back(inputSize[1]);
+  }
   IntArrayPtr outputSizeA = WrapIntArray(outputSize.vec());
-  IntArrayPtr inputSizeA = WrapIntArray(inputSize.vec());
+  IntArrayPtr inputSizeA = WrapIntArray(inputSizeInFormat);
   Execute(
-      "aclnnUpsampleTrilinear3dBackward",
+      op.backwardApi,
       [&](uint64_t *ws, aclOpExecutor **ex) {
-        return aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize(gradOutT.get(), outputSizeA.get(),
-                                                                inputSizeA.get(), alignCorners, scales[0],
-                                                                scales[1], scales[2], gradInT.get(), ws, ex);
+        return op.backwardPlan(gradOutT.get(), outputSizeA.get(), inputSizeA.get(), alignCorners, scalesArray,
+                               gradInT.get(), ws, ex);
       },
-      aclnnUpsampleTrilinear3dBackward);
-  gBackwardCalls.fetch_add(1, std::memory_order_relaxed);
+      op.backwardRun);
+  gCounts[&op - kOps].backward.fetch_add(1, std::memory_order_relaxed);
   return gradInput;
 }
 
-// Typed dispatcher handles, so that the autograd Functions call the ops through the dispatcher.
-const c10::TypedOperatorHandle<decltype(UpsampleCpu)> &ForwardOp() {
-  static const auto op = c10::Dispatcher::singleton()
-                             .findSchemaOrThrow("trilinear3d::upsample_trilinear3d", "")
-                             .typed<decltype(UpsampleCpu)>();
-  return op;
+// --- Autograd --------------------------------------------------------------------------------------------
+
+// The trilinear3d:: operators, called through the dispatcher (boxed) so that the autograd Functions reach
+// their CPU kernels, or a device's error.
+at::Tensor CallOperator(const std::string &name, torch::jit::Stack stack) {
+  const c10::OperatorHandle op = c10::Dispatcher::singleton().findSchemaOrThrow(name.c_str(), "");
+  op.callBoxed(&stack);
+  return stack[0].toTensor();
 }
 
-const c10::TypedOperatorHandle<decltype(UpsampleBackwardCpu)> &BackwardOp() {
-  static const auto op = c10::Dispatcher::singleton()
-                             .findSchemaOrThrow("trilinear3d::upsample_trilinear3d_backward", "")
-                             .typed<decltype(UpsampleBackwardCpu)>();
-  return op;
+void PushArguments(torch::jit::Stack *stack, at::IntArrayRef outputSize, bool alignCorners,
+                   const Scales &scales) {
+  stack->emplace_back(outputSize.vec());
+  stack->emplace_back(alignCorners);
+  for (const Scale &s : scales) stack->emplace_back(s);
 }
 
-void SaveParams(torch::autograd::AutogradContext *ctx, at::IntArrayRef outputSize, bool alignCorners, Scale d,
-                Scale h, Scale w) {
+at::Tensor CallForward(int opIndex, const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners,
+                       const Scales &scales) {
+  torch::jit::Stack stack{self};
+  PushArguments(&stack, outputSize, alignCorners, scales);
+  return CallOperator(std::string("trilinear3d::") + kOps[opIndex].name, std::move(stack));
+}
+
+at::Tensor CallBackward(int opIndex, const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                        at::IntArrayRef inputSize, bool alignCorners, const Scales &scales) {
+  torch::jit::Stack stack{gradOutput};
+  PushArguments(&stack, outputSize, alignCorners, scales);
+  stack.insert(stack.begin() + 2, c10::IValue(inputSize.vec()));
+  return CallOperator(std::string("trilinear3d::") + kOps[opIndex].name + "_backward", std::move(stack));
+}
+
+void SaveParams(torch::autograd::AutogradContext *ctx, int opIndex, at::IntArrayRef outputSize,
+                bool alignCorners, const Scales &scales) {
+  ctx->saved_data["op"] = static_cast<int64_t>(opIndex);
   ctx->saved_data["output_size"] = outputSize.vec();
   ctx->saved_data["align_corners"] = alignCorners;
-  ctx->saved_data["scales_d"] = d;
-  ctx->saved_data["scales_h"] = h;
-  ctx->saved_data["scales_w"] = w;
+  for (size_t i = 0; i < scales.size(); ++i) ctx->saved_data["scale" + std::to_string(i)] = scales[i];
 }
 
-Scale SavedScale(torch::autograd::AutogradContext *ctx, const char *name) {
-  const c10::IValue &v = ctx->saved_data[name];
-  return v.isNone() ? Scale() : Scale(v.toDouble());
+struct SavedParams {
+  int op;
+  std::vector<int64_t> outputSize;
+  bool alignCorners;
+  Scales scales;
+};
+
+SavedParams Saved(torch::autograd::AutogradContext *ctx) {
+  SavedParams p;
+  p.op = static_cast<int>(ctx->saved_data["op"].toInt());
+  p.outputSize = ctx->saved_data["output_size"].toIntVector();
+  p.alignCorners = ctx->saved_data["align_corners"].toBool();
+  for (int i = 0; i < kOps[p.op].spatialDims; ++i) {
+    const c10::IValue &v = ctx->saved_data["scale" + std::to_string(i)];
+    p.scales.push_back(v.isNone() ? Scale() : Scale(v.toDouble()));
+  }
+  return p;
 }
 
 // d(out)/d(self) is the backward op.
-class UpsampleFunction : public torch::autograd::Function<UpsampleFunction> {
+class ResizeFunction : public torch::autograd::Function<ResizeFunction> {
  public:
-  static at::Tensor forward(torch::autograd::AutogradContext *ctx, const at::Tensor &self,
-                            at::IntArrayRef outputSize, bool alignCorners, Scale d, Scale h, Scale w) {
-    SaveParams(ctx, outputSize, alignCorners, d, h, w);
+  static at::Tensor forward(torch::autograd::AutogradContext *ctx, const at::Tensor &self, int opIndex,
+                            at::IntArrayRef outputSize, bool alignCorners, const Scales &scales) {
+    SaveParams(ctx, opIndex, outputSize, alignCorners, scales);
     ctx->saved_data["input_size"] = self.sizes().vec();
     at::AutoDispatchBelowADInplaceOrView guard;
-    return ForwardOp().call(self, outputSize, alignCorners, d, h, w);
+    return CallForward(opIndex, self, outputSize, alignCorners, scales);
   }
 
   static torch::autograd::variable_list backward(torch::autograd::AutogradContext *ctx,
                                                  torch::autograd::variable_list grads) {
-    const std::vector<int64_t> outputSize = ctx->saved_data["output_size"].toIntVector();
-    const std::vector<int64_t> inputSize = ctx->saved_data["input_size"].toIntVector();
+    const SavedParams p = Saved(ctx);
     at::Tensor gradInput;
     if (grads[0].defined()) {
-      gradInput = BackwardOp().call(grads[0], outputSize, inputSize,
-                                    ctx->saved_data["align_corners"].toBool(), SavedScale(ctx, "scales_d"),
-                                    SavedScale(ctx, "scales_h"), SavedScale(ctx, "scales_w"));
+      gradInput = CallBackward(p.op, grads[0], p.outputSize, ctx->saved_data["input_size"].toIntVector(),
+                               p.alignCorners, p.scales);
     }
-    return {gradInput, at::Tensor(), at::Tensor(), at::Tensor(), at::Tensor(), at::Tensor()};
+    return {gradInput, at::Tensor(), at::Tensor(), at::Tensor(), at::Tensor()};
   }
 };
 
 // d(grad_input)/d(grad_output) is the forward op.
-class UpsampleBackwardFunction : public torch::autograd::Function<UpsampleBackwardFunction> {
+class ResizeBackwardFunction : public torch::autograd::Function<ResizeBackwardFunction> {
  public:
-  static at::Tensor forward(torch::autograd::AutogradContext *ctx, const at::Tensor &gradOutput,
-                            at::IntArrayRef outputSize, at::IntArrayRef inputSize, bool alignCorners, Scale d,
-                            Scale h, Scale w) {
-    SaveParams(ctx, outputSize, alignCorners, d, h, w);
+  static at::Tensor forward(torch::autograd::AutogradContext *ctx, const at::Tensor &gradOutput, int opIndex,
+                            at::IntArrayRef outputSize, at::IntArrayRef inputSize, bool alignCorners,
+                            const Scales &scales) {
+    SaveParams(ctx, opIndex, outputSize, alignCorners, scales);
     at::AutoDispatchBelowADInplaceOrView guard;
-    return BackwardOp().call(gradOutput, outputSize, inputSize, alignCorners, d, h, w);
+    return CallBackward(opIndex, gradOutput, outputSize, inputSize, alignCorners, scales);
   }
 
   static torch::autograd::variable_list backward(torch::autograd::AutogradContext *ctx,
                                                  torch::autograd::variable_list grads) {
-    const std::vector<int64_t> outputSize = ctx->saved_data["output_size"].toIntVector();
+    const SavedParams p = Saved(ctx);
     at::Tensor gradGradOutput;
-    if (grads[0].defined()) {
-      gradGradOutput = ForwardOp().call(grads[0], outputSize, ctx->saved_data["align_corners"].toBool(),
-                                        SavedScale(ctx, "scales_d"), SavedScale(ctx, "scales_h"),
-                                        SavedScale(ctx, "scales_w"));
-    }
-    return {gradGradOutput, at::Tensor(), at::Tensor(), at::Tensor(),
-            at::Tensor(),   at::Tensor(), at::Tensor()};
+    if (grads[0].defined())
+      gradGradOutput = CallForward(p.op, grads[0], p.outputSize, p.alignCorners, p.scales);
+    return {gradGradOutput, at::Tensor(), at::Tensor(), at::Tensor(), at::Tensor(), at::Tensor()};
   }
 };
 
-at::Tensor UpsampleAutograd(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale d,
-                            Scale h, Scale w) {
-  return UpsampleFunction::apply(self, outputSize, alignCorners, d, h, w);
-}
-
-at::Tensor UpsampleBackwardAutograd(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
-                                    at::IntArrayRef inputSize, bool alignCorners, Scale d, Scale h, Scale w) {
-  return UpsampleBackwardFunction::apply(gradOutput, outputSize, inputSize, alignCorners, d, h, w);
-}
-
-// --- The aten override -------------------------------------------------------------------------------
+// --- The aten override -----------------------------------------------------------------------------------
 
 bool SupportedDtype(const at::Tensor &t) {
   const auto type = t.scalar_type();
@@ -499,59 +711,156 @@ bool NonNegativeStrides(const at::Tensor &t) {
   return true;
 }
 
-// torch uses each given scale on its own axis and ignores scales <= 0; the library takes all three or none
-// (see ScalesToDoubles), so only those two cases are the library's.
-bool LibraryScales(const Scale &d, const Scale &h, const Scale &w) {
-  const int given = int(d.has_value()) + int(h.has_value()) + int(w.has_value());
-  if (given == 0) return true;
-  return given == 3 && *d > 0.0 && *h > 0.0 && *w > 0.0;
+bool PositiveSizes(at::IntArrayRef sizes) {
+  return std::all_of(sizes.begin(), sizes.end(), [](int64_t n) { return n > 0; });
 }
 
-// The cases the library takes; anything else, malformed arguments included, keeps torch's kernel and so
-// torch's results and error messages.
-bool LibraryTakesForward(const at::Tensor &self, at::IntArrayRef outputSize, const Scale &d, const Scale &h,
-                         const Scale &w) {
-  return self.dim() == 5 && SupportedDtype(self) && NonNegativeStrides(self) && outputSize.size() == 3 &&
-         self.numel() > 0 && outputSize[0] > 0 && outputSize[1] > 0 && outputSize[2] > 0 &&
-         LibraryScales(d, h, w);
+// The cases the library takes, with its scales; anything else, malformed arguments included, keeps torch's
+// kernel and so torch's results and error messages.
+bool LibraryTakesForward(const ResizeOp &op, const at::Tensor &self, at::IntArrayRef outputSize,
+                         bool alignCorners, const Scales &scales, double libraryScales[3]) {
+  return self.dim() == op.spatialDims + 2 && SupportedDtype(self) && NonNegativeStrides(self) &&
+         outputSize.size() == static_cast<size_t>(op.spatialDims) && self.numel() > 0 &&
+         PositiveSizes(outputSize) &&
+         LibraryScales(op, self.sizes().slice(2), outputSize, alignCorners, scales, libraryScales);
 }
 
-bool LibraryTakesBackward(const at::Tensor &gradOutput, at::IntArrayRef outputSize, at::IntArrayRef inputSize,
-                          const Scale &d, const Scale &h, const Scale &w) {
-  if (gradOutput.dim() != 5 || !SupportedDtype(gradOutput) || !NonNegativeStrides(gradOutput) ||
-      outputSize.size() != 3 || inputSize.size() != 5 || gradOutput.numel() == 0 || !LibraryScales(d, h, w))
+bool LibraryTakesBackward(const ResizeOp &op, const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                          at::IntArrayRef inputSize, bool alignCorners, const Scales &scales,
+                          double libraryScales[3]) {
+  const int64_t rank = op.spatialDims + 2;
+  if (gradOutput.dim() != rank || !SupportedDtype(gradOutput) || !NonNegativeStrides(gradOutput) ||
+      outputSize.size() != static_cast<size_t>(op.spatialDims) ||
+      static_cast<int64_t>(inputSize.size()) != rank || gradOutput.numel() == 0 ||
+      !PositiveSizes(inputSize) || !PositiveSizes(outputSize))
     return false;
-  const int64_t expected[5] = {inputSize[0], inputSize[1], outputSize[0], outputSize[1], outputSize[2]};
-  for (int i = 0; i < 5; ++i) {
-    if (gradOutput.size(i) != expected[i] || expected[i] <= 0 || inputSize[i] <= 0) return false;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (gradOutput.size(i) != (i < 2 ? inputSize[i] : outputSize[i - 2])) return false;
   }
-  return true;
+  return LibraryScales(op, inputSize.slice(2), outputSize, alignCorners, scales, libraryScales);
 }
 
-at::Tensor AtenUpsampleCpu(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale d,
+// The override's kernels: the library where it takes the case (its own validation may still refuse one, a
+// dim above its limits say: torch's kernel decides it then), torch's kernel (`fallback`) otherwise.
+template <typename Fallback>
+at::Tensor OverrideForward(int opIndex, const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners,
+                           const Scales &scales, Fallback fallback) {
+  const ResizeOp &op = kOps[opIndex];
+  double libraryScales[3];
+  if (LibraryTakesForward(op, self, outputSize, alignCorners, scales, libraryScales)) {
+    try {
+      return ResizeForward(op, self, outputSize, alignCorners, scales, libraryScales);
+    } catch (const c10::ValueError &) {
+    }
+  }
+  gCounts[opIndex].fallbackForward.fetch_add(1, std::memory_order_relaxed);
+  return fallback();
+}
+
+template <typename Fallback>
+at::Tensor OverrideBackward(int opIndex, const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                            at::IntArrayRef inputSize, bool alignCorners, const Scales &scales,
+                            Fallback fallback) {
+  const ResizeOp &op = kOps[opIndex];
+  double libraryScales[3];
+  if (LibraryTakesBackward(op, gradOutput, outputSize, inputSize, alignCorners, scales, libraryScales)) {
+    try {
+      return ResizeBackward(op, gradOutput, outputSize, inputSize, alignCorners, scales, libraryScales);
+    } catch (const c10::ValueError &) {
+    }
+  }
+  gCounts[opIndex].fallbackBackward.fetch_add(1, std::memory_order_relaxed);
+  return fallback();
+}
+
+// --- Each operator's kernels, with its schema's signature ------------------------------------------------
+// CPU: the trilinear3d:: operators; Autograd: theirs; Aten: the override of aten's CPU kernel.
+
+at::Tensor Trilinear3dCpu(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale d,
+                          Scale h, Scale w) {
+  return ResizeForward(kOps[kTrilinear3d], self, outputSize, alignCorners, {d, h, w});
+}
+at::Tensor Trilinear3dBackwardCpu(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                                  at::IntArrayRef inputSize, bool alignCorners, Scale d, Scale h, Scale w) {
+  return ResizeBackward(kOps[kTrilinear3d], gradOutput, outputSize, inputSize, alignCorners, {d, h, w});
+}
+at::Tensor Trilinear3dAutograd(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale d,
+                               Scale h, Scale w) {
+  return ResizeFunction::apply(self, int(kTrilinear3d), outputSize, alignCorners, Scales{d, h, w});
+}
+at::Tensor Trilinear3dBackwardAutograd(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                                       at::IntArrayRef inputSize, bool alignCorners, Scale d, Scale h,
+                                       Scale w) {
+  return ResizeBackwardFunction::apply(gradOutput, int(kTrilinear3d), outputSize, inputSize, alignCorners,
+                                       Scales{d, h, w});
+}
+at::Tensor Trilinear3dAten(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale d,
                            Scale h, Scale w) {
-  if (LibraryTakesForward(self, outputSize, d, h, w)) {
-    try {
-      return UpsampleCpu(self, outputSize, alignCorners, d, h, w);
-    } catch (const c10::ValueError &) {
-      // The library's own validation refused the case: torch's kernel decides it.
-    }
-  }
-  gForwardFallbacks.fetch_add(1, std::memory_order_relaxed);
-  return at::cpu::upsample_trilinear3d(self, outputSize, alignCorners, d, h, w);
+  return OverrideForward(kTrilinear3d, self, outputSize, alignCorners, {d, h, w}, [&] {
+    return at::cpu::upsample_trilinear3d(self, outputSize, alignCorners, d, h, w);
+  });
+}
+at::Tensor Trilinear3dBackwardAten(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                                   at::IntArrayRef inputSize, bool alignCorners, Scale d, Scale h, Scale w) {
+  return OverrideBackward(kTrilinear3d, gradOutput, outputSize, inputSize, alignCorners, {d, h, w}, [&] {
+    return at::cpu::upsample_trilinear3d_backward(gradOutput, outputSize, inputSize, alignCorners, d, h, w);
+  });
 }
 
-at::Tensor AtenUpsampleBackwardCpu(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
-                                   at::IntArrayRef inputSize, bool alignCorners, Scale d, Scale h, Scale w) {
-  if (LibraryTakesBackward(gradOutput, outputSize, inputSize, d, h, w)) {
-    try {
-      return UpsampleBackwardCpu(gradOutput, outputSize, inputSize, alignCorners, d, h, w);
-    } catch (const c10::ValueError &) {
-      // As in AtenUpsampleCpu.
-    }
-  }
-  gBackwardFallbacks.fetch_add(1, std::memory_order_relaxed);
-  return at::cpu::upsample_trilinear3d_backward(gradOutput, outputSize, inputSize, alignCorners, d, h, w);
+at::Tensor Bilinear2dCpu(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale h,
+                         Scale w) {
+  return ResizeForward(kOps[kBilinear2d], self, outputSize, alignCorners, {h, w});
+}
+at::Tensor Bilinear2dBackwardCpu(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                                 at::IntArrayRef inputSize, bool alignCorners, Scale h, Scale w) {
+  return ResizeBackward(kOps[kBilinear2d], gradOutput, outputSize, inputSize, alignCorners, {h, w});
+}
+at::Tensor Bilinear2dAutograd(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale h,
+                              Scale w) {
+  return ResizeFunction::apply(self, int(kBilinear2d), outputSize, alignCorners, Scales{h, w});
+}
+at::Tensor Bilinear2dBackwardAutograd(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                                      at::IntArrayRef inputSize, bool alignCorners, Scale h, Scale w) {
+  return ResizeBackwardFunction::apply(gradOutput, int(kBilinear2d), outputSize, inputSize, alignCorners,
+                                       Scales{h, w});
+}
+at::Tensor Bilinear2dAten(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale h,
+                          Scale w) {
+  return OverrideForward(kBilinear2d, self, outputSize, alignCorners, {h, w},
+                         [&] { return at::cpu::upsample_bilinear2d(self, outputSize, alignCorners, h, w); });
+}
+at::Tensor Bilinear2dBackwardAten(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                                  at::IntArrayRef inputSize, bool alignCorners, Scale h, Scale w) {
+  return OverrideBackward(kBilinear2d, gradOutput, outputSize, inputSize, alignCorners, {h, w}, [&] {
+    return at::cpu::upsample_bilinear2d_backward(gradOutput, outputSize, inputSize, alignCorners, h, w);
+  });
+}
+
+at::Tensor Linear1dCpu(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale scales) {
+  return ResizeForward(kOps[kLinear1d], self, outputSize, alignCorners, {scales});
+}
+at::Tensor Linear1dBackwardCpu(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                               at::IntArrayRef inputSize, bool alignCorners, Scale scales) {
+  return ResizeBackward(kOps[kLinear1d], gradOutput, outputSize, inputSize, alignCorners, {scales});
+}
+at::Tensor Linear1dAutograd(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners,
+                            Scale scales) {
+  return ResizeFunction::apply(self, int(kLinear1d), outputSize, alignCorners, Scales{scales});
+}
+at::Tensor Linear1dBackwardAutograd(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                                    at::IntArrayRef inputSize, bool alignCorners, Scale scales) {
+  return ResizeBackwardFunction::apply(gradOutput, int(kLinear1d), outputSize, inputSize, alignCorners,
+                                       Scales{scales});
+}
+at::Tensor Linear1dAten(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale scales) {
+  return OverrideForward(kLinear1d, self, outputSize, alignCorners, {scales},
+                         [&] { return at::cpu::upsample_linear1d(self, outputSize, alignCorners, scales); });
+}
+at::Tensor Linear1dBackwardAten(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                                at::IntArrayRef inputSize, bool alignCorners, Scale scales) {
+  return OverrideBackward(kLinear1d, gradOutput, outputSize, inputSize, alignCorners, {scales}, [&] {
+    return at::cpu::upsample_linear1d_backward(gradOutput, outputSize, inputSize, alignCorners, scales);
+  });
 }
 
 // torch warns that a kernel for aten's CPU key is overridden; that is the point here, so the warning
@@ -573,12 +882,16 @@ using WarningHandlerGuard = c10::Warning::WarningHandlerGuard;
 
 // The aten operators the override serves, each with its kernel: the one list that Enable() registers for
 // aten's CPU key and (torch 2) the compiled graphs' operators below are made from. A new operator of the
-// resize family is one line here (its kernel: the library where it takes the case, torch's at::cpu kernel
-// otherwise) and one row of the Python table (python/trilinear3d/_compile.py).
+// resize family is a row of kOps, its kernels above, a pair of lines here and one row of the Python table
+// (python/trilinear3d/_compile.py).
 template <typename Visit>
 void ForEachOverride(Visit &&visit) {
-  visit("upsample_trilinear3d", &AtenUpsampleCpu);
-  visit("upsample_trilinear3d_backward", &AtenUpsampleBackwardCpu);
+  visit("upsample_trilinear3d", &Trilinear3dAten);
+  visit("upsample_trilinear3d_backward", &Trilinear3dBackwardAten);
+  visit("upsample_bilinear2d", &Bilinear2dAten);
+  visit("upsample_bilinear2d_backward", &Bilinear2dBackwardAten);
+  visit("upsample_linear1d", &Linear1dAten);
+  visit("upsample_linear1d_backward", &Linear1dBackwardAten);
 }
 
 std::mutex gOverrideMutex;
@@ -615,6 +928,17 @@ TORCH_LIBRARY(trilinear3d, m) {
   m.def(
       "upsample_trilinear3d_backward(Tensor grad_output, int[3] output_size, int[5] input_size, "
       "bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor");
+  m.def(
+      "upsample_bilinear2d(Tensor self, int[2] output_size, bool align_corners, float? scales_h=None, "
+      "float? scales_w=None) -> Tensor");
+  m.def(
+      "upsample_bilinear2d_backward(Tensor grad_output, int[2] output_size, int[4] input_size, "
+      "bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor");
+  m.def(
+      "upsample_linear1d(Tensor self, int[1] output_size, bool align_corners, float? scales=None) -> Tensor");
+  m.def(
+      "upsample_linear1d_backward(Tensor grad_output, int[1] output_size, int[3] input_size, "
+      "bool align_corners, float? scales=None) -> Tensor");
 }
 
 #if TORCH_VERSION_MAJOR >= 2
@@ -635,23 +959,33 @@ TORCH_LIBRARY_FRAGMENT(trilinear3d, m) {
 #endif
 
 TORCH_LIBRARY_IMPL(trilinear3d, CPU, m) {
-  m.impl("upsample_trilinear3d", &trilinear3d_ext::UpsampleCpu);
-  m.impl("upsample_trilinear3d_backward", &trilinear3d_ext::UpsampleBackwardCpu);
+  namespace ext = trilinear3d_ext;
+  m.impl("upsample_trilinear3d", &ext::Trilinear3dCpu);
+  m.impl("upsample_trilinear3d_backward", &ext::Trilinear3dBackwardCpu);
+  m.impl("upsample_bilinear2d", &ext::Bilinear2dCpu);
+  m.impl("upsample_bilinear2d_backward", &ext::Bilinear2dBackwardCpu);
+  m.impl("upsample_linear1d", &ext::Linear1dCpu);
+  m.impl("upsample_linear1d_backward", &ext::Linear1dBackwardCpu);
 }
 
 TORCH_LIBRARY_IMPL(trilinear3d, Autograd, m) {
-  m.impl("upsample_trilinear3d", &trilinear3d_ext::UpsampleAutograd);
-  m.impl("upsample_trilinear3d_backward", &trilinear3d_ext::UpsampleBackwardAutograd);
+  namespace ext = trilinear3d_ext;
+  m.impl("upsample_trilinear3d", &ext::Trilinear3dAutograd);
+  m.impl("upsample_trilinear3d_backward", &ext::Trilinear3dBackwardAutograd);
+  m.impl("upsample_bilinear2d", &ext::Bilinear2dAutograd);
+  m.impl("upsample_bilinear2d_backward", &ext::Bilinear2dBackwardAutograd);
+  m.impl("upsample_linear1d", &ext::Linear1dAutograd);
+  m.impl("upsample_linear1d_backward", &ext::Linear1dBackwardAutograd);
 }
 
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   namespace ext = trilinear3d_ext;
   m.doc() =
-      "trilinear3d's compiled part: registers torch.ops.trilinear3d.upsample_trilinear3d and "
-      "torch.ops.trilinear3d.upsample_trilinear3d_backward (CPU and Autograd kernels) backed by "
-      "libtrilinear3d, and the switchable override of aten's CPU kernels.";
-  m.def("_enable", &ext::Enable,
-        "Registers the library's kernels for aten's upsample_trilinear3d(_backward) on CPU.");
+      "trilinear3d's compiled part: registers torch.ops.trilinear3d.upsample_trilinear3d, "
+      "upsample_bilinear2d, "
+      "upsample_linear1d and their _backward (CPU and Autograd kernels) backed by libtrilinear3d, and the "
+      "switchable override of aten's CPU kernels.";
+  m.def("_enable", &ext::Enable, "Registers the library's kernels for aten's resize operators on CPU.");
   m.def("_disable", &ext::Disable, "Deregisters them: torch's own kernels are active again.");
   m.def("_is_enabled", &ext::IsEnabled);
   m.def(
@@ -662,15 +996,26 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
         return names;
       },
       "The aten operators enable() serves (and, on torch 2, trilinear3d::aten_<name> each).");
-  m.def("_stats", [] {
-    return std::vector<int64_t>{ext::gForwardCalls.load(), ext::gBackwardCalls.load(),
-                                ext::gForwardFallbacks.load(), ext::gBackwardFallbacks.load()};
-  });
+  m.def(
+      "_stats",
+      [] {
+        std::vector<std::pair<std::string, std::vector<int64_t>>> counts;
+        for (int i = 0; i < ext::kOpCount; ++i) {
+          const ext::Counts &c = ext::gCounts[i];
+          counts.emplace_back(ext::kOps[i].name,
+                              std::vector<int64_t>{c.forward.load(), c.backward.load(),
+                                                   c.fallbackForward.load(), c.fallbackBackward.load()});
+        }
+        return counts;
+      },
+      "Per operator (aten's name): library forwards, backwards, and the override's fallbacks of each.");
   m.def("_reset_stats", [] {
-    ext::gForwardCalls = 0;
-    ext::gBackwardCalls = 0;
-    ext::gForwardFallbacks = 0;
-    ext::gBackwardFallbacks = 0;
+    for (ext::Counts &c : ext::gCounts) {
+      c.forward = 0;
+      c.backward = 0;
+      c.fallbackForward = 0;
+      c.fallbackBackward = 0;
+    }
   });
   m.def("_empty_cache", [] { return ext::OutputCache::Get().Trim(); });
   m.def("_cache_info", [] {

@@ -121,7 +121,7 @@ def test_compiled_forward_and_backward_run_the_library(channels_last, dtype):
     fn = torch.compile(lambda t: F.interpolate(t, scale_factor=2, mode="trilinear"), fullgraph=True)
     y, gx, code = _compiled_step(fn, x.to(dtype), g.to(dtype))
     assert FORWARD_OP in code and BACKWARD_OP in code, code
-    counts = trilinear3d.stats()
+    counts = trilinear3d.stats()["upsample_trilinear3d"]
     assert counts == {"forward": 1, "backward": 1, "fallback_forward": 0, "fallback_backward": 0}, counts
     assert y.dtype == gx.dtype == dtype
     fmt = torch.channels_last_3d if channels_last else torch.contiguous_format

@@ -64,7 +64,8 @@ except ImportError as error:  # e.g. the source folder python/trilinear3d import
         "outside the repository's python/ folder."
     ) from error
 
-__all__ = ["interpolate", "upsample_trilinear3d", "upsample_trilinear3d_backward", "enable", "disable",
+__all__ = ["interpolate", "upsample_trilinear3d", "upsample_trilinear3d_backward", "upsample_bilinear2d",
+           "upsample_bilinear2d_backward", "upsample_linear1d", "upsample_linear1d_backward", "enable", "disable",
            "is_enabled", "enabled", "stats", "reset_stats", "empty_cache", "cache_info"]
 __version__ = "0.1.0"
 
@@ -107,12 +108,21 @@ def enabled(on=True):
 
 
 def stats():
-    """Counts since import (or :func:`reset_stats`): ``forward`` and ``backward`` are the library's runs (through
-    the override or ``torch.ops.trilinear3d``), ``fallback_forward`` and ``fallback_backward`` the calls the
-    override handed to torch's own kernel."""
-    forward, backward, fallback_forward, fallback_backward = _C._stats()
-    return {"forward": forward, "backward": backward, "fallback_forward": fallback_forward,
-            "fallback_backward": fallback_backward}
+    """Counts since import (or :func:`reset_stats`), per operator: for each of ``upsample_trilinear3d``,
+    ``upsample_bilinear2d`` and ``upsample_linear1d`` a dict of ``forward`` and ``backward`` (the library's runs,
+    through the override or ``torch.ops.trilinear3d``) and ``fallback_forward`` and ``fallback_backward`` (the
+    calls the override handed to torch's own kernel). The top-level ``forward``, ``backward``,
+    ``fallback_forward`` and ``fallback_backward`` are ``upsample_trilinear3d``'s (as before the other
+    operators came)::
+
+        {'forward': 2, 'backward': 2, 'fallback_forward': 0, 'fallback_backward': 0,
+         'upsample_trilinear3d': {'forward': 2, ...}, 'upsample_bilinear2d': {...}, 'upsample_linear1d': {...}}
+    """
+    result = {}
+    for name, (forward, backward, fallback_forward, fallback_backward) in _C._stats():
+        result[name] = {"forward": forward, "backward": backward, "fallback_forward": fallback_forward,
+                        "fallback_backward": fallback_backward}
+    return {**result["upsample_trilinear3d"], **result}
 
 
 def reset_stats():
@@ -135,6 +145,14 @@ def cache_info():
 
 upsample_trilinear3d = torch.ops.trilinear3d.upsample_trilinear3d
 upsample_trilinear3d_backward = torch.ops.trilinear3d.upsample_trilinear3d_backward
+upsample_bilinear2d = torch.ops.trilinear3d.upsample_bilinear2d
+upsample_bilinear2d_backward = torch.ops.trilinear3d.upsample_bilinear2d_backward
+upsample_linear1d = torch.ops.trilinear3d.upsample_linear1d
+upsample_linear1d_backward = torch.ops.trilinear3d.upsample_linear1d_backward
+
+# interpolate()'s modes: the input's rank and the operator.
+_MODES = {"linear": (3, upsample_linear1d), "bilinear": (4, upsample_bilinear2d),
+          "trilinear": (5, upsample_trilinear3d)}
 
 
 def _int_element(value, position):
@@ -170,26 +188,33 @@ def _per_spatial_dim(value, dim, mismatch_message):
     return [value for _ in range(dim)]
 
 
-def interpolate(input, size=None, scale_factor=None, align_corners=False, recompute_scale_factor=None):
-    r"""Trilinear interpolation of a 5-D (N, C, D, H, W) tensor, as
-    ``torch.nn.functional.interpolate(input, size, scale_factor, mode='trilinear', align_corners,
-    recompute_scale_factor)``, with the same argument rules and errors.
+def interpolate(input, size=None, scale_factor=None, align_corners=False, recompute_scale_factor=None, *,
+                mode="trilinear"):
+    r"""Linear interpolation of a 3-D (N, C, L), 4-D (N, C, H, W) or 5-D (N, C, D, H, W) tensor, as
+    ``torch.nn.functional.interpolate(input, size, scale_factor, mode, align_corners, recompute_scale_factor)``
+    with mode ``'linear'``, ``'bilinear'`` or ``'trilinear'``, with the same argument rules and errors.
 
     Args:
-        input (Tensor): 5-D CPU tensor of dtype float32, float64, bfloat16 or float16, in any layout
-            (contiguous, channels_last_3d and other strided views are read in place).
-        size (int or Tuple[int, int, int]): output spatial size (D, H, W). Exactly one of ``size`` and
+        input (Tensor): CPU tensor of the mode's rank, of dtype float32, float64, bfloat16 or float16, in any
+            layout (contiguous, channels_last / channels_last_3d and other strided views are read in place).
+        size (int or Tuple[int, ...]): output spatial size (L; H, W; or D, H, W). Exactly one of ``size`` and
             ``scale_factor`` must be given.
         scale_factor (float or Tuple[float, float, float]): multiplier for the spatial size. The output
             size is ``floor(input_size * scale_factor)`` and, unless ``recompute_scale_factor`` is True,
             the scale factors themselves map output to input coordinates (as torch does).
         align_corners (bool): as in F.interpolate. Default: False (None is taken as False).
         recompute_scale_factor (bool, optional): as in F.interpolate.
+        mode (str, keyword only): ``'trilinear'`` (the default: the operator this module began with),
+            ``'bilinear'`` or ``'linear'``.
 
     Returns:
-        Tensor of shape (N, C, *size) in the input's memory format (channels_last_3d stays
-        channels_last_3d). Differentiable: the gradient is computed by aclnnUpsampleTrilinear3dBackward.
+        Tensor of shape (N, C, *size) in torch's memory format for the input (channels_last and
+        channels_last_3d stay so). Differentiable: the gradient is the library's backward of the mode
+        (aclnnUpsampleTrilinear3dBackward, aclnnUpsampleBilinear2dBackwardV2, aclnnUpsampleLinear1dBackward).
     """
+    if mode not in _MODES:
+        raise ValueError(f"trilinear3d.interpolate: mode must be 'linear', 'bilinear' or 'trilinear', not {mode!r}")
+    rank, operator_ = _MODES[mode]
     if not isinstance(input, torch.Tensor):
         raise TypeError(f"interpolate(): argument 'input' must be Tensor, not {type(input).__name__}")
     if align_corners is None:
@@ -223,15 +248,15 @@ def interpolate(input, size=None, scale_factor=None, align_corners=False, recomp
     if recompute_scale_factor is not None and recompute_scale_factor and size is not None:
         raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
 
-    if input.dim() != 5:
+    if input.dim() != rank:
         # torch's own message for the rank (it lists the modes of the torch at hand).
-        torch.nn.functional.interpolate(input, size=size, scale_factor=scale_factor, mode="trilinear",
+        torch.nn.functional.interpolate(input, size=size, scale_factor=scale_factor, mode=mode,
                                         align_corners=align_corners, recompute_scale_factor=recompute_scale_factor)
-        raise NotImplementedError(f"Got {input.dim()}D input, but trilinear mode needs 5D input")
+        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {rank}D input")
 
     if output_size is not None:
         output_size = [_int_element(v, i + 1) for i, v in enumerate(output_size)]
-        scales = (None, None, None)
+        scales = (None,) * dim
     else:
         scale_factors = [_float_element(v, i + 1) for i, v in enumerate(scale_factors)]
         output_size = []
@@ -242,6 +267,6 @@ def interpolate(input, size=None, scale_factor=None, align_corners=False, recomp
                     f"interpolate(): scale_factor {scale_factors} gives a non-finite output size for the "
                     f"input spatial size {list(input.shape[2:])}")
             output_size.append(int(product))  # torch's static_cast<int64_t>: floor for positive sizes
-        scales = (None, None, None) if recompute_scale_factor else tuple(scale_factors)
+        scales = (None,) * dim if recompute_scale_factor else tuple(scale_factors)
 
-    return torch.ops.trilinear3d.upsample_trilinear3d(input, output_size, align_corners, *scales)
+    return operator_(input, output_size, align_corners, *scales)
