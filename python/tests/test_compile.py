@@ -50,7 +50,8 @@ def _fresh_compiler():
 
 def test_route_is_installed():
     assert _compile._route_installed, "the route into torch's decompositions failed to install (see its warning)"
-    assert [row.name for row in _compile.COVERED] == ["upsample_trilinear3d"]
+    assert [row.name for row in _compile.COVERED] == ["upsample_trilinear3d", "upsample_bilinear2d",
+                                                      "upsample_linear1d"]
 
 
 @pytest.mark.parametrize("channels_last", [False, True], ids=["contiguous", "channels_last_3d"])
@@ -290,3 +291,70 @@ def test_export_keeps_atens_operator_and_runs_the_library_when_enabled():
     trilinear3d.disable()
     targets = [str(node.target) for node in program.run_decompositions().graph.nodes if node.op == "call_function"]
     assert not any("trilinear3d" in t for t in targets), targets
+
+
+# --- The bilinear and linear modes (the rows of COVERED after the trilinear one) ------------------------------
+
+MODES = {"bilinear": ("upsample_bilinear2d", (2, 3, 6, 5)), "linear": ("upsample_linear1d", (2, 3, 7))}
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_mode_operators_registrations(mode):
+    """torch.library.opcheck of trilinear3d::aten_<op> and its _backward (channels_last for the 2-D one)."""
+    name, shape = MODES[mode]
+    forward = getattr(torch.ops.trilinear3d, "aten_" + name).default
+    backward = getattr(torch.ops.trilinear3d, "aten_" + name + "_backward").default
+    x = torch.randn(shape, dtype=torch.float64)
+    if mode == "bilinear":
+        x = x.contiguous(memory_format=torch.channels_last)
+    out_size = [2 * n for n in shape[2:]]
+    scales = [2.0] * len(out_size)
+    x.requires_grad_()
+    torch.library.opcheck(forward, (x, out_size, True))
+    torch.library.opcheck(forward, (x, out_size, False, *scales))
+    g = torch.randn(shape[:2] + tuple(out_size), dtype=torch.float64, requires_grad=True)
+    torch.library.opcheck(backward, (g, out_size, list(shape), False))
+
+
+MODE_CASES = [("bilinear", False, torch.float32), ("bilinear", True, torch.float32), ("bilinear", True, torch.bfloat16),
+              ("linear", False, torch.float32), ("linear", False, torch.float16)]
+
+
+@pytest.mark.parametrize("mode,channels_last,dtype", MODE_CASES,
+                         ids=["bilinear-float32", "bilinear-channels_last-float32", "bilinear-channels_last-bfloat16",
+                              "linear-float32", "linear-float16"])
+@pytest.mark.parametrize("kwargs", [dict(scale_factor=2), dict(size=5, align_corners=True)], ids=["x2", "size_align"])
+def test_compiled_modes_run_the_library(mode, channels_last, dtype, kwargs):
+    name, shape = MODES[mode]
+    torch.manual_seed(0)
+    fmt = torch.channels_last if channels_last else torch.contiguous_format
+    x = torch.randn(shape, dtype=torch.float64).contiguous(memory_format=fmt)
+    with torch.no_grad():
+        g = torch.randn(F.interpolate(x, mode=mode, **kwargs).shape, dtype=torch.float64).contiguous(memory_format=fmt)
+
+    def eager(t, grad):
+        t = t.detach().requires_grad_()
+        y = F.interpolate(t, mode=mode, **kwargs)
+        return y, torch.autograd.grad(y, t, grad)[0]
+
+    try:
+        ref_y, ref_gx = eager(x.to(dtype), g.to(dtype))
+    except RuntimeError:  # torch's CPU kernel lacks the dtype
+        ref_y, ref_gx = (t.to(dtype) for t in eager(x, g))
+    trilinear3d.enable()
+    trilinear3d.reset_stats()
+    fn = torch.compile(lambda t: F.interpolate(t, mode=mode, **kwargs), fullgraph=True)
+    y, gx, code = _compiled_step(fn, x.to(dtype), g.to(dtype))
+    assert f"torch.ops.trilinear3d.aten_{name}.default" in code, code
+    assert f"torch.ops.trilinear3d.aten_{name}_backward.default" in code, code
+    counts = trilinear3d.stats()[name]
+    assert counts == {"forward": 1, "backward": 1, "fallback_forward": 0, "fallback_backward": 0}, counts
+    assert y.dtype == gx.dtype == dtype
+    assert y.is_contiguous(memory_format=fmt) and gx.is_contiguous(memory_format=fmt)
+    tol = TOLERANCE[dtype]
+    torch.testing.assert_close(y, ref_y, rtol=tol, atol=tol)
+    torch.testing.assert_close(gx.double(), ref_gx.double(), rtol=tol * 32, atol=tol * 32)
+
+    trilinear3d.disable()  # torch's compiled code again
+    y2, _, code = _compiled_step(fn, x.to(dtype), g.to(dtype))
+    assert "trilinear3d" not in code and trilinear3d.stats()[name]["forward"] == 1

@@ -20,9 +20,9 @@ of :data:`COVERED`:
 * **Guards and caches.** The route's decision depends on enable(), which neither Dynamo nor the compile
   caches see. When Dynamo traces a covered operator, the wrapper adds a Dynamo guard on the routing state (a
   graph compiled before enable() recompiles after it, and the other way round; both stay cached, so
-  switching back and forth costs no further compiles), and enable() adds ``+trilinear3d`` to
-  ``torch.compiler.config.cache_key_tag`` (the documented way to separate the on-disk FX graph and
-  AOTAutograd caches) while it is in effect.
+  switching back and forth costs no further compiles), and enable() adds ``+trilinear3d:<the covered
+  operators>`` to ``torch.compiler.config.cache_key_tag`` (the documented way to separate the on-disk FX graph
+  and AOTAutograd caches) while it is in effect.
 
 The two hooks into torch's internals, the ``py_kernels`` entries and the Dynamo guard, are here alone, and
 checked: where a torch lacks what they need, a warning says so; without the route compiled graphs keep
@@ -61,12 +61,16 @@ class Covered:
 # The table of covered operators: one row per aten operator (forward; its _backward comes with it).
 COVERED = (
     Covered("upsample_trilinear3d"),
+    Covered("upsample_bilinear2d"),
+    Covered("upsample_linear1d"),
 )
 
 _routing = False  # enable() in effect; read by the route while tracing (and guarded by Dynamo)
 _route_installed = False
 _guard_available = None  # None until the first traced call tells
-_CACHE_TAG = "+trilinear3d"
+# The compile caches' tag while enabled. It names the covered operators: a cache filled by a version of this
+# module that routed fewer of them must not serve this one's graphs (their keys are the graph before the route).
+_CACHE_TAG = "+trilinear3d:" + ",".join(row.name for row in COVERED)
 
 
 def supported():
