@@ -1,16 +1,18 @@
-"""Training steps of real 3-D models with torch's trilinear upsampling and with trilinear3d.enable(), eager and
-under torch.compile, side by side in one process: MONAI's SegResNet (its default upsampling, "nontrainable", is
-nn.Upsample(mode='trilinear')) and tests/unet3d.py's small U-Net, both unmodified, on synthetic data.
+"""Training steps of real models with torch's linear upsampling and with trilinear3d.enable(), eager and under
+torch.compile, side by side in one process: MONAI's SegResNet (its default upsampling, "nontrainable", is
+nn.Upsample(mode='trilinear')) and tests/unet3d.py's small U-Net, both unmodified, on synthetic data; and
+tests/unet2d.py's 2-D U-Net (nn.Upsample(mode='bilinear'), model "unet2d", input (batch, 3, size, size)).
 
-    python bench_models.py [--size 64] [--batch 1] [--reps 5] [--threads 2] [--models segresnet,unet] [--no-compile]
+    python bench_models.py [--size 64] [--batch 1] [--reps 5] [--threads 2] [--models segresnet,unet,unet2d]
+                           [--no-compile]
 
 For each model: the step (forward, loss, backward, SGD update) alternates between four copies of the model
 (same initial weights, same data): eager with torch's kernels, eager with enable(), torch.compile'd (default
 Inductor backend) without and with enable() (without --no-compile, where torch has torch.compile). The reported
 times (wall clock, and the process's CPU time, which other load on the machine moves least) are medians; the
-losses of all runs must agree; torch's profiler then gives the upsampling share (aten::upsample_trilinear3d and
-its backward, self CPU time) of one eager step in each mode, and the library's calls per compiled step show
-that the compiled graph runs it.
+losses of all runs must agree; torch's profiler then gives the upsampling share (aten::upsample_trilinear3d,
+upsample_bilinear2d, upsample_linear1d and their backwards, self CPU time) of one eager step in each mode, and
+the library's calls per compiled step show that the compiled graph runs it.
 """
 import argparse
 import copy
@@ -24,7 +26,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--size", type=int, default=64, help="spatial size of the cubic input")
+    parser.add_argument("--size", type=int, default=64, help="spatial size of the cubic (2-D: square) input")
     parser.add_argument("--batch", type=int, default=1)
     parser.add_argument("--reps", type=int, default=5, help="timed steps per mode")
     parser.add_argument("--threads", type=int, default=2)
@@ -40,11 +42,12 @@ def main():
     import torch
     import torch.nn.functional as F
     import trilinear3d
+    from unet2d import UNet2d
     from unet3d import UNet3d
 
     torch.set_num_threads(args.threads)
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, TRILINEAR3D_CORES="
-          f"{os.environ['TRILINEAR3D_CORES']}, input ({args.batch}, 1, {args.size}, {args.size}, {args.size}) float32")
+          f"{os.environ['TRILINEAR3D_CORES']}, float32")
 
     def make(name):
         if name == "segresnet":
@@ -53,11 +56,13 @@ def main():
             return SegResNet(spatial_dims=3, in_channels=1, out_channels=2, init_filters=8), f"MONAI {monai.__version__} SegResNet(init_filters=8)"
         if name == "unet":
             return UNet3d(in_channels=1, out_channels=2, width=16), "UNet3d(width=16) (python/tests/unet3d.py)"
+        if name == "unet2d":
+            return UNet2d(in_channels=3, out_channels=2, width=16), \
+                "UNet2d(width=16) (python/tests/unet2d.py)"
         raise SystemExit(f"unknown model {name}")
 
-    gen = torch.Generator().manual_seed(0)
-    x = torch.randn(args.batch, 1, args.size, args.size, args.size, generator=gen)
-    target = torch.randn(args.batch, 2, args.size, args.size, args.size, generator=gen)
+    upsampling = {f"aten::upsample_{op}{suffix}" for op in ("trilinear3d", "bilinear2d", "linear1d")
+                  for suffix in ("", "_backward")}
 
     compile_too = not args.no_compile and hasattr(torch, "compile")
     # (compiled, enabled): the four ways a step runs.
@@ -68,6 +73,11 @@ def main():
     for name in args.models.split(","):
         torch.manual_seed(0)
         base, label = make(name)
+        gen = torch.Generator().manual_seed(0)
+        spatial = (args.size,) * (2 if name == "unet2d" else 3)
+        x = torch.randn((args.batch, 3 if name == "unet2d" else 1) + spatial, generator=gen)
+        target = torch.randn((args.batch, 2) + spatial, generator=gen)
+        label += f", input {tuple(x.shape)}"
         models = {way: copy.deepcopy(base) for way in ways}
         optimizers = {way: torch.optim.SGD(m.parameters(), lr=1e-3) for way, m in models.items()}
         forwards = {way: torch.compile(m) if way[0] else m for way, m in models.items()}
@@ -108,7 +118,7 @@ def main():
             total = up = 0.0
             for e in prof.key_averages():
                 total += e.self_cpu_time_total
-                if e.key in ("aten::upsample_trilinear3d", "aten::upsample_trilinear3d_backward"):
+                if e.key in upsampling:
                     up += e.self_cpu_time_total
             shares[on] = (up / total if total else 0.0, up / 1e3)
         calls = {}
@@ -116,7 +126,9 @@ def main():
             if way[1]:
                 trilinear3d.reset_stats()
                 step(way)
-                calls[way] = trilinear3d.stats()
+                counts = trilinear3d.stats()
+                calls[way] = {key: sum(counts[op][key] for op in counts if isinstance(counts[op], dict))
+                              for key in ("forward", "backward", "fallback_forward", "fallback_backward")}
 
         median = {way: statistics.median(times[way]) for way in ways}
         print(f"\n{label}")

@@ -1,9 +1,10 @@
-"""trilinear3d: CANN's aclnnUpsampleTrilinear3d and aclnnUpsampleTrilinear3dBackward on the CPU, for PyTorch.
+"""trilinear3d: CANN's linear resize operators (aclnnUpsampleTrilinear3d, aclnnUpsampleBilinear2d,
+aclnnUpsampleLinear1d and their backwards) on the CPU, for PyTorch.
 
-``trilinear3d.interpolate(x, size=None, scale_factor=None, align_corners=False)`` is a drop-in for
-``torch.nn.functional.interpolate(x, ..., mode='trilinear')`` on 5-D CPU tensors (float32, float64,
-bfloat16 and float16), differentiable (the gradient is libtrilinear3d's aclnnUpsampleTrilinear3dBackward),
-deterministic, and without layout copies for contiguous and channels_last_3d tensors.
+``trilinear3d.interpolate(x, size=None, scale_factor=None, align_corners=False, mode='trilinear')`` is a drop-in
+for ``torch.nn.functional.interpolate(x, ..., mode=...)`` with mode ``'trilinear'`` (5-D tensors), ``'bilinear'``
+(4-D) or ``'linear'`` (3-D) on CPU tensors (float32, float64, bfloat16 and float16), differentiable (the gradient
+is the library's backward), deterministic, and without layout copies for contiguous and channels-last tensors.
 
 The operators are also registered with torch (CPU and Autograd kernels, usable from TorchScript)::
 
@@ -11,23 +12,27 @@ The operators are also registered with torch (CPU and Autograd kernels, usable f
                                                scales_d=None, scales_h=None, scales_w=None)
     torch.ops.trilinear3d.upsample_trilinear3d_backward(grad_output, output_size, input_size, align_corners,
                                                         scales_d=None, scales_h=None, scales_w=None)
+    torch.ops.trilinear3d.upsample_bilinear2d(self, output_size, align_corners, scales_h=None, scales_w=None)
+    torch.ops.trilinear3d.upsample_linear1d(self, output_size, align_corners, scales=None)
+    # and their _backward(grad_output, output_size, input_size, align_corners, scales...)
 
-``trilinear3d.enable()`` goes further: while enabled, torch's own ``aten::upsample_trilinear3d`` and
-``aten::upsample_trilinear3d_backward`` on CPU tensors run this library, so ``F.interpolate(mode='trilinear')``,
-``nn.Upsample`` and any model built on them use it unmodified, autograd included::
+``trilinear3d.enable()`` goes further: while enabled, torch's own ``aten::upsample_trilinear3d``,
+``aten::upsample_bilinear2d``, ``aten::upsample_linear1d`` and their backwards on CPU tensors run this library, so
+``F.interpolate``, ``nn.Upsample`` and any model built on them use it unmodified, autograd included::
 
     import trilinear3d
     trilinear3d.enable()            # or: with trilinear3d.enabled(): ...
-    model(x).sum().backward()       # its trilinear upsampling runs libtrilinear3d
-    trilinear3d.stats()             # {'forward': ..., 'backward': ..., 'fallback_forward': ..., ...}
+    model(x).sum().backward()       # its linear upsampling runs libtrilinear3d
+    trilinear3d.stats()             # {'forward': ..., 'upsample_bilinear2d': {'forward': ..., ...}, ...}
     trilinear3d.disable()           # torch's own kernels again
 
-Cases the library does not take (other dtypes, negative strides, a partial set of scales, empty
-tensors, anything its validation refuses) run torch's own CPU kernel; other devices never reach it.
+Cases the library does not take (other dtypes, negative strides, scales that it would use otherwise than torch:
+a partial set, or scales that do not give the sizes; empty tensors, anything its validation refuses) run torch's
+own CPU kernel; other devices never reach it.
 
 Under ``torch.compile`` (torch 2.x) the same holds: while enabled, graphs that Dynamo and Inductor compile call
-the library's forward and backward (``trilinear3d::aten_upsample_trilinear3d`` and its ``_backward``); a
-function compiled in one state recompiles in the other. How: ``trilinear3d._compile``.
+the library's forward and backward (``trilinear3d::aten_upsample_trilinear3d`` and its ``_backward``, and the
+same for the 2-D and 1-D operators); a function compiled in one state recompiles in the other. How: ``trilinear3d._compile``.
 
 The library's worker-core count is ``TRILINEAR3D_CORES`` (environment, read once at first use;
 default: the machine's hardware threads). Set it before the first call.
@@ -76,9 +81,10 @@ _compile.install()
 
 
 def enable():
-    """Makes torch's ``aten::upsample_trilinear3d`` and ``aten::upsample_trilinear3d_backward`` on CPU tensors
-    run this library (a CPU kernel registered over torch's), until :func:`disable`; graphs that torch.compile
-    traces meanwhile call the library too (see ``trilinear3d._compile``). Idempotent."""
+    """Makes torch's ``aten::upsample_trilinear3d``, ``aten::upsample_bilinear2d``, ``aten::upsample_linear1d``
+    and their backwards on CPU tensors run this library (CPU kernels registered over torch's), until
+    :func:`disable`; graphs that torch.compile traces meanwhile call the library too (see
+    ``trilinear3d._compile``). Idempotent."""
     _C._enable()
     _compile._set_routing(True)
 
