@@ -597,10 +597,20 @@ at::Tensor ResizeBackward(const ResizeOp &op, const at::Tensor &gradOutput, at::
 // --- Autograd --------------------------------------------------------------------------------------------
 
 // The trilinear3d:: operators, called through the dispatcher (boxed) so that the autograd Functions reach
-// their CPU kernels, or a device's error.
-at::Tensor CallOperator(const std::string &name, torch::jit::Stack stack) {
-  const c10::OperatorHandle op = c10::Dispatcher::singleton().findSchemaOrThrow(name.c_str(), "");
-  op.callBoxed(&stack);
+// their CPU kernels, or a device's error. The handles are looked up once, at the first call (after
+// TORCH_LIBRARY has defined them): forward, backward for each row of kOps.
+at::Tensor CallOperator(int opIndex, bool backward, torch::jit::Stack stack) {
+  static const std::vector<c10::OperatorHandle> handles = [] {
+    std::vector<c10::OperatorHandle> found;
+    for (const ResizeOp &op : kOps) {
+      for (const char *suffix : {"", "_backward"}) {
+        const std::string name = std::string("trilinear3d::") + op.name + suffix;
+        found.push_back(c10::Dispatcher::singleton().findSchemaOrThrow(name.c_str(), ""));
+      }
+    }
+    return found;
+  }();
+  handles[2 * opIndex + (backward ? 1 : 0)].callBoxed(&stack);
   return stack[0].toTensor();
 }
 
@@ -615,7 +625,7 @@ at::Tensor CallForward(int opIndex, const at::Tensor &self, at::IntArrayRef outp
                        const Scales &scales) {
   torch::jit::Stack stack{self};
   PushArguments(&stack, outputSize, alignCorners, scales);
-  return CallOperator(std::string("trilinear3d::") + kOps[opIndex].name, std::move(stack));
+  return CallOperator(opIndex, false, std::move(stack));
 }
 
 at::Tensor CallBackward(int opIndex, const at::Tensor &gradOutput, at::IntArrayRef outputSize,
@@ -623,7 +633,7 @@ at::Tensor CallBackward(int opIndex, const at::Tensor &gradOutput, at::IntArrayR
   torch::jit::Stack stack{gradOutput};
   PushArguments(&stack, outputSize, alignCorners, scales);
   stack.insert(stack.begin() + 2, c10::IValue(inputSize.vec()));
-  return CallOperator(std::string("trilinear3d::") + kOps[opIndex].name + "_backward", std::move(stack));
+  return CallOperator(opIndex, true, std::move(stack));
 }
 
 void SaveParams(torch::autograd::AutogradContext *ctx, int opIndex, at::IntArrayRef outputSize,
