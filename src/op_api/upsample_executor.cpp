@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <new>
+#include <utility>
 
 #include "op_api/plan_requests.h"
 #include "op_api/tensor_checks.h"
@@ -44,13 +45,46 @@ void UpsampleExecutor::Execute(void *workspace) {
   runtime::LaunchSpmd(static_cast<int>(t.blockDim), [&](int blockIdx) { entryPoint_(args, blockIdx); });
 }
 
+namespace {
+
+// The stride from one (N, C) plane to the next when the view steps through its planes uniformly (C
+// planes of stride strides[1], then N of C times that), else 0.
+int64_t UniformPlaneStride(const kernel::TensorView5d &v) {
+  const int64_t n = v.dims[0], c = v.dims[1];
+  if (c == 1) return n == 1 ? 1 : v.strides[0];
+  if (n == 1 || v.strides[0] == c * v.strides[1]) return v.strides[1];
+  return 0;
+}
+
+// A problem whose D and H are unit axes on both sides (the 1-D operators') has one row per plane, so the
+// kernels' row batches and items would each hold one row. When both views step through their planes
+// uniformly, the planes become the rows of an identity H axis (one plane of N * C rows): the same terms in
+// the same order for every element, in batches of rows.
+void FoldPlanesIntoRows(kernel::TensorView5d *src, kernel::TensorView5d *dst) {
+  for (const kernel::TensorView5d *v : {src, dst}) {
+    if (v->dims[2] != 1 || v->dims[3] != 1 || v->dims[0] * v->dims[1] <= 1) return;
+  }
+  const int64_t srcRow = UniformPlaneStride(*src), dstRow = UniformPlaneStride(*dst);
+  if (srcRow == 0 || dstRow == 0) return;
+  for (auto [v, row] : {std::pair{src, srcRow}, std::pair{dst, dstRow}}) {
+    const int64_t rows = v->dims[0] * v->dims[1];
+    v->dims[0] = v->dims[1] = v->dims[2] = 1;
+    v->dims[3] = rows;
+    v->strides[3] = row;
+    v->strides[0] = v->strides[1] = v->strides[2] = rows * row;
+  }
+}
+
+}  // namespace
+
 int32_t PlanAndPublish(const char *api, tiling::Direction direction, const aclTensor &src,
                        const aclTensor &dst, bool alignCorners, const double axisScales[3],
                        uint64_t *workspaceSize, aclOpExecutor **executor) {
   DataType dataType = DataType::kFloat32;
   ToDataType(src.dataType, &dataType);  // validated: one of the op's dtypes
-  const kernel::TensorView5d srcView = KernelView(src, ElementSize(dataType));
-  const kernel::TensorView5d dstView = KernelView(dst, ElementSize(dataType));
+  kernel::TensorView5d srcView = KernelView(src, ElementSize(dataType));
+  kernel::TensorView5d dstView = KernelView(dst, ElementSize(dataType));
+  FoldPlanesIntoRows(&srcView, &dstView);
   tiling::TilingInput input = TilingInputOf(direction, dataType, srcView, dstView, alignCorners, axisScales);
   input.cores = runtime::ConfiguredCores();
   input.forcedKernel = RequestedKernel();
