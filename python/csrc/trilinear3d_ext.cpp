@@ -120,10 +120,8 @@ bool IsChannelsLast(const at::Tensor &t) {
 TensorPtr WrapTensor(const at::Tensor &t, aclDataType dtype, bool channelsLast) {
   const int rank = static_cast<int>(t.dim());
   TORCH_CHECK(rank >= 3 && rank <= 5, "trilinear3d: expected a 3-, 4- or 5-D tensor, got ", rank, "-D");
-  static const aclFormat kFormats[6][2] = {{},
-                                           {},
-                                           {},
-                                           {ACL_FORMAT_ND, ACL_FORMAT_ND},
+  // By rank (3, 4, 5), then channelsLast.
+  static const aclFormat kFormats[3][2] = {{ACL_FORMAT_ND, ACL_FORMAT_ND},
                                            {ACL_FORMAT_NCHW, ACL_FORMAT_NHWC},
                                            {ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC}};
   channelsLast = channelsLast && rank > 3;
@@ -138,7 +136,7 @@ TensorPtr WrapTensor(const at::Tensor &t, aclDataType dtype, bool channelsLast) 
     extent += (dims[i] - 1) * strides[i];
   }
   const int64_t storage[1] = {extent};
-  aclTensor *tensor = aclCreateTensor(dims, rank, dtype, strides, 0, kFormats[rank][channelsLast ? 1 : 0],
+  aclTensor *tensor = aclCreateTensor(dims, rank, dtype, strides, 0, kFormats[rank - 3][channelsLast ? 1 : 0],
                                       storage, 1, t.data_ptr());
   TORCH_CHECK(tensor != nullptr, "trilinear3d: aclCreateTensor failed: ", RecentMessage());
   return TensorPtr(tensor);

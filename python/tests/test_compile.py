@@ -358,3 +358,29 @@ def test_compiled_modes_run_the_library(mode, channels_last, dtype, kwargs):
     trilinear3d.disable()  # torch's compiled code again
     y2, _, code = _compiled_step(fn, x.to(dtype), g.to(dtype))
     assert "trilinear3d" not in code and trilinear3d.stats()[name]["forward"] == 1
+
+
+def test_dynamic_shapes_bilinear_one_graph():
+    counter = CompileCounterWithBackend("inductor")
+    fn = torch.compile(lambda t: F.interpolate(t, scale_factor=2, mode="bilinear"), dynamic=True, backend=counter)
+    trilinear3d.enable()
+    trilinear3d.reset_stats()
+    for shape in [(2, 3, 4, 6), (3, 4, 5, 7), (5, 2, 9, 4)]:
+        x = torch.randn(shape)
+        g = torch.randn(shape[:2] + tuple(2 * s for s in shape[2:]))
+        with trilinear3d.enabled(False):
+            ref_y, ref_gx = (t.detach() for t in _eager_mode(x, g, "bilinear"))
+        x = x.requires_grad_()
+        y = fn(x)
+        gx = torch.autograd.grad(y, x, g)[0]
+        torch.testing.assert_close(y, ref_y, rtol=1e-5, atol=1e-5)
+        torch.testing.assert_close(gx, ref_gx, rtol=1e-4, atol=1e-4)
+    assert counter.frame_count == 1, counter.frame_count
+    counts = trilinear3d.stats()["upsample_bilinear2d"]
+    assert counts == {"forward": 3, "backward": 3, "fallback_forward": 0, "fallback_backward": 0}, counts
+
+
+def _eager_mode(x, g, mode):
+    x = x.detach().requires_grad_()
+    y = F.interpolate(x, scale_factor=2, mode=mode)
+    return y, torch.autograd.grad(y, x, g)[0]
