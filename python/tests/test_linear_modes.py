@@ -113,13 +113,10 @@ def _random_case(rng, mode):
     return shape, kwargs
 
 
-@pytest.mark.parametrize("mode", ["bilinear", "linear"])
-@pytest.mark.parametrize("channels_last", [False, True], ids=["contiguous", "channels_last"])
+@pytest.mark.parametrize("mode,channels_last", CASES, ids=["bilinear", "bilinear_channels_last", "linear"])
 def test_interpolate_random_cases_float64(mode, channels_last):
     """trilinear3d.interpolate against F.interpolate in float64 (to rounding), values and gradients, on random
     shapes, sizes and scale factors, up and down, both align modes; channels_last (2-D) and a strided view."""
-    if mode == "linear" and channels_last:
-        pytest.skip("3-D tensors have no channels_last")
     rng = random.Random(7)
     for _ in range(12):
         shape, kwargs = _random_case(rng, mode)
