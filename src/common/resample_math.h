@@ -34,6 +34,10 @@ inline void AllOrNoScales(const double scales[3], double axisScales[3]) {
 // output in registers says which filters it takes (op_host/kernel_registry.cpp).
 enum class Filter {
   kLinear,  // two taps: floor(src) and the next, weights 1 - frac and frac
+  // An axis the operator does not have (the D of a 2-D operator, the D and H of a 1-D one, run as the
+  // 3-D problem): size 1 -> 1 (or the 1-D operators' planes, folded into H), one tap o of weight 1, so
+  // that an inf stays an inf as in PyTorch's 2-D and 1-D kernels, which have no such axis.
+  kUnit,
 };
 
 // The most taps one output index takes on an axis of this filter.
@@ -41,6 +45,8 @@ constexpr int MaxTapsPerOutput(Filter filter) {
   switch (filter) {
     case Filter::kLinear:
       return 2;
+    case Filter::kUnit:
+      return 1;
   }
   return 0;
 }
@@ -92,7 +98,7 @@ struct AxisSpec {
 
   bool NeedResize() const { return in != out; }
   int MaxTaps() const { return MaxTapsPerOutput(filter); }
-  // The two taps of a linear axis (filter kLinear).
+  // The two taps of a linear axis (filter kLinear); a unit axis's one tap is {o, 1} (ForEachTap).
   Tap TapOf(int64_t o) const { return ComputeTap(in, out, scale, alignCorners, o); }
   // visit(i, w) for each tap of output o, in the order its terms are summed.
   template <typename Visit>
@@ -104,6 +110,9 @@ struct AxisSpec {
         visit(t.i1, t.l1);
         return;
       }
+      case Filter::kUnit:
+        visit(o, 1.0);
+        return;
     }
   }
 };

@@ -73,7 +73,8 @@ struct PlanKey {
   bool operator==(const PlanKey &o) const {
     const tiling::TilingInput &a = input, &b = o.input;
     for (int i = 0; i < 3; ++i) {
-      if (a.inSize[i] != b.inSize[i] || a.outSize[i] != b.outSize[i] || a.userScales[i] != b.userScales[i]) {
+      if (a.inSize[i] != b.inSize[i] || a.outSize[i] != b.outSize[i] || a.userScales[i] != b.userScales[i] ||
+          a.filters[i] != b.filters[i]) {
         return false;
       }
     }

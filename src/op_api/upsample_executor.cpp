@@ -86,6 +86,8 @@ int32_t PlanAndPublish(const char *api, tiling::Direction direction, const aclTe
   kernel::TensorView5d dstView = KernelView(dst, ElementSize(dataType));
   FoldPlanesIntoRows(&srcView, &dstView);
   tiling::TilingInput input = TilingInputOf(direction, dataType, srcView, dstView, alignCorners, axisScales);
+  // The axes a 2-D (1-D) operator does not have: D (and H), one tap each.
+  for (size_t a = 0; a + src.viewDims.size() < 5; ++a) input.filters[a] = math::Filter::kUnit;
   input.cores = runtime::ConfiguredCores();
   input.forcedKernel = RequestedKernel();
   input.streamStores = RequestedStreamStores();

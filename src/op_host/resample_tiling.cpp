@@ -15,6 +15,7 @@ AxisTiling MakeAxisTiling(const math::AxisSpec &axis) {
   t.inSize = axis.in;
   t.outSize = axis.out;
   t.scale = axis.scale;
+  t.filter = axis.filter;
   t.needResize = axis.NeedResize();
   t.belowMinScale = t.needResize && axis.scale < kMinSupportScale;
   t.slideCount = CeilDiv(axis.in, kSlideSize);
@@ -26,8 +27,9 @@ AxisTiling MakeAxisTiling(const math::AxisSpec &axis) {
 }  // namespace
 
 TilingContext::TilingContext(const TilingInput &in) : input(in) {
-  for (int i = 0; i < 3; ++i)
-    axes[i] = math::MakeAxis(in.inSize[i], in.outSize[i], in.alignCorners, in.userScales[i]);
+  for (int i = 0; i < 3; ++i) {
+    axes[i] = math::MakeAxis(in.inSize[i], in.outSize[i], in.alignCorners, in.userScales[i], in.filters[i]);
+  }
   backward = in.direction == Direction::kBackward;
   layout = in.channelsContiguous && in.c >= kMinChannelsInner ? RowLayout::kCInner : RowLayout::kWInner;
   rowWidth = layout == RowLayout::kCInner ? in.c : 1;

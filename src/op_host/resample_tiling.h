@@ -72,6 +72,7 @@ struct AxisTiling {
   int64_t inSize = 1;   // gradInput / forward-input size
   int64_t outSize = 1;  // gradOut / forward-output size
   double scale = 1.0;   // the real scale (math::AxisScale)
+  math::Filter filter = math::Filter::kLinear;
   bool needResize = false;
   bool belowMinScale = false;  // scale < kMinSupportScale: the NPU's AICPU path; one kernel here
   int64_t slideCount = 0;      // ceil(inSize / kSlideSize)
@@ -89,6 +90,9 @@ struct TilingInput {
   // Per axis, the user's scale where the operator's rule lets it count (> 0), else 0 (the sizes decide):
   // the 3-D operators pass all three or none (math::AllOrNoScales), the 1-D and 2-D ones each axis's own.
   double userScales[3] = {0.0, 0.0, 0.0};
+  // Per axis: kUnit for an axis the operator does not have (op_api: the D of the 2-D operators, D and H
+  // of the 1-D ones), else kLinear.
+  math::Filter filters[3] = {math::Filter::kLinear, math::Filter::kLinear, math::Filter::kLinear};
   bool channelsContiguous = false;  // the big tensor's C stride is 1 (channels-last memory)
   bool srcUnitW = false;            // the source (gradOut / self) has W stride 1
   int64_t cores = 1;
@@ -142,7 +146,7 @@ struct TilingData {
 
 // The math's view of a tiled axis (same sizes and scale): what the kernels' tables are built from.
 inline math::AxisSpec AxisSpecOf(const AxisTiling &axis, bool alignCorners) {
-  return math::AxisSpec{axis.inSize, axis.outSize, alignCorners, axis.scale};
+  return math::AxisSpec{axis.inSize, axis.outSize, alignCorners, axis.scale, axis.filter};
 }
 
 // The tiling of the first kernel of the registry that applies and is preferred (or of

@@ -20,7 +20,8 @@
 
 namespace trilinear3d::kernel {
 
-// The taps of every out-side index o: (i0, l0) and (i1, l1), weights rounded to Acc.
+// The taps of every out-side index o: (i0, l0) and (i1, l1), weights rounded to Acc; an axis of one tap
+// per output (math::Filter::kUnit) has i1 = -1, which the kernels skip.
 // Backward scatters gradOut rows / planes through them; the forward gathers with them.
 // firstO / lastO give, per in-side index, the first and last o whose taps reach it (-1 if none):
 // backward uses them to know when an accumulator is first written and when it is complete.
@@ -94,15 +95,18 @@ TapTable<Acc> BuildTapTable(const math::AxisSpec &axis) {
   t.firstO.assign(static_cast<size_t>(axis.in), -1);
   t.lastO.assign(static_cast<size_t>(axis.in), -1);
   for (int64_t o = 0; o < axis.out; ++o) {
-    const math::Tap tap = axis.TapOf(o);
     const size_t k = static_cast<size_t>(o);
-    t.i0[k] = tap.i0;
-    t.i1[k] = tap.i1;
-    t.l0[k] = static_cast<Acc>(tap.l0);
-    t.l1[k] = static_cast<Acc>(tap.l1);
-    for (int64_t i : {tap.i0, tap.i1}) {
+    int taps = 0;
+    axis.ForEachTap(o, [&](int64_t i, double w) {
+      (taps == 0 ? t.i0 : t.i1)[k] = i;
+      (taps == 0 ? t.l0 : t.l1)[k] = static_cast<Acc>(w);
+      ++taps;
       if (t.firstO[static_cast<size_t>(i)] < 0) t.firstO[static_cast<size_t>(i)] = o;
       t.lastO[static_cast<size_t>(i)] = o;
+    });
+    if (taps == 1) {  // a unit axis: no second tap
+      t.i1[k] = -1;
+      t.l1[k] = Acc(0);
     }
   }
   return t;

@@ -51,6 +51,10 @@ inline void AxpyRow(A *__restrict dst, const A *__restrict src, A w, int64_t n, 
 template <typename A>
 inline void BlendRows(A *__restrict dst, const A *__restrict a, A w0, const A *__restrict b, A w1,
                       int64_t n) {
+  if (b == nullptr) {  // one tap (a unit axis): no zero-weight term, so an inf stays an inf
+    for (int64_t i = 0; i < n; ++i) dst[i] = w0 * a[i];
+    return;
+  }
   for (int64_t i = 0; i < n; ++i) dst[i] = w0 * a[i] + w1 * b[i];
 }
 

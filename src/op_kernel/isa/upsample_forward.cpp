@@ -68,7 +68,7 @@ class ForwardItemRunner : RunnerLaunch {
     srcBase_ = PlaneBase<const T>(src_, t_, b.plane);
     dstBase_ = PlaneBase<T>(dst_, t_, b.plane);
     const int64_t ihFirst = p_.h.i0[oh0];
-    const int64_t ihLast = p_.h.i1[oh1 - 1];
+    const int64_t ihLast = std::max(p_.h.i0[oh1 - 1], p_.h.i1[oh1 - 1]);  // i1 = -1: one tap
     if (widthFirst_) {
       const int64_t planeElems = (ihLast - ihFirst + 1) * dstRowStride_;
       for (int k = 0; k < 2; ++k) {
@@ -95,7 +95,8 @@ class ForwardItemRunner : RunnerLaunch {
         for (int k = 0; k < count; ++k) {
           A *hRow = hRow_ + k * srcRowStride_;
           BlendRows(hRow, dPlane_ + (p_.h.i0[oh + k] - ihFirst) * srcRowStride_, p_.h.l0[oh + k],
-                    dPlane_ + (p_.h.i1[oh + k] - ihFirst) * srcRowStride_, p_.h.l1[oh + k], srcRowElems_);
+                    TapRowOf(dPlane_, p_.h.i1[oh + k], ihFirst, srcRowStride_), p_.h.l1[oh + k],
+                    srcRowElems_);
           hRows[k] = hRow;
           outRows[k] = dstRow_ + k * dstRowStride_;
         }
@@ -129,16 +130,16 @@ class ForwardItemRunner : RunnerLaunch {
       return od + 1 < od1 && (p_.d.i0[od + 1] == id || p_.d.i1[od + 1] == id);
     };
     const TapRows a = TapPlane(i0, -1, nextReads(i0), ihFirst, ihLast);
-    const TapRows b = i1 == i0 ? a : TapPlane(i1, a.slot, nextReads(i1), ihFirst, ihLast);
+    const TapRows b = i1 == i0 || i1 < 0 ? a : TapPlane(i1, a.slot, nextReads(i1), ihFirst, ihLast);
     for (int64_t ih = ihFirst; ih <= ihLast; ++ih) {
       const A *rowA = TapRow(a, i0, ih, ihFirst);
-      const A *rowB = i1 == i0 ? rowA : TapRow(b, i1, ih, ihFirst);
+      const A *rowB = i1 < 0 ? nullptr : i1 == i0 ? rowA : TapRow(b, i1, ih, ihFirst);
       BlendRows(dPlane_ + (ih - ihFirst) * dstRowStride_, rowA, p_.d.l0[od], rowB, p_.d.l1[od], t_.rowElems);
     }
     out_.Begin(OutRow(od, oh0));  // out rows of od, in increasing oh, until Finish
     for (int64_t oh = oh0; oh < oh1; ++oh) {
       BlendRows(dstRow_, dPlane_ + (p_.h.i0[oh] - ihFirst) * dstRowStride_, p_.h.l0[oh],
-                dPlane_ + (p_.h.i1[oh] - ihFirst) * dstRowStride_, p_.h.l1[oh], t_.rowElems);
+                TapRowOf(dPlane_, p_.h.i1[oh], ihFirst, dstRowStride_), p_.h.l1[oh], t_.rowElems);
       out_.Put(dstRow_, OutRow(od, oh), t_.w.outSize);
     }
     out_.Finish();
@@ -175,10 +176,18 @@ class ForwardItemRunner : RunnerLaunch {
   }
 
   // Row ih of out D index od's two D tap planes (in place or converted into rowA_ / rowB_), W last; one
-  // pointer twice when both taps are one plane (an edge, or D of size 1), so it is converted once.
+  // pointer twice when both taps are one plane (an edge, or D of size 1), so it is converted once; null
+  // for the second of a unit axis's one tap.
   std::pair<const A *, const A *> DTapRows(int64_t od, int64_t ih) {
     const A *a = SourceRow(p_.d.i0[od], ih, rowA_);
-    return {a, p_.d.i1[od] == p_.d.i0[od] ? a : SourceRow(p_.d.i1[od], ih, rowB_)};
+    const int64_t i1 = p_.d.i1[od];
+    return {a, i1 < 0 ? nullptr : i1 == p_.d.i0[od] ? a : SourceRow(i1, ih, rowB_)};
+  }
+
+  // The H-pass row of tap index i in rows from ihFirst (stride elements apart), or null where the tap
+  // does not exist (a unit axis's i1 = -1).
+  static const A *TapRowOf(const A *rows, int64_t i, int64_t ihFirst, int64_t stride) {
+    return i < 0 ? nullptr : rows + (i - ihFirst) * stride;
   }
 
   const A *SourceRow(int64_t id, int64_t ih, A *buffer) {

@@ -90,9 +90,9 @@ inline ReferenceResult ForwardReference(const ForwardProblem &p, const std::vect
           const int64_t id[2] = {td.i0, td.i1}, ih[2] = {th.i0, th.i1}, iw[2] = {tw.i0, tw.i1};
           const double ld[2] = {td.l0, td.l1}, lh[2] = {th.l0, th.l1}, lw[2] = {tw.l0, tw.l1};
           double sum = 0.0, absSum = 0.0;
-          for (int a = 0; a < 2; ++a) {
-            for (int b = 0; b < 2; ++b) {
-              for (int c = 0; c < 2; ++c) {
+          for (int a = 0; a < axes.tapCount[0]; ++a) {
+            for (int b = 0; b < axes.tapCount[1]; ++b) {
+              for (int c = 0; c < axes.tapCount[2]; ++c) {
                 const double weight = ld[a] * lh[b] * lw[c];  // every corner, zero weight included
                 const double v = x(id[a], ih[b], iw[c]);
                 sum += weight * v;

@@ -105,12 +105,28 @@ inline std::array<double, 3> UsedScales(const BackwardProblem &p) {
   return used;
 }
 
-// The D, H, W axes exactly as docs/spec.md §2 defines them, with the scales the operator uses.
+// The axes the operator does not have: D for the 2-D operators, D and H for the 1-D ones.
+inline int UnitAxes(Api api) {
+  switch (api) {
+    case Api::kTrilinear3d:
+      return 0;
+    case Api::kBilinear2d:
+    case Api::kBilinear2dBackwardV1:
+      return 1;
+    case Api::kLinear1d:
+      return 2;
+  }
+  return 0;
+}
+
+// The D, H, W axes exactly as docs/spec.md §2 defines them, with the scales the operator uses; the axes
+// the operator does not have are unit axes (one tap, weight 1).
 inline std::array<math::AxisSpec, 3> MakeAxes(const BackwardProblem &p) {
   const std::array<double, 3> axisScales = UsedScales(p);
   std::array<math::AxisSpec, 3> axes;
   for (int a = 0; a < 3; ++a) {
-    axes[a] = math::MakeAxis(p.inputSize[2 + a], p.outputSize[a], p.alignCorners, axisScales[a]);
+    const math::Filter filter = a < UnitAxes(p.api) ? math::Filter::kUnit : math::Filter::kLinear;
+    axes[a] = math::MakeAxis(p.inputSize[2 + a], p.outputSize[a], p.alignCorners, axisScales[a], filter);
   }
   return axes;
 }
@@ -174,6 +190,7 @@ inline std::array<double, 3> ScalesSelecting(const std::array<int64_t, 3> &in,
 // backward's alike.
 struct AxisTables {
   std::array<std::vector<math::Tap>, 3> taps;
+  std::array<int, 3> tapCount;  // per output: 2, or 1 on a unit axis (its i0, weight 1)
   std::array<AxisCandidates, 3> candidates;
 };
 
@@ -182,6 +199,7 @@ inline AxisTables MakeAxisTables(const BackwardProblem &p) {
   AxisTables t;
   for (int a = 0; a < 3; ++a) {
     t.taps[a] = math::ForwardTaps(specs[a]);
+    t.tapCount[a] = specs[a].MaxTaps();
     t.candidates[a] = MakeCandidates(specs[a]);
   }
   return t;
@@ -216,9 +234,9 @@ inline ReferenceResult BackwardReference(const BackwardProblem &p, const std::ve
           const math::Tap &tw = tapW[static_cast<size_t>(ow)];
           const int64_t id[2] = {td.i0, td.i1}, ih[2] = {th.i0, th.i1}, iw[2] = {tw.i0, tw.i1};
           const double ld[2] = {td.l0, td.l1}, lh[2] = {th.l0, th.l1}, lw[2] = {tw.l0, tw.l1};
-          for (int a = 0; a < 2; ++a) {
-            for (int b = 0; b < 2; ++b) {
-              for (int c = 0; c < 2; ++c) {
+          for (int a = 0; a < axes.tapCount[0]; ++a) {
+            for (int b = 0; b < axes.tapCount[1]; ++b) {
+              for (int c = 0; c < axes.tapCount[2]; ++c) {
                 const double weight = ld[a] * lh[b] * lw[c];  // every corner, zero weight included
                 const size_t i = at(id[a], ih[b], iw[c]);
                 r.golden[i] += weight * g;
