@@ -57,9 +57,7 @@ int32_t CheckParams(const aclTensor &self, const aclIntArray &outputSize, double
       }
     }
   }
-  s = CheckTensorMemory(kApi, "self", self);
-  if (s == ACLNN_SUCCESS) s = CheckTensorMemory(kApi, "out", out);
-  return s;
+  return CheckMemory(kApi, "self", self, "out", out);
 }
 
 }  // namespace

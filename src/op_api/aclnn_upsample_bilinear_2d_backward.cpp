@@ -83,9 +83,7 @@ int32_t CheckParams(const Call &c, std::vector<int64_t> *inNchw) {
   if (s == ACLNN_SUCCESS && !v1) s = CheckOutBatchAndChannels(c);  // V2: CANN's CheckNCDimValid, first
   if (s == ACLNN_SUCCESS) s = v1 ? outShape() : dataTypes();
   if (s == ACLNN_SUCCESS) s = v1 ? dataTypes() : outShape();
-  if (s == ACLNN_SUCCESS) s = CheckTensorMemory(c.api, "gradOut", c.gradOut);
-  if (s == ACLNN_SUCCESS) s = CheckTensorMemory(c.api, "out", c.out);
-  return s;
+  return s == ACLNN_SUCCESS ? CheckMemory(c.api, "gradOut", c.gradOut, "out", c.out) : s;
 }
 
 int32_t GetWorkspaceSize(Version version, const char *api, const aclTensor *gradOut,

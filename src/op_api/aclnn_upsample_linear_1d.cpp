@@ -44,9 +44,7 @@ int32_t CheckParams(const aclTensor &self, const aclIntArray &outputSize, double
     return ACLNN_ERR_PARAM_INVALID;
   }
   s = CheckDataTypes(kApi, op_host::UpsampleLinear1dDef(), "self", self, "out", out);
-  if (s == ACLNN_SUCCESS) s = CheckTensorMemory(kApi, "self", self);
-  if (s == ACLNN_SUCCESS) s = CheckTensorMemory(kApi, "out", out);
-  return s;
+  return s == ACLNN_SUCCESS ? CheckMemory(kApi, "self", self, "out", out) : s;
 }
 
 }  // namespace

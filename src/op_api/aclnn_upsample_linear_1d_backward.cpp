@@ -35,9 +35,7 @@ int32_t CheckParams(const aclTensor &gradOut, const aclIntArray &outputSize, con
                        "(inputSize N, C, outputSize)");
   if (s == ACLNN_SUCCESS) s = CheckRank(kApi, "out", out, 3);
   if (s == ACLNN_SUCCESS) s = CheckLogicalDims(kApi, "out", out, in, "inputSize");
-  if (s == ACLNN_SUCCESS) s = CheckTensorMemory(kApi, "gradOut", gradOut);
-  if (s == ACLNN_SUCCESS) s = CheckTensorMemory(kApi, "out", out);
-  return s;
+  return s == ACLNN_SUCCESS ? CheckMemory(kApi, "gradOut", gradOut, "out", out) : s;
 }
 
 }  // namespace

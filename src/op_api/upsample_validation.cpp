@@ -160,12 +160,18 @@ int32_t CheckOutputShape(const char *api, const char *name, const aclTensor &t, 
   return CheckLogicalShape(api, name, t, expected, expectedFrom);
 }
 
+int32_t CheckMemory(const char *api, const char *sourceName, const aclTensor &source,
+                    const char *destinationName, const aclTensor &destination) {
+  int32_t s = CheckTensorMemory(api, sourceName, source);
+  if (s == ACLNN_SUCCESS) s = CheckTensorMemory(api, destinationName, destination);
+  return s;
+}
+
 int32_t CheckMemoryAndScales(const char *api, const char *sourceName, const aclTensor &source,
                              const char *destinationName, const aclTensor &destination,
                              const int64_t inputDhw[3], const aclIntArray &outputSize,
                              const double scales[3]) {
-  int32_t s = CheckTensorMemory(api, sourceName, source);
-  if (s == ACLNN_SUCCESS) s = CheckTensorMemory(api, destinationName, destination);
+  int32_t s = CheckMemory(api, sourceName, source, destinationName, destination);
   if (s == ACLNN_SUCCESS) s = CheckScales(api, inputDhw, outputSize.values.data(), scales);
   return s;
 }

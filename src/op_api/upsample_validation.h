@@ -54,6 +54,9 @@ int32_t CheckScales(const char *api, const int64_t in[3], const int64_t out[3], 
 // shape is (N, C, outputSize), N and C the input's (inputNc, taken from expectedFrom).
 int32_t CheckOutputShape(const char *api, const char *name, const aclTensor &t, const int64_t inputNc[2],
                          const aclIntArray &outputSize, const char *expectedFrom);
+// Step 5 for both tensors (tensor_checks.h's CheckTensorMemory), the source before the destination.
+int32_t CheckMemory(const char *api, const char *sourceName, const aclTensor &source,
+                    const char *destinationName, const aclTensor &destination);
 // Step 5 for both tensors, the source before the destination, then the scales against the input's
 // D, H, W (inputDhw) and outputSize.
 int32_t CheckMemoryAndScales(const char *api, const char *sourceName, const aclTensor &source,
