@@ -1,0 +1,32 @@
+/**
+ * @file aclnn_upsample_nearest_2d.h
+ * Nearest 2-D upsampling (CANN ops-cv UpsampleNearest2d, sizes only) on the CPU.
+ */
+#ifndef TRILINEAR3D_ACLNNOP_ACLNN_UPSAMPLE_NEAREST_2D_H_
+#define TRILINEAR3D_ACLNNOP_ACLNN_UPSAMPLE_NEAREST_2D_H_
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * Phase 1: validates, plans, returns workspace size and a single-use executor.
+ * self: (N, C, H, W) in NCHW / ND or NHWC, out: (N, C, outputSize[0], outputSize[1]) in the same format.
+ */
+ACL_FUNC_VISIBILITY aclnnStatus aclnnUpsampleNearest2dGetWorkspaceSize(const aclTensor *self,
+                                                                       const aclIntArray *outputSize,
+                                                                       aclTensor *out,
+                                                                       uint64_t *workspaceSize,
+                                                                       aclOpExecutor **executor);
+
+/** Phase 2: enqueues the planned work on stream (null: the default stream). */
+ACL_FUNC_VISIBILITY aclnnStatus aclnnUpsampleNearest2d(void *workspace, uint64_t workspaceSize,
+                                                       aclOpExecutor *executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // TRILINEAR3D_ACLNNOP_ACLNN_UPSAMPLE_NEAREST_2D_H_
