@@ -13,7 +13,8 @@
 
 namespace trilinear3d {
 
-enum class DataType { kFloat32, kFloat16, kBFloat16, kFloat64 };
+// kUInt8: the nearest operators' forward only (a copy of the picked elements, no arithmetic).
+enum class DataType { kFloat32, kFloat16, kBFloat16, kFloat64, kUInt8 };
 
 // Returns false for an aclDataType the operators do not support.
 inline bool ToDataType(int32_t acl, DataType *out) {
@@ -30,6 +31,9 @@ inline bool ToDataType(int32_t acl, DataType *out) {
     case ACL_DOUBLE:
       *out = DataType::kFloat64;
       return true;
+    case ACL_UINT8:
+      *out = DataType::kUInt8;
+      return true;
     default:
       return false;
   }
@@ -42,6 +46,8 @@ inline int64_t ElementSize(DataType t) {
       return 2;
     case DataType::kFloat64:
       return 8;
+    case DataType::kUInt8:
+      return 1;
     case DataType::kFloat32:
       break;
   }

@@ -38,7 +38,17 @@ enum class Filter {
   // 3-D problem): size 1 -> 1 (or the 1-D operators' planes, folded into H), one tap o of weight 1, so
   // that an inf stays an inf as in PyTorch's 2-D and 1-D kernels, which have no such axis.
   kUnit,
+  // One tap per output of weight 1, PyTorch's nearest rules (UpSample.h nearest_idx): in float,
+  // min(floor(o * r), in - 1), and o itself when out == in, o / 2 when out == 2 * in.
+  kNearest,
+  // PyTorch's nearest-exact (nearest_exact_idx): min(floor((o + 0.5) * r), in - 1), r in float.
+  kNearestExact,
 };
+
+// One tap per output of weight 1 that copies (or, transposed, sums) the input at the picked index.
+constexpr bool IsNearest(Filter filter) {
+  return filter == Filter::kNearest || filter == Filter::kNearestExact;
+}
 
 // The most taps one output index takes on an axis of this filter.
 constexpr int MaxTapsPerOutput(Filter filter) {
@@ -46,6 +56,8 @@ constexpr int MaxTapsPerOutput(Filter filter) {
     case Filter::kLinear:
       return 2;
     case Filter::kUnit:
+    case Filter::kNearest:
+    case Filter::kNearestExact:
       return 1;
   }
   return 0;
@@ -53,7 +65,15 @@ constexpr int MaxTapsPerOutput(Filter filter) {
 
 // Source step per output index. userScale is the user's scale factor for this axis where the
 // operator's rule lets it count (> 0), otherwise 0 (ignored).
-inline double AxisScale(int64_t in, int64_t out, bool alignCorners, double userScale) {
+// The nearest filters keep PyTorch's float ratio (compute_scales_value<float>: float(1 / scale), or
+// float(in) / float(out) divided in float), held exactly in the double; the user scale counts even on an
+// axis of equal sizes (the nearest-exact index of a scale other than 1 is not o there).
+inline double AxisScale(int64_t in, int64_t out, bool alignCorners, double userScale,
+                        Filter filter = Filter::kLinear) {
+  if (IsNearest(filter)) {
+    if (userScale > 0.0) return static_cast<double>(static_cast<float>(1.0 / userScale));
+    return static_cast<double>(static_cast<float>(in) / static_cast<float>(out));
+  }
   if (in == out) return 1.0;  // identity axis (see ComputeTap): whatever the user scale says
   if (alignCorners) return out > 1 ? static_cast<double>(in - 1) / static_cast<double>(out - 1) : 0.0;
   if (userScale > 0.0) return 1.0 / userScale;
@@ -88,6 +108,22 @@ inline Tap ComputeTap(int64_t in, int64_t out, double scale, bool alignCorners, 
   return Tap{i0, i1, 1.0 - l1, l1};
 }
 
+// The source index of output o on a nearest axis of float ratio `scale` (AxisScale), with PyTorch's
+// float arithmetic: o * r in float for kNearest; (o + 0.5) * r in double, rounded to float, for
+// kNearestExact (UpSample.h's floorf of a double argument).
+inline int64_t NearestIndex(Filter filter, int64_t in, int64_t out, double scale, int64_t o) {
+  const float r = static_cast<float>(scale);
+  float src = 0.0f;
+  if (filter == Filter::kNearest) {
+    if (out == in) return o;
+    if (out == 2 * in) return o >> 1;
+    src = static_cast<float>(o) * r;
+  } else {
+    src = static_cast<float>((static_cast<double>(o) + 0.5) * static_cast<double>(r));
+  }
+  return std::min(static_cast<int64_t>(std::floor(src)), in - 1);
+}
+
 // One resized axis: sizes, mode, the effective scale and the filter.
 struct AxisSpec {
   int64_t in = 1;   // source size (forward input, gradInput)
@@ -96,7 +132,7 @@ struct AxisSpec {
   double scale = 1.0;  // AxisScale(...)
   Filter filter = Filter::kLinear;
 
-  bool NeedResize() const { return in != out; }
+  bool NeedResize() const { return in != out || (filter == Filter::kNearestExact && scale != 1.0); }
   int MaxTaps() const { return MaxTapsPerOutput(filter); }
   // The two taps of a linear axis (filter kLinear); a unit axis's one tap is {o, 1} (ForEachTap).
   Tap TapOf(int64_t o) const { return ComputeTap(in, out, scale, alignCorners, o); }
@@ -113,13 +149,17 @@ struct AxisSpec {
       case Filter::kUnit:
         visit(o, 1.0);
         return;
+      case Filter::kNearest:
+      case Filter::kNearestExact:
+        visit(NearestIndex(filter, in, out, scale, o), 1.0);
+        return;
     }
   }
 };
 
 inline AxisSpec MakeAxis(int64_t in, int64_t out, bool alignCorners, double userScale,
                          Filter filter = Filter::kLinear) {
-  return AxisSpec{in, out, alignCorners, AxisScale(in, out, alignCorners, userScale), filter};
+  return AxisSpec{in, out, alignCorners, AxisScale(in, out, alignCorners, userScale, filter), filter};
 }
 
 // All taps of an axis, indexed by output position: the forward weight table.

@@ -34,7 +34,9 @@ std::unique_ptr<kernel::PlanTables<A>> BuildTables(const tiling::TilingData &t, 
   if (needed.rowW == tiling::RowGatherKind::kNone) return tables;
   tables->rowW = needed.rowW == tiling::RowGatherKind::kBackward ? kernel::BuildBackwardRowGather<A>(w)
                                                                  : kernel::BuildForwardRowGather<A>(w);
-  if (t.layout == tiling::RowLayout::kWInner && lanes > 0) kernel::BuildRowSteps(&tables->rowW, lanes);
+  if (t.layout == tiling::RowLayout::kWInner && lanes > 0 && !needed.listsOnly) {
+    kernel::BuildRowSteps(&tables->rowW, lanes);
+  }
   return tables;
 }
 

@@ -176,4 +176,59 @@ int32_t CheckMemoryAndScales(const char *api, const char *sourceName, const aclT
   return s;
 }
 
+int32_t CheckNearestForward(const NearestRule &rule, const aclTensor &self, const aclIntArray &outputSize,
+                            const aclTensor &out) {
+  const char *api = rule.api;
+  const size_t spatial = rule.rank - 2;
+  int32_t s = CheckDataTypes(api, rule.def, "self", self, "out", out);
+  if (s == ACLNN_SUCCESS) s = CheckRank(api, "self", self, rule.rank);
+  if (s == ACLNN_SUCCESS) s = CheckRank(api, "out", out, rule.rank);
+  if (s == ACLNN_SUCCESS) s = CheckArraySize(api, "outputSize", outputSize, spatial);
+  if (s == ACLNN_SUCCESS) s = CheckFormat(api, rule.def, "self", self);
+  if (s == ACLNN_SUCCESS) s = CheckFormat(api, rule.def, "out", out);
+  if (s == ACLNN_SUCCESS) s = CheckPositive(api, "outputSize", outputSize, 0);
+  if (s != ACLNN_SUCCESS) return s;
+  const std::vector<int64_t> in = LogicalDims(self);
+  bool ok = in[0] >= (rule.emptyBatchOk ? 0 : 1) && in[1] > 0;
+  for (size_t i = 2; i < in.size(); ++i) ok = ok && in[i] > 0;
+  if (!ok) {
+    runtime::ReportError("%s: self shape %s (format %s, as %s %s) must have %s, C and the spatial sizes > 0",
+                         api, ShapeString(self.viewDims).c_str(), FormatName(self.format),
+                         LayoutName(in.size()), ShapeString(in).c_str(),
+                         rule.emptyBatchOk ? "N >= 0" : "N > 0");
+    return ACLNN_ERR_PARAM_INVALID;
+  }
+  std::vector<int64_t> expected = {in[0], in[1]};
+  expected.insert(expected.end(), outputSize.values.begin(), outputSize.values.end());
+  s = CheckLogicalDims(api, "out", out, expected, "(self N, C, outputSize)");
+  return s == ACLNN_SUCCESS ? CheckMemory(api, "self", self, "out", out) : s;
+}
+
+int32_t CheckNearestBackward(const NearestRule &rule, const aclTensor &gradOut, const aclIntArray &outputSize,
+                             const aclIntArray &inputSize, const char *gradInputName,
+                             const aclTensor &gradInput) {
+  const char *api = rule.api;
+  const size_t spatial = rule.rank - 2;
+  int32_t s = CheckDataTypes(api, rule.def, rule.gradOutName, gradOut, gradInputName, gradInput);
+  if (s == ACLNN_SUCCESS) s = CheckRank(api, rule.gradOutName, gradOut, rule.rank);
+  if (s == ACLNN_SUCCESS) s = CheckArraySize(api, "outputSize", outputSize, spatial);
+  if (s == ACLNN_SUCCESS) s = CheckArraySize(api, "inputSize", inputSize, rule.rank);
+  if (s == ACLNN_SUCCESS) s = CheckRank(api, gradInputName, gradInput, rule.rank);
+  if (s == ACLNN_SUCCESS) s = CheckFormat(api, rule.def, rule.gradOutName, gradOut);
+  if (s == ACLNN_SUCCESS) s = CheckFormat(api, rule.def, gradInputName, gradInput);
+  if (s == ACLNN_SUCCESS) s = CheckPositive(api, "outputSize", outputSize, 0);
+  if (s == ACLNN_SUCCESS) s = CheckPositive(api, "inputSize", inputSize, 2);
+  if (s != ACLNN_SUCCESS) return s;
+  const std::vector<int64_t> &in = inputSize.values;
+  if (in[0] < 0 || in[1] < 0) {
+    runtime::ReportError("%s: inputSize %s has a negative N or C", api, ShapeString(in).c_str());
+    return ACLNN_ERR_PARAM_INVALID;
+  }
+  std::vector<int64_t> expected = {in[0], in[1]};
+  expected.insert(expected.end(), outputSize.values.begin(), outputSize.values.end());
+  s = CheckLogicalDims(api, rule.gradOutName, gradOut, expected, "(inputSize N, C, outputSize)");
+  if (s == ACLNN_SUCCESS) s = CheckLogicalDims(api, gradInputName, gradInput, in, "inputSize");
+  return s == ACLNN_SUCCESS ? CheckMemory(api, rule.gradOutName, gradOut, gradInputName, gradInput) : s;
+}
+
 }  // namespace trilinear3d::op_api

@@ -64,6 +64,25 @@ int32_t CheckMemoryAndScales(const char *api, const char *sourceName, const aclT
                              const int64_t inputDhw[3], const aclIntArray &outputSize,
                              const double scales[3]);
 
+// The nearest operators' shared checks (docs/spec.md §4), after the null checks, in CANN's order for
+// the nearest group: dtypes (self's supported, out's the same), ranks and the size arrays' lengths,
+// formats, sizes > 0 (C > 0 and N >= 0, or N > 0 where the operator refuses an empty batch), the
+// shapes, then step 5 for both tensors.
+struct NearestRule {
+  const char *api;
+  const op_host::OpDef &def;
+  size_t rank;               // 3 (NCL), 4 (NCHW) or 5 (NCDHW)
+  bool emptyBatchOk = true;  // N = 0 is an empty no-op (else refused, as the exact 1-D / 2-D forwards do)
+  const char *gradOutName = "gradOut";  // the backward's source as the header names it
+};
+int32_t CheckNearestForward(const NearestRule &rule, const aclTensor &self, const aclIntArray &outputSize,
+                            const aclTensor &out);
+// The backward: inputSize (N, C, spatial) in logical order whatever the tensors' format, gradOut of
+// (N, C, outputSize), gradInput (named gradInputName) of inputSize.
+int32_t CheckNearestBackward(const NearestRule &rule, const aclTensor &gradOut, const aclIntArray &outputSize,
+                             const aclIntArray &inputSize, const char *gradInputName,
+                             const aclTensor &gradInput);
+
 }  // namespace trilinear3d::op_api
 
 #endif  // TRILINEAR3D_OP_API_UPSAMPLE_VALIDATION_H_

@@ -9,12 +9,23 @@ namespace {
 
 bool Always(const TilingContext &) { return true; }
 
+// A nearest operator's problem: an axis of a nearest filter (the others then take one tap too: kUnit).
+// The two-tap kernels take the others.
+bool NearestAxes(const TilingContext &ctx) {
+  for (const math::AxisSpec &axis : ctx.axes) {
+    if (math::IsNearest(axis.filter)) return true;
+  }
+  return false;
+}
+
+bool TwoTapAxes(const TilingContext &ctx) { return !NearestAxes(ctx); }
+
 // The backward of an exact doubling on every axis (gradOut = 2 x gradInput, align_corners false,
 // real scale 0.5), fp32, W-inner rows of unit W stride: every axis is then the fixed stencil 1/4,
 // 3/4, 3/4, 1/4.
 bool StencilApplies(const TilingContext &ctx) {
   const TilingInput &input = ctx.input;
-  if (input.dataType != DataType::kFloat32 || !input.srcUnitW || input.alignCorners ||
+  if (NearestAxes(ctx) || input.dataType != DataType::kFloat32 || !input.srcUnitW || input.alignCorners ||
       ctx.layout == RowLayout::kCInner) {
     return false;
   }
@@ -82,19 +93,26 @@ constexpr KernelTables kNoTables{};
 constexpr KernelTables kTapTables{true, false, RowGatherKind::kBackward};
 constexpr KernelTables kColumnTables{false, true, RowGatherKind::kBackward};
 constexpr KernelTables kForwardTables{true, false, RowGatherKind::kForward};
+constexpr KernelTables kNearestBackwardTables{false, true, RowGatherKind::kBackward, true};
+constexpr KernelTables kNearestForwardTables{true, false, RowGatherKind::kForward, true};
 
-// In order of preference. Every kernel of a direction but the stencil applies to every input of it;
-// the doubling stencil reads no table (its weights are fixed: op_kernel/stencil2x_steps.h).
+// In order of preference. The nearest kernels take the nearest operators' problems and only those;
+// every other kernel of a direction but the stencil applies to every other input of it; the doubling
+// stencil reads no table (its weights are fixed: op_kernel/stencil2x_steps.h).
 constexpr KernelEntry kEntries[kKernelCount] = {
+    {Kernel::kNearestBackward, "nearest_backward", Direction::kBackward, NearestAxes, Always,
+     TileNearestBackward, kNearestBackwardTables},
+    {Kernel::kNearestForward, "nearest_forward", Direction::kForward, NearestAxes, Always, TileNearestForward,
+     kNearestForwardTables},
     {Kernel::kBackwardStencil2x, "backward_stencil2x", Direction::kBackward, StencilApplies, Always,
      TileBackwardStencil2x, kNoTables},
-    {Kernel::kBackwardWidthFirst, "backward_width_first", Direction::kBackward, Always,
+    {Kernel::kBackwardWidthFirst, "backward_width_first", Direction::kBackward, TwoTapAxes,
      BackwardWidthFirstCheaper, TileBackwardWidthFirst, kTapTables},
-    {Kernel::kBackwardWidthLast, "backward_width_last", Direction::kBackward, Always, Always,
+    {Kernel::kBackwardWidthLast, "backward_width_last", Direction::kBackward, TwoTapAxes, Always,
      TileBackwardWidthLast, kColumnTables},
-    {Kernel::kForwardWidthFirst, "forward_width_first", Direction::kForward, Always, ForwardWidthFirstCheaper,
-     TileForwardWidthFirst, kForwardTables},
-    {Kernel::kForwardWidthLast, "forward_width_last", Direction::kForward, Always, Always,
+    {Kernel::kForwardWidthFirst, "forward_width_first", Direction::kForward, TwoTapAxes,
+     ForwardWidthFirstCheaper, TileForwardWidthFirst, kForwardTables},
+    {Kernel::kForwardWidthLast, "forward_width_last", Direction::kForward, TwoTapAxes, Always,
      TileForwardWidthLast, kForwardTables},
 };
 

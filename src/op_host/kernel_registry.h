@@ -20,6 +20,7 @@ struct KernelTables {
   bool taps = false;     // TapTable d, h: the D and H taps (width-first backward, forward)
   bool columns = false;  // RowGather colD, colH: each gradInput D / H index's taps (width-last backward)
   RowGatherKind rowW = RowGatherKind::kNone;
+  bool listsOnly = false;  // rowW without vector steps (a kernel that reads only its lists)
 };
 
 struct KernelEntry {

@@ -45,6 +45,8 @@ int64_t TileBackwardWidthFirst(const TilingContext &ctx, TilingData *t);
 int64_t TileBackwardWidthLast(const TilingContext &ctx, TilingData *t);
 int64_t TileForwardWidthFirst(const TilingContext &ctx, TilingData *t);
 int64_t TileForwardWidthLast(const TilingContext &ctx, TilingData *t);
+int64_t TileNearestBackward(const TilingContext &ctx, TilingData *t);
+int64_t TileNearestForward(const TilingContext &ctx, TilingData *t);
 
 }  // namespace trilinear3d::tiling
 

@@ -27,6 +27,18 @@ std::vector<AttrDef> Attrs(std::initializer_list<AttrDef> afterOutputSize,
 
 const AttrDef kInputSize{"input_size", AttrKind::kListInt, true, ""};
 
+// The nearest ops' attrs: output_size, the op's own, then its scales (no align_corners).
+std::vector<AttrDef> NearestAttrs(std::initializer_list<AttrDef> afterOutputSize,
+                                  std::initializer_list<const char *> scales) {
+  std::vector<AttrDef> attrs = {{"output_size", AttrKind::kListInt, true, ""}};
+  attrs.insert(attrs.end(), afterOutputSize);
+  for (const char *scale : scales) attrs.push_back({scale, AttrKind::kFloat, false, "0.0"});
+  return attrs;
+}
+
+const std::vector<aclDataType> kNearestForwardTypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE,
+                                                       ACL_UINT8};
+
 }  // namespace
 
 const OpDef &UpsampleTrilinear3dGradDef() {
@@ -71,10 +83,72 @@ const OpDef &UpsampleLinear1dDef() {
   return def;
 }
 
+const OpDef &UpsampleNearest1dDef() {
+  static const OpDef def{"UpsampleNearest1d",  {"x"},     {"y"}, NearestAttrs({}, {"scales"}),
+                         kNearestForwardTypes, kFormats1d};
+  return def;
+}
+
+const OpDef &UpsampleNearest2dDef() {
+  static const OpDef def{"UpsampleNearest2d",  {"x"},     {"y"}, NearestAttrs({}, {"scales_h", "scales_w"}),
+                         kNearestForwardTypes, kFormats2d};
+  return def;
+}
+
+const OpDef &UpsampleNearest3dDef() {
+  static const OpDef def{
+      "UpsampleNearest3d",  {"x"},   {"y"}, NearestAttrs({}, {"scale_d", "scale_h", "scale_w"}),
+      kNearestForwardTypes, kFormats};
+  return def;
+}
+
+const OpDef &UpsampleNearest1dGradDef() {
+  static const OpDef def{"UpsampleNearest1dGrad",
+                         {"grad_output"},
+                         {"y"},
+                         NearestAttrs({kInputSize}, {"scales"}),
+                         kDataTypes,
+                         kFormats1d};
+  return def;
+}
+
+const OpDef &UpsampleNearest2dGradDef() {
+  static const OpDef def{"UpsampleNearest2dGrad",
+                         {"grad_output"},
+                         {"y"},
+                         NearestAttrs({kInputSize}, {"scales_h", "scales_w"}),
+                         kDataTypes,
+                         kFormats2d};
+  return def;
+}
+
+const OpDef &UpsampleNearest3dGradDef() {
+  static const OpDef def{"UpsampleNearest3dGrad",
+                         {"grad_output"},
+                         {"grad_input"},
+                         NearestAttrs({kInputSize}, {"scale_d", "scale_h", "scale_w"}),
+                         kDataTypes,
+                         kFormats};
+  return def;
+}
+
+const OpDef &ResizeDef() {
+  static const OpDef def{
+      "Resize",
+      {"x"},
+      {"y"},
+      {{"scales", AttrKind::kListFloat, true, ""}, {"mode", AttrKind::kString, false, "nearest"}},
+      {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE},
+      {ACL_FORMAT_ND, ACL_FORMAT_NCHW}};
+  return def;
+}
+
 const OpDef *FindOpDef(const std::string &type) {
   for (const OpDef *def :
        {&UpsampleTrilinear3dGradDef(), &UpsampleTrilinear3dDef(), &UpsampleBilinear2dGradDef(),
-        &UpsampleBilinear2dDef(), &UpsampleLinear1dGradDef(), &UpsampleLinear1dDef()}) {
+        &UpsampleBilinear2dDef(), &UpsampleLinear1dGradDef(), &UpsampleLinear1dDef(), &UpsampleNearest1dDef(),
+        &UpsampleNearest2dDef(), &UpsampleNearest3dDef(), &UpsampleNearest1dGradDef(),
+        &UpsampleNearest2dGradDef(), &UpsampleNearest3dGradDef(), &ResizeDef()}) {
     if (def->type == type) return def;
   }
   return nullptr;

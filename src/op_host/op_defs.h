@@ -10,7 +10,7 @@
 
 namespace trilinear3d::op_host {
 
-enum class AttrKind { kListInt, kBool, kFloat };
+enum class AttrKind { kListInt, kBool, kFloat, kListFloat, kString };
 
 struct AttrDef {
   std::string name;
@@ -36,6 +36,16 @@ const OpDef &UpsampleBilinear2dGradDef();
 const OpDef &UpsampleBilinear2dDef();
 const OpDef &UpsampleLinear1dGradDef();
 const OpDef &UpsampleLinear1dDef();
+// The nearest group (docs/spec.md §3): every float dtype for each direction, and uint8 for the forwards
+// (a copy). The 1-D, 2-D and 3-D defs serve the legacy and the exact rule alike.
+const OpDef &UpsampleNearest1dDef();
+const OpDef &UpsampleNearest2dDef();
+const OpDef &UpsampleNearest3dDef();
+const OpDef &UpsampleNearest1dGradDef();
+const OpDef &UpsampleNearest2dGradDef();
+const OpDef &UpsampleNearest3dGradDef();
+// aclnnResize: NCHW float tensors, mode "nearest" or "bilinear".
+const OpDef &ResizeDef();
 // The registered op of that type, or null.
 const OpDef *FindOpDef(const std::string &type);
 

@@ -69,7 +69,7 @@ void SplitItems(const TilingContext &ctx, int64_t hChunk, int64_t wChunk, Tiling
 }
 
 std::vector<std::pair<int64_t, int64_t>> SlideWindows(const math::AxisSpec &axis) {
-  // Every tap (i0 and i1 of every o) reaches its slide; o increases, so a slide's first o is the
+  // Every tap of every o reaches its slide; o increases, so a slide's first o is the
   // first that reaches it and its last the last. (No gather table: long axes plan in O(out).)
   const int64_t slides = (axis.in + kSlideSize - 1) / kSlideSize;
   std::vector<std::pair<int64_t, int64_t>> windows(static_cast<size_t>(slides), {axis.out, -1});
@@ -78,11 +78,7 @@ std::vector<std::pair<int64_t, int64_t>> SlideWindows(const math::AxisSpec &axis
     w.first = std::min(w.first, o);
     w.second = o;
   };
-  for (int64_t o = 0; o < axis.out; ++o) {
-    const math::Tap t = axis.TapOf(o);
-    reach(t.i0, o);
-    reach(t.i1, o);
-  }
+  for (int64_t o = 0; o < axis.out; ++o) axis.ForEachTap(o, [&](int64_t i, double) { reach(i, o); });
   for (auto &w : windows) {
     if (w.second < 0) w.first = 0;
   }

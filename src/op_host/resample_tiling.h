@@ -54,14 +54,20 @@ enum class RowLayout { kWInner, kCInner };
 //                        and H passes combine whole rows (vector FMAs) while the data is large.
 //  kForwardWidthFirst:   W -> D -> H: each source row resampled first, when W shrinks.
 //  kForwardWidthLast:    D -> H -> W, every other forward.
+//  kNearestBackward:    a problem whose axes all take one tap (a nearest operator): each gradInput
+//                        element sums the gradOut elements that picked it, in increasing (D, H, W)
+//                        output order, PyTorch's order.
+//  kNearestForward:      the same problem's forward: a gather that copies the picked elements' bits.
 enum class Kernel {
   kBackwardStencil2x,
   kBackwardWidthFirst,
   kBackwardWidthLast,
   kForwardWidthFirst,
-  kForwardWidthLast
+  kForwardWidthLast,
+  kNearestBackward,
+  kNearestForward
 };
-constexpr int kKernelCount = 5;
+constexpr int kKernelCount = 7;
 
 // Whether destination rows are written with non-temporal stores (TilingData::streamStores).
 // kAuto: above kStreamStoreBytes of destination; kAlways / kNever force it (tests reach the streamed
@@ -91,7 +97,7 @@ struct TilingInput {
   // the 3-D operators pass all three or none (math::AllOrNoScales), the 1-D and 2-D ones each axis's own.
   double userScales[3] = {0.0, 0.0, 0.0};
   // Per axis: kUnit for an axis the operator does not have (op_api: the D of the 2-D operators, D and H
-  // of the 1-D ones), else kLinear.
+  // of the 1-D ones), else the operator's filter (kLinear, kNearest, kNearestExact).
   math::Filter filters[3] = {math::Filter::kLinear, math::Filter::kLinear, math::Filter::kLinear};
   bool channelsContiguous = false;  // the big tensor's C stride is 1 (channels-last memory)
   bool srcUnitW = false;            // the source (gradOut / self) has W stride 1

@@ -83,6 +83,8 @@ void RunItemsForDataType(const KernelArgs &args, int blockIdx) {
     case DataType::kBFloat16:
       RunItems<Runner<Bf16>>(args, blockIdx);
       break;
+    case DataType::kUInt8:  // the nearest kernels' forward only (kernel_registry.cpp)
+      break;
   }
 }
 

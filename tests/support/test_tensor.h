@@ -42,8 +42,11 @@ const char *NameIn(const std::pair<T, const char *> (&names)[N], T value, const 
 }
 
 inline const char *DtypeName(aclDataType dtype) {
-  static constexpr std::pair<aclDataType, const char *> kNames[] = {
-      {ACL_FLOAT, "Float"}, {ACL_FLOAT16, "Float16"}, {ACL_BF16, "Bf16"}, {ACL_DOUBLE, "Double"}};
+  static constexpr std::pair<aclDataType, const char *> kNames[] = {{ACL_FLOAT, "Float"},
+                                                                    {ACL_FLOAT16, "Float16"},
+                                                                    {ACL_BF16, "Bf16"},
+                                                                    {ACL_DOUBLE, "Double"},
+                                                                    {ACL_UINT8, "UInt8"}};
   return NameIn(kNames, dtype, "Other");
 }
 
@@ -61,6 +64,8 @@ inline bool IsChannelsLast(aclFormat format) {
 
 inline size_t DtypeSize(aclDataType dtype) {
   switch (dtype) {
+    case ACL_UINT8:
+      return 1;
     case ACL_FLOAT16:
     case ACL_BF16:
       return 2;
@@ -80,6 +85,8 @@ inline double Quantize(aclDataType dtype, double v) {
       return Bf16ToFloat(FloatToBf16(static_cast<float>(v)));
     case ACL_DOUBLE:
       return v;
+    case ACL_UINT8:  // the nearest forwards' integers: saturated, rounded
+      return std::nearbyint(std::clamp(v, 0.0, 255.0));
     default:
       return static_cast<float>(v);
   }
@@ -99,6 +106,9 @@ inline void EncodeElement(aclDataType dtype, double v, uint8_t *dst) {
     }
     case ACL_DOUBLE:
       std::memcpy(dst, &v, 8);
+      break;
+    case ACL_UINT8:
+      *dst = static_cast<uint8_t>(Quantize(ACL_UINT8, v));
       break;
     default: {
       const float f = static_cast<float>(v);
@@ -125,6 +135,8 @@ inline double DecodeElement(aclDataType dtype, const uint8_t *src) {
       std::memcpy(&d, src, 8);
       return d;
     }
+    case ACL_UINT8:
+      return *src;
     default: {
       float f;
       std::memcpy(&f, src, 4);

@@ -13,6 +13,8 @@ void RunBackwardWidthFirst(const KernelArgs &args, int blockIdx);
 void RunBackwardWidthLast(const KernelArgs &args, int blockIdx);
 void RunBackwardStencil2x(const KernelArgs &args, int blockIdx);
 void RunForward(const KernelArgs &args, int blockIdx);
+void RunNearestBackward(const KernelArgs &args, int blockIdx);
+void RunNearestForward(const KernelArgs &args, int blockIdx);
 
 namespace {
 
@@ -28,6 +30,10 @@ KernelFn EntryPointOf(tiling::Kernel kernel) {
     case tiling::Kernel::kForwardWidthFirst:
     case tiling::Kernel::kForwardWidthLast:
       return &RunForward;
+    case tiling::Kernel::kNearestBackward:
+      return &RunNearestBackward;
+    case tiling::Kernel::kNearestForward:
+      return &RunNearestForward;
   }
   return nullptr;  // not reached: every Kernel is a case
 }

@@ -1,0 +1,38 @@
+// aclnnUpsampleNearest1d: CANN's two-phase API. Nearest 1-D from the sizes alone (PyTorch's
+// upsample_nearest1d without scales).
+#include "aclnnop/aclnn_upsample_nearest_1d.h"
+
+#include "op_api/nearest_publish.h"
+#include "op_api/op_executor.h"
+#include "op_api/tensor_checks.h"
+#include "op_host/op_defs.h"
+
+using namespace trilinear3d;
+
+namespace {
+
+constexpr const char *kApi = "aclnnUpsampleNearest1d";
+
+}  // namespace
+
+extern "C" aclnnStatus aclnnUpsampleNearest1dGetWorkspaceSize(const aclTensor *self,
+                                                              const aclIntArray *outputSize, aclTensor *out,
+                                                              uint64_t *workspaceSize,
+                                                              aclOpExecutor **executor) {
+  const int32_t s = op_api::CheckNotNull(kApi, {{self, "self"},
+                                                {outputSize, "outputSize"},
+                                                {out, "out"},
+                                                {workspaceSize, "workspaceSize"},
+                                                {executor, "executor"}});
+  if (s != ACLNN_SUCCESS) return s;
+  double axisScales[3];
+  op_api::PerAxisScales({0.0}, axisScales);
+  const op_api::NearestRule rule{kApi, op_host::UpsampleNearest1dDef(), 3, true};
+  return op_api::PublishNearestForward(rule, math::Filter::kNearest, *self, *outputSize, *out, axisScales,
+                                       workspaceSize, executor);
+}
+
+extern "C" aclnnStatus aclnnUpsampleNearest1d(void *workspace, uint64_t workspaceSize,
+                                              aclOpExecutor *executor, aclrtStream stream) {
+  return op_api::RunExecutor(kApi, workspace, workspaceSize, executor, stream);
+}

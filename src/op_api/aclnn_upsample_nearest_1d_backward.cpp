@@ -1,0 +1,38 @@
+// aclnnUpsampleNearest1dBackward: CANN's two-phase API. Each input sums the gradients of the outputs that
+// picked it (PyTorch's upsample_nearest1d_backward); scales > 0 counts.
+#include "aclnnop/aclnn_upsample_nearest_1d_backward.h"
+
+#include "op_api/nearest_publish.h"
+#include "op_api/op_executor.h"
+#include "op_api/tensor_checks.h"
+#include "op_host/op_defs.h"
+
+using namespace trilinear3d;
+
+namespace {
+
+constexpr const char *kApi = "aclnnUpsampleNearest1dBackward";
+
+}  // namespace
+
+extern "C" aclnnStatus aclnnUpsampleNearest1dBackwardGetWorkspaceSize(
+    const aclTensor *gradOut, const aclIntArray *outputSize, const aclIntArray *inputSize, double scales,
+    aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  const int32_t s = op_api::CheckNotNull(kApi, {{gradOut, "gradOut"},
+                                                {outputSize, "outputSize"},
+                                                {inputSize, "inputSize"},
+                                                {out, "out"},
+                                                {workspaceSize, "workspaceSize"},
+                                                {executor, "executor"}});
+  if (s != ACLNN_SUCCESS) return s;
+  double axisScales[3];
+  op_api::PerAxisScales({scales}, axisScales);
+  const op_api::NearestRule rule{kApi, op_host::UpsampleNearest1dGradDef(), 3, true, "gradOut"};
+  return op_api::PublishNearestBackward(rule, math::Filter::kNearest, *gradOut, *outputSize, *inputSize,
+                                        "out", *out, axisScales, workspaceSize, executor);
+}
+
+extern "C" aclnnStatus aclnnUpsampleNearest1dBackward(void *workspace, uint64_t workspaceSize,
+                                                      aclOpExecutor *executor, aclrtStream stream) {
+  return op_api::RunExecutor(kApi, workspace, workspaceSize, executor, stream);
+}

@@ -1,0 +1,39 @@
+// aclnnUpsampleNearestExact1d: CANN's two-phase API. Nearest-exact 1-D; scales > 0 sets the source step
+// float(1 / scales). CANN refuses N = 0 here.
+#include "aclnnop/aclnn_upsample_nearest_exact1d.h"
+
+#include "op_api/nearest_publish.h"
+#include "op_api/op_executor.h"
+#include "op_api/tensor_checks.h"
+#include "op_host/op_defs.h"
+
+using namespace trilinear3d;
+
+namespace {
+
+constexpr const char *kApi = "aclnnUpsampleNearestExact1d";
+
+}  // namespace
+
+extern "C" aclnnStatus aclnnUpsampleNearestExact1dGetWorkspaceSize(const aclTensor *self,
+                                                                   const aclIntArray *outputSize,
+                                                                   double scales, aclTensor *out,
+                                                                   uint64_t *workspaceSize,
+                                                                   aclOpExecutor **executor) {
+  const int32_t s = op_api::CheckNotNull(kApi, {{self, "self"},
+                                                {outputSize, "outputSize"},
+                                                {out, "out"},
+                                                {workspaceSize, "workspaceSize"},
+                                                {executor, "executor"}});
+  if (s != ACLNN_SUCCESS) return s;
+  double axisScales[3];
+  op_api::PerAxisScales({scales}, axisScales);
+  const op_api::NearestRule rule{kApi, op_host::UpsampleNearest1dDef(), 3, false};
+  return op_api::PublishNearestForward(rule, math::Filter::kNearestExact, *self, *outputSize, *out,
+                                       axisScales, workspaceSize, executor);
+}
+
+extern "C" aclnnStatus aclnnUpsampleNearestExact1d(void *workspace, uint64_t workspaceSize,
+                                                   aclOpExecutor *executor, aclrtStream stream) {
+  return op_api::RunExecutor(kApi, workspace, workspaceSize, executor, stream);
+}

@@ -1,0 +1,235 @@
+// The nearest operators' kernels (Kernel::kNearestForward, kNearestBackward): every axis takes one tap
+// of weight 1, so the forward is a gather that copies the picked elements' bits (an inf or a NaN
+// stays what it was, uint8 included) and the backward the transposed gather: each gradInput element
+// sums the gradOut elements that picked it, in increasing (D, H, W) output order, the order in which
+// PyTorch's loop over the output adds them. Items are (plane, D chunk, H chunk) of whole destination
+// rows; one core writes each destination element, so any core count gives the same bits.
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "op_kernel/kernel_args.h"
+
+#include "op_kernel/isa_begin.h"
+
+#include "op_kernel/item_loop.h"
+
+namespace trilinear3d::kernel::TRILINEAR3D_ISA {
+namespace {
+
+using tiling::RowLayout;
+
+// The plan's index lists in whichever accumulation type the launch's tables have (the nearest
+// kernels read the indices only).
+struct NearestIndices {
+  const int64_t *d = nullptr;  // forward: the source D index of each out D index
+  const int64_t *h = nullptr;
+  const int32_t *w = nullptr;  // forward: rowW's one entry per out W index
+  // Backward: gradInput index i takes the gradOut indices src[begin[i] .. begin[i + 1]).
+  const int64_t *dBegin = nullptr, *hBegin = nullptr, *wBegin = nullptr;
+  const int32_t *dSrc = nullptr, *hSrc = nullptr, *wSrc = nullptr;
+};
+
+template <typename A>
+NearestIndices IndicesOf(const PlanTables<A> &p) {
+  NearestIndices x;
+  x.d = p.d.i0.data();
+  x.h = p.h.i0.data();
+  x.w = p.rowW.src.data();
+  x.dBegin = p.colD.begin.data();
+  x.hBegin = p.colH.begin.data();
+  x.wBegin = p.rowW.begin.data();
+  x.dSrc = p.colD.src.data();
+  x.hSrc = p.colH.src.data();
+  x.wSrc = p.rowW.src.data();
+  return x;
+}
+
+NearestIndices IndicesOf(const KernelArgs &args) {
+  return args.tiling->dataType == DataType::kFloat64 ? IndicesOf(TablesOf<double>(args))
+                                                     : IndicesOf(TablesOf<float>(args));
+}
+
+// Whether a destination row of the view is one unit-stride run (W, or W x C channels inner).
+bool UnitRow(const TensorView5d &v, RowLayout layout, int64_t c) {
+  return layout == RowLayout::kCInner ? (v.strides[1] == 1 && v.strides[4] == c) : v.strides[4] == 1;
+}
+
+// Forward over elements of Bits, an unsigned integer of the dtype's size: only bits move.
+template <typename Bits>
+class NearestForwardRunner : RunnerLaunch {
+ public:
+  using A = float;  // RunItems' scratch type; the forward has none
+
+  NearestForwardRunner(const KernelArgs &args, A *) : RunnerLaunch(args), x_(IndicesOf(args)) {
+    const int64_t inW = t_.w.inSize, outW = t_.w.outSize;
+    doubling_ = outW == 2 * inW;
+    for (int64_t w = 0; doubling_ && w < outW; ++w) doubling_ = x_.w[w] == (w >> 1);
+    unitDstRow_ = UnitRow(dst_, t_.layout, t_.c);
+    rowBytes_ = outW * rowWidth_ * static_cast<int64_t>(sizeof(Bits));
+  }
+
+  void Run(int64_t item, int64_t) {
+    const ItemBounds b = DecodeItem(t_, item, t_.d.outSize, t_.h.outSize, t_.w.outSize);
+    const Bits *srcPlane = PlaneBase<const Bits>(src_, t_, b.plane);
+    Bits *dstPlane = PlaneBase<Bits>(dst_, t_, b.plane);
+    const int64_t *sS = src_.strides, *dS = dst_.strides;
+    for (int64_t d = b.d0; d < b.d1; ++d) {
+      const Bits *srcD = srcPlane + x_.d[d] * sS[2];
+      const Bits *previous = nullptr;
+      int64_t previousH = -1;
+      for (int64_t h = b.h0; h < b.h1; ++h) {
+        Bits *out = dstPlane + d * dS[2] + h * dS[3];
+        const int64_t sh = x_.h[h];
+        // A source row picked again (H grows): the destination row just written is that copy.
+        if (sh == previousH && unitDstRow_) {
+          std::memcpy(out, previous, static_cast<size_t>(rowBytes_));
+        } else {
+          CopyRow(srcD + sh * sS[3], out);
+        }
+        previous = out;
+        previousH = sh;
+      }
+    }
+  }
+
+ private:
+  void CopyRow(const Bits *src, Bits *out) const {
+    const int64_t outW = t_.w.outSize, sW = src_.strides[4], dW = dst_.strides[4];
+    if (t_.layout == RowLayout::kWInner) {
+      if (sW == 1 && dW == 1) {
+        if (doubling_) {
+          for (int64_t k = 0; 2 * k < outW; ++k) {
+            out[2 * k] = src[k];
+            out[2 * k + 1] = src[k];
+          }
+        } else {
+          for (int64_t w = 0; w < outW; ++w) out[w] = src[x_.w[w]];
+        }
+        return;
+      }
+      for (int64_t w = 0; w < outW; ++w) out[w * dW] = src[x_.w[w] * sW];
+      return;
+    }
+    // Channels inner: each out position copies the c channels of its source position.
+    const int64_t c = t_.c, sC = src_.strides[1], dC = dst_.strides[1];
+    for (int64_t w = 0; w < outW; ++w) {
+      const Bits *s = src + x_.w[w] * sW;
+      Bits *o = out + w * dW;
+      if (sC == 1 && dC == 1) {
+        std::memcpy(o, s, static_cast<size_t>(c) * sizeof(Bits));
+      } else {
+        for (int64_t k = 0; k < c; ++k) o[k * dC] = s[k * sC];
+      }
+    }
+  }
+
+  const NearestIndices x_;
+  bool doubling_ = false;    // out W index w takes source w / 2 (an exact 2x W)
+  bool unitDstRow_ = false;  // destination rows are unit-stride runs (a row may be copied whole)
+  int64_t rowBytes_ = 0;
+};
+
+template <typename T>
+class NearestBackwardRunner : RunnerLaunch {
+ public:
+  using A = Acc<T>;
+
+  NearestBackwardRunner(const KernelArgs &args, A *scratch) : RunnerLaunch(args), x_(IndicesOf(args)) {
+    rowElems_ = t_.w.inSize * rowWidth_;
+    acc_ = scratch;
+    srcRow_ = scratch + Align64(rowElems_, static_cast<int64_t>(sizeof(A)));
+    const int64_t inW = t_.w.inSize, outW = t_.w.outSize;
+    doubling_ = outW == 2 * inW;
+    for (int64_t w = 0; doubling_ && w < inW; ++w) {
+      doubling_ = x_.wBegin[w + 1] - x_.wBegin[w] == 2 && x_.wSrc[x_.wBegin[w]] == 2 * w &&
+                  x_.wSrc[x_.wBegin[w] + 1] == 2 * w + 1;
+    }
+  }
+
+  void Run(int64_t item, int64_t) {
+    const ItemBounds b = DecodeItem(t_, item, t_.d.inSize, t_.h.inSize, t_.w.inSize);
+    const T *srcPlane = PlaneBase<const T>(src_, t_, b.plane);
+    T *dstPlane = PlaneBase<T>(dst_, t_, b.plane);
+    const int64_t *sS = src_.strides, *dS = dst_.strides;
+    for (int64_t d = b.d0; d < b.d1; ++d) {
+      for (int64_t h = b.h0; h < b.h1; ++h) {
+        // Zero, then every term in output order: PyTorch's zero-filled gradient and its additions.
+        std::fill(acc_, acc_ + rowElems_, A(0));
+        for (int64_t ed = x_.dBegin[d]; ed < x_.dBegin[d + 1]; ++ed) {
+          for (int64_t eh = x_.hBegin[h]; eh < x_.hBegin[h + 1]; ++eh) {
+            const T *row = srcPlane + x_.dSrc[ed] * sS[2] + x_.hSrc[eh] * sS[3];
+            AddRow(ReadRow(row, src_, t_.layout, t_.w.outSize, t_.c, srcRow_));
+          }
+        }
+        WriteRow<T>(acc_, dstPlane + d * dS[2] + h * dS[3], dst_, t_.layout, t_.w.inSize, t_.c,
+                    t_.streamStores);
+      }
+    }
+  }
+
+ private:
+  // acc[i] += every gradOut element of the row that picked W index i, in increasing W order.
+  void AddRow(const A *__restrict s) {
+    A *__restrict acc = acc_;
+    const int64_t inW = t_.w.inSize;
+    if (rowWidth_ == 1) {
+      if (doubling_) {
+        for (int64_t w = 0; w < inW; ++w) {
+          A a = acc[w];
+          a += s[2 * w];
+          a += s[2 * w + 1];
+          acc[w] = a;
+        }
+        return;
+      }
+      for (int64_t w = 0; w < inW; ++w) {
+        A a = acc[w];
+        for (int64_t e = x_.wBegin[w]; e < x_.wBegin[w + 1]; ++e) a += s[x_.wSrc[e]];
+        acc[w] = a;
+      }
+      return;
+    }
+    const int64_t c = rowWidth_;
+    for (int64_t w = 0; w < inW; ++w) {
+      A *a = acc + w * c;
+      for (int64_t e = x_.wBegin[w]; e < x_.wBegin[w + 1]; ++e) {
+        const A *v = s + static_cast<int64_t>(x_.wSrc[e]) * c;
+        for (int64_t k = 0; k < c; ++k) a[k] += v[k];
+      }
+    }
+  }
+
+  const NearestIndices x_;
+  int64_t rowElems_ = 0;
+  A *acc_ = nullptr;     // the destination row's sums
+  A *srcRow_ = nullptr;  // a gradOut row converted to A (when it is not already a unit-stride A row)
+  bool doubling_ = false;
+};
+
+}  // namespace
+
+void RunNearestForward(const KernelArgs &args, int blockIdx) {
+  switch (ElementSize(args.tiling->dataType)) {
+    case 1:
+      RunItems<NearestForwardRunner<uint8_t>>(args, blockIdx);
+      break;
+    case 2:
+      RunItems<NearestForwardRunner<uint16_t>>(args, blockIdx);
+      break;
+    case 8:
+      RunItems<NearestForwardRunner<uint64_t>>(args, blockIdx);
+      break;
+    default:
+      RunItems<NearestForwardRunner<uint32_t>>(args, blockIdx);
+      break;
+  }
+}
+
+void RunNearestBackward(const KernelArgs &args, int blockIdx) {
+  RunItemsForDataType<NearestBackwardRunner>(args, blockIdx);
+}
+
+}  // namespace trilinear3d::kernel::TRILINEAR3D_ISA
+
+#include "op_kernel/isa_end.h"
