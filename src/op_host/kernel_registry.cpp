@@ -96,14 +96,11 @@ constexpr KernelTables kForwardTables{true, false, RowGatherKind::kForward};
 constexpr KernelTables kNearestBackwardTables{false, true, RowGatherKind::kBackward, true};
 constexpr KernelTables kNearestForwardTables{true, false, RowGatherKind::kForward, true};
 
-// In order of preference. The nearest kernels take the nearest operators' problems and only those;
-// every other kernel of a direction but the stencil applies to every other input of it; the doubling
-// stencil reads no table (its weights are fixed: op_kernel/stencil2x_steps.h).
+// In order of preference. Every kernel of a direction but the stencil applies to every input of it
+// that has no nearest axis; the doubling stencil reads no table (its weights are fixed:
+// op_kernel/stencil2x_steps.h). The nearest kernels take the nearest operators' problems and only those
+// (their place in the order decides nothing).
 constexpr KernelEntry kEntries[kKernelCount] = {
-    {Kernel::kNearestBackward, "nearest_backward", Direction::kBackward, NearestAxes, Always,
-     TileNearestBackward, kNearestBackwardTables},
-    {Kernel::kNearestForward, "nearest_forward", Direction::kForward, NearestAxes, Always, TileNearestForward,
-     kNearestForwardTables},
     {Kernel::kBackwardStencil2x, "backward_stencil2x", Direction::kBackward, StencilApplies, Always,
      TileBackwardStencil2x, kNoTables},
     {Kernel::kBackwardWidthFirst, "backward_width_first", Direction::kBackward, TwoTapAxes,
@@ -114,6 +111,10 @@ constexpr KernelEntry kEntries[kKernelCount] = {
      ForwardWidthFirstCheaper, TileForwardWidthFirst, kForwardTables},
     {Kernel::kForwardWidthLast, "forward_width_last", Direction::kForward, TwoTapAxes, Always,
      TileForwardWidthLast, kForwardTables},
+    {Kernel::kNearestBackward, "nearest_backward", Direction::kBackward, NearestAxes, Always,
+     TileNearestBackward, kNearestBackwardTables},
+    {Kernel::kNearestForward, "nearest_forward", Direction::kForward, NearestAxes, Always, TileNearestForward,
+     kNearestForwardTables},
 };
 
 bool Runs(const KernelEntry &entry, const TilingContext &ctx) {

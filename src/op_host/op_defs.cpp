@@ -139,7 +139,7 @@ const OpDef &ResizeDef() {
       {"y"},
       {{"scales", AttrKind::kListFloat, true, ""}, {"mode", AttrKind::kString, false, "nearest"}},
       {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE},
-      {ACL_FORMAT_ND, ACL_FORMAT_NCHW}};
+      {ACL_FORMAT_NCHW, ACL_FORMAT_NHWC}};
   return def;
 }
 

@@ -113,14 +113,11 @@ inline std::array<double, 3> UsedNearestScales(const NearestEntryInfo &info,
   return used;
 }
 
-// GetWorkspaceSize of the entry: src (self / gradOut), dst (out / gradInput / out), outputSize the large
-// side's spatial sizes, inputSize the small side's logical (N, C, spatial) sizes (backward), scales D, H, W.
-inline aclnnStatus PlanNearest(NearestEntry entry, const aclTensor *src,
-                               const std::vector<int64_t> &outputSize, const std::vector<int64_t> &inputSize,
-                               const std::array<double, 3> &scales, aclTensor *dst, uint64_t *workspaceSize,
-                               aclOpExecutor **executor) {
-  aclIntArray *o = aclCreateIntArray(outputSize.data(), outputSize.size());
-  aclIntArray *i = aclCreateIntArray(inputSize.data(), inputSize.size());
+// GetWorkspaceSize of the entry with its arrays as given (null included): src (self / gradOut), dst
+// (out / gradInput), o the outputSize array, i the inputSize array (the forwards ignore it), scales D, H, W.
+inline aclnnStatus PlanNearestArrays(NearestEntry entry, const aclTensor *src, const aclIntArray *o,
+                                     const aclIntArray *i, const std::array<double, 3> &scales,
+                                     aclTensor *dst, uint64_t *workspaceSize, aclOpExecutor **executor) {
   const double sd = scales[0], sh = scales[1], sw = scales[2];
   aclnnStatus s = ACLNN_ERR_PARAM_INVALID;
   switch (entry) {
@@ -171,6 +168,18 @@ inline aclnnStatus PlanNearest(NearestEntry entry, const aclTensor *src,
                                                               executor);
       break;
   }
+  return s;
+}
+
+// PlanNearestArrays with outputSize the large side's spatial sizes, inputSize the small side's logical
+// (N, C, spatial) sizes.
+inline aclnnStatus PlanNearest(NearestEntry entry, const aclTensor *src,
+                               const std::vector<int64_t> &outputSize, const std::vector<int64_t> &inputSize,
+                               const std::array<double, 3> &scales, aclTensor *dst, uint64_t *workspaceSize,
+                               aclOpExecutor **executor) {
+  aclIntArray *o = aclCreateIntArray(outputSize.data(), outputSize.size());
+  aclIntArray *i = aclCreateIntArray(inputSize.data(), inputSize.size());
+  const aclnnStatus s = PlanNearestArrays(entry, src, o, i, scales, dst, workspaceSize, executor);
   aclDestroyIntArray(o);
   aclDestroyIntArray(i);
   return s;

@@ -779,6 +779,8 @@ TEST(KernelRegistry, ListsEveryKernelInOrderOfPreference) {
       {Kernel::kBackwardWidthLast, "backward_width_last"},
       {Kernel::kForwardWidthFirst, "forward_width_first"},
       {Kernel::kForwardWidthLast, "forward_width_last"},
+      {Kernel::kNearestBackward, "nearest_backward"},
+      {Kernel::kNearestForward, "nearest_forward"},
   };
   for (int k = 0; k < kKernelCount; ++k) {
     const KernelEntry &entry = KernelEntries()[k];
@@ -786,7 +788,8 @@ TEST(KernelRegistry, ListsEveryKernelInOrderOfPreference) {
     EXPECT_EQ(entry.id, expected[k].first);
     EXPECT_STREQ(entry.name, expected[k].second);
     EXPECT_EQ(&KernelEntryOf(entry.id), &entry);
-    EXPECT_EQ(entry.direction, k < 3 ? Direction::kBackward : Direction::kForward);
+    EXPECT_EQ(entry.direction,
+              k < 3 || entry.id == Kernel::kNearestBackward ? Direction::kBackward : Direction::kForward);
     Kernel named = Kernel::kForwardWidthLast;
     ASSERT_TRUE(KernelNamed(entry.name, &named));
     EXPECT_EQ(named, entry.id);
@@ -910,8 +913,10 @@ TEST(KernelRegistry, ForcedKernelFallsBackWhereItDoesNotApply) {
       TilingInput in = base;
       in.forcedKernel = entry.id;
       const TilingData t = Tile(in);
-      // Every kernel of a direction applies to every input of it, except the stencil.
-      if (entry.direction == base.direction && entry.id != Kernel::kBackwardStencil2x) {
+      // Every kernel of a direction applies to every input of it, except the stencil and the nearest
+      // kernels (which take only problems with a nearest axis).
+      if (entry.direction == base.direction && entry.id != Kernel::kBackwardStencil2x &&
+          entry.id != Kernel::kNearestBackward && entry.id != Kernel::kNearestForward) {
         EXPECT_EQ(t.kernel, entry.id);
       } else {
         expectSameTiling(t, byDefault);
@@ -1083,6 +1088,8 @@ int64_t Align64Elems(int64_t elems, int64_t elemBytes) {
   return ::testing::AssertionSuccess();
 }
 
+bool IsNearestKernel(Kernel k) { return k == Kernel::kNearestBackward || k == Kernel::kNearestForward; }
+
 // The doubling stencil's condition written out: fp32, unit-stride W-inner source rows, align_corners
 // false, every axis doubled with real scale 0.5.
 bool HandStencilApplies(const TilingInput &in, bool cInner, const BruteAxis brute[3]) {
@@ -1151,7 +1158,8 @@ TEST(Tiling, InvariantsOnRandomShapes) {
                    (forced >= 0 ? KernelEntries()[forced].name : "none"));
       const TilingData t = Tile(in);
       const bool applies = forced >= 0 && KernelEntries()[forced].direction == in.direction &&
-                           (KernelEntries()[forced].id != Kernel::kBackwardStencil2x || stencilApplies);
+                           (KernelEntries()[forced].id != Kernel::kBackwardStencil2x || stencilApplies) &&
+                           !IsNearestKernel(KernelEntries()[forced].id);
       EXPECT_EQ(t.kernel, applies ? *in.forcedKernel : automatic) << KernelName(t.kernel);
       ++chosen[static_cast<int>(t.kernel)];
 
@@ -1244,12 +1252,67 @@ TEST(Tiling, InvariantsOnRandomShapes) {
           EXPECT_LE(need, t.scratchElemsPerCore);
           break;
         }
+        case Kernel::kNearestBackward:
+        case Kernel::kNearestForward:
+          ADD_FAILURE() << "a nearest kernel on a problem without nearest axes";
+          break;
       }
       if (HasFailure()) return;
     }
   }
   for (int k = 0; k < kKernelCount; ++k) {
+    if (IsNearestKernel(KernelEntries()[k].id)) continue;  // Tiling.NearestProblems
     EXPECT_GT(chosen[k], 0) << KernelEntries()[k].name << " was never tiled";
+  }
+}
+
+// The nearest operators' problems (a nearest filter on their axes, unit axes elsewhere) take the nearest
+// kernels whatever is forced, with items that cover the destination once and room for one accumulator
+// row and one converted source row per core (the backward); the two-tap kernels never take them.
+TEST(Tiling, NearestProblems) {
+  std::mt19937_64 rng(20261204);
+  auto size = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
+  const DataType dtypes[] = {DataType::kFloat32, DataType::kFloat16, DataType::kBFloat16, DataType::kFloat64,
+                             DataType::kUInt8};
+  for (int iter = 0; iter < 200; ++iter) {
+    TilingInput in;
+    in.direction = size(0, 1) ? Direction::kBackward : Direction::kForward;
+    in.dataType = dtypes[size(0, in.direction == Direction::kForward ? 4 : 3)];
+    in.n = size(0, 3);
+    in.c = size(1, 12);
+    const int unitAxes = static_cast<int>(size(0, 2));
+    const math::Filter filter = size(0, 1) ? math::Filter::kNearest : math::Filter::kNearestExact;
+    for (int i = 0; i < 3; ++i) {
+      in.filters[i] = i < unitAxes ? math::Filter::kUnit : filter;
+      in.inSize[i] = i < unitAxes ? 1 : size(1, 40);
+      in.outSize[i] = i < unitAxes ? 1 : size(1, 40);
+    }
+    in.channelsContiguous = size(0, 1) == 1;
+    in.cores = size(1, 5);
+    const bool backward = in.direction == Direction::kBackward;
+    const Kernel expected = backward ? Kernel::kNearestBackward : Kernel::kNearestForward;
+    for (int forced = -1; forced < kKernelCount; ++forced) {
+      in.forcedKernel.reset();
+      if (forced >= 0) in.forcedKernel = KernelEntries()[forced].id;
+      SCOPED_TRACE("iteration " + std::to_string(iter) + ", forced " +
+                   (forced >= 0 ? KernelEntries()[forced].name : "none"));
+      const TilingData t = Tile(in);
+      EXPECT_EQ(t.kernel, expected) << KernelName(t.kernel);
+      const int64_t dstD = backward ? in.inSize[0] : in.outSize[0];
+      const int64_t dstH = backward ? in.inSize[1] : in.outSize[1];
+      const int64_t dstW = backward ? in.inSize[2] : in.outSize[2];
+      EXPECT_TRUE(ItemsCoverOnce(t, dstD, dstH, dstW));
+      const int64_t rowWidth = t.layout == RowLayout::kCInner ? in.c : 1;
+      const int64_t acc = in.dataType == DataType::kFloat64 ? 8 : 4;
+      const int64_t srcW = backward ? in.outSize[2] : in.inSize[2];
+      if (backward) {
+        EXPECT_GE(t.scratchElemsPerCore,
+                  Align64Elems(dstW * rowWidth, acc) + Align64Elems(srcW * rowWidth, acc));
+      } else {
+        EXPECT_EQ(t.scratchElemsPerCore, 0);
+      }
+      if (HasFailure()) return;
+    }
   }
 }
 
