@@ -1,6 +1,8 @@
-// libFuzzer target: GetWorkspaceSize and run of the seven entry points with arbitrary descriptors: the
-// 3-D pair, aclnnUpsampleBilinear2d, aclnnUpsampleLinear1d, aclnnUpsampleBilinear2dBackward (V1) and
-// ...BackwardV2, aclnnUpsampleLinear1dBackward.
+// libFuzzer target: GetWorkspaceSize and run of the linear and nearest groups' entry points with
+// arbitrary descriptors: the 3-D pair, aclnnUpsampleBilinear2d, aclnnUpsampleLinear1d,
+// aclnnUpsampleBilinear2dBackward (V1) and ...BackwardV2, aclnnUpsampleLinear1dBackward; the nearest
+// group's aclnnUpsampleNearest1dV2 / 2dV2 / 3d, the exact forwards and every nearest backward (the
+// alignCorners bit picks the exact rule), with uint8 tensors among their dtypes.
 //
 // The input decodes (DecodeInput below; tests/fuzz/make_corpus.py writes the same format) into one
 // call: operator, two tensors (rank 0-9, any dims, strides, offset, storage, dtype, format, null
@@ -36,6 +38,18 @@
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
 #include "aclnnop/aclnn_upsample_linear_1d.h"
 #include "aclnnop/aclnn_upsample_linear_1d_backward.h"
+#include "aclnnop/aclnn_upsample_nearest_1d_backward.h"
+#include "aclnnop/aclnn_upsample_nearest_1d_v2.h"
+#include "aclnnop/aclnn_upsample_nearest_2d_backward.h"
+#include "aclnnop/aclnn_upsample_nearest_2d_v2.h"
+#include "aclnnop/aclnn_upsample_nearest_3d.h"
+#include "aclnnop/aclnn_upsample_nearest_3d_backward.h"
+#include "aclnnop/aclnn_upsample_nearest_exact1d.h"
+#include "aclnnop/aclnn_upsample_nearest_exact1d_backward.h"
+#include "aclnnop/aclnn_upsample_nearest_exact2d.h"
+#include "aclnnop/aclnn_upsample_nearest_exact2d_backward.h"
+#include "aclnnop/aclnn_upsample_nearest_exact3d.h"
+#include "aclnnop/aclnn_upsample_nearest_exact3d_backward.h"
 #include "aclnnop/aclnn_upsample_trilinear_3d.h"
 #include "aclnnop/aclnn_upsample_trilinear_3d_backward.h"
 
@@ -157,6 +171,8 @@ double ReadScale(Reader &r) {
 
 size_t ElementSize(aclDataType dtype) {
   switch (dtype) {
+    case ACL_UINT8:
+      return 1;
     case ACL_FLOAT16:
     case ACL_BF16:
       return 2;
@@ -187,10 +203,16 @@ struct TensorSpec {
 };
 
 // The entry point: the 3-D pair, or (forward) Bilinear2d / Linear1d, (backward) V2 / V1 / Linear1d.
-enum class Op { kTrilinear3d, kBilinear2d, kBilinear2dV1, kLinear1d };
+// kNearest*: the nearest group (Call::alignCorners set: the exact rule).
+enum class Op { kTrilinear3d, kBilinear2d, kBilinear2dV1, kLinear1d, kNearest3d, kNearest2d, kNearest1d };
+
+bool IsNearest(Op op) { return op == Op::kNearest3d || op == Op::kNearest2d || op == Op::kNearest1d; }
 
 // The spatial rank of an op's tensors.
-size_t SpatialRank(Op op) { return op == Op::kTrilinear3d ? 3 : op == Op::kLinear1d ? 1 : 2; }
+size_t SpatialRank(Op op) {
+  if (op == Op::kTrilinear3d || op == Op::kNearest3d) return 3;
+  return op == Op::kLinear1d || op == Op::kNearest1d ? 1 : 2;
+}
 
 TensorSpec ReadTensor(Reader &r, Op op) {
   TensorSpec t;
@@ -205,6 +227,7 @@ TensorSpec ReadTensor(Reader &r, Op op) {
   static const aclDataType kDtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_FLOAT, ACL_BF16};
   const uint8_t dtype = r.U8() & 7;
   t.dtype = dtype < 6 ? kDtypes[dtype] : dtype == 6 ? static_cast<aclDataType>(RawEnumValue(r)) : ACL_INT32;
+  if (dtype == 7 && IsNearest(op)) t.dtype = ACL_UINT8;  // the nearest forwards take it, the backwards not
   // Per spatial rank: the op's formats first, then one it rejects (or reads as another).
   static const aclFormat kFormats[3][5] = {
       {ACL_FORMAT_ND, ACL_FORMAT_NCL, ACL_FORMAT_NCL, ACL_FORMAT_NCHW, ACL_FORMAT_NCDHW},
@@ -332,13 +355,17 @@ void FillFinite(aclDataType dtype, void *data, uint64_t bytes) {
     } else if (dtype == ACL_DOUBLE) {
       const double d = v;
       std::memcpy(p + i, &d, 8);
+    } else if (dtype == ACL_UINT8) {
+      p[i] = static_cast<uint8_t>(i % 7);
     } else {
       std::memcpy(p + i, &v, 4);
     }
   }
 }
 
+// (uint8 has no NaN: its unwritten elements go unseen here.)
 bool IsNaN(aclDataType dtype, const uint8_t *p) {
+  if (dtype == ACL_UINT8) return false;
   if (dtype == ACL_FLOAT16 || dtype == ACL_BF16) {
     uint16_t bits;
     std::memcpy(&bits, p, 2);
@@ -523,9 +550,11 @@ Call DecodeInput(const uint8_t *data, size_t size) {
   c.twice = header & 0x80;
   // The entry point: 0 the 3-D op; forward 1 Bilinear2d, 2 Linear1d; backward 1 V2, 2 V1, 3 Linear1d.
   const uint8_t op = r.U8();
+  // 128 and up: the nearest group (3-D, 2-D, 1-D); below, the linear group as before.
   static const Op kForwardOps[] = {Op::kTrilinear3d, Op::kBilinear2d, Op::kLinear1d};
   static const Op kBackwardOps[] = {Op::kTrilinear3d, Op::kBilinear2d, Op::kBilinear2dV1, Op::kLinear1d};
-  c.op = c.backward ? kBackwardOps[op % 4] : kForwardOps[op % 3];
+  static const Op kNearestOps[] = {Op::kNearest3d, Op::kNearest2d, Op::kNearest1d};
+  c.op = op >= 128 ? kNearestOps[op % 3] : c.backward ? kBackwardOps[op % 4] : kForwardOps[op % 3];
   const size_t rank = SpatialRank(c.op);
   c.src = ReadTensor(r, c.op);
   c.dst = ReadTensor(r, c.op);
@@ -543,7 +572,7 @@ Call DecodeInput(const uint8_t *data, size_t size) {
   if (c.backward) {
     std::vector<int64_t> inputSize = Logical(c.dst);
     const TensorSpec &orderedBy = c.op == Op::kBilinear2dV1 ? c.dst : c.src;
-    if (rank == 2 && inputSize.size() == 4 && orderedBy.format == ACL_FORMAT_NHWC)
+    if (rank == 2 && inputSize.size() == 4 && orderedBy.format == ACL_FORMAT_NHWC && !IsNearest(c.op))
       inputSize = {inputSize[0], inputSize[2], inputSize[3], inputSize[1]};
     c.inputSize = ReadArray(r, inputSize);
   }
@@ -583,6 +612,71 @@ void Allocate(const TensorSpec &t, Buffer *b, bool *runnable) {
   b->owned = true;
 }
 
+// The nearest group: forward V2 (1-D, 2-D) / Nearest3d, or the exact forwards; the backwards.
+aclnnStatus NearestGetWorkspaceSize(const Call &c, aclTensor *src, aclTensor *dst, aclIntArray *outputSize,
+                                    aclIntArray *inputSize, uint64_t *ws, aclOpExecutor **e) {
+  const double sD = c.scales[0], sH = c.scales[1], sW = c.scales[2];
+  const bool exact = c.alignCorners;
+  const float fH = static_cast<float>(sH), fW = static_cast<float>(sW);
+  switch (c.op) {
+    case Op::kNearest3d:
+      if (c.backward) {
+        return exact ? aclnnUpsampleNearestExact3dBackwardGetWorkspaceSize(src, outputSize, inputSize, sD, sH,
+                                                                           sW, dst, ws, e)
+                     : aclnnUpsampleNearest3dBackwardGetWorkspaceSize(src, outputSize, inputSize, sD, sH, sW,
+                                                                      dst, ws, e);
+      }
+      return exact ? aclnnUpsampleNearestExact3dGetWorkspaceSize(src, outputSize, sD, sH, sW, dst, ws, e)
+                   : aclnnUpsampleNearest3dGetWorkspaceSize(src, outputSize, sD, sH, sW, dst, ws, e);
+    case Op::kNearest2d:
+      if (c.backward) {
+        return exact ? aclnnUpsampleNearestExact2dBackwardGetWorkspaceSize(src, outputSize, inputSize, sH, sW,
+                                                                           dst, ws, e)
+                     : aclnnUpsampleNearest2dBackwardGetWorkspaceSize(src, outputSize, inputSize, sH, sW, dst,
+                                                                      ws, e);
+      }
+      return exact ? aclnnUpsampleNearestExact2dGetWorkspaceSize(src, outputSize, sH, sW, dst, ws, e)
+                   : aclnnUpsampleNearest2dV2GetWorkspaceSize(src, outputSize, fH, fW, dst, ws, e);
+    default:
+      if (c.backward) {
+        return exact ? aclnnUpsampleNearestExact1dBackwardGetWorkspaceSize(src, outputSize, inputSize, sW,
+                                                                           dst, ws, e)
+                     : aclnnUpsampleNearest1dBackwardGetWorkspaceSize(src, outputSize, inputSize, sW, dst, ws,
+                                                                      e);
+      }
+      return exact ? aclnnUpsampleNearestExact1dGetWorkspaceSize(src, outputSize, sW, dst, ws, e)
+                   : aclnnUpsampleNearest1dV2GetWorkspaceSize(src, outputSize, fW, dst, ws, e);
+  }
+}
+
+aclnnStatus NearestRun(const Call &c, void *workspace, uint64_t size, aclOpExecutor *executor,
+                       aclrtStream stream) {
+  const bool exact = c.alignCorners;
+  switch (c.op) {
+    case Op::kNearest3d:
+      if (c.backward) {
+        return exact ? aclnnUpsampleNearestExact3dBackward(workspace, size, executor, stream)
+                     : aclnnUpsampleNearest3dBackward(workspace, size, executor, stream);
+      }
+      return exact ? aclnnUpsampleNearestExact3d(workspace, size, executor, stream)
+                   : aclnnUpsampleNearest3d(workspace, size, executor, stream);
+    case Op::kNearest2d:
+      if (c.backward) {
+        return exact ? aclnnUpsampleNearestExact2dBackward(workspace, size, executor, stream)
+                     : aclnnUpsampleNearest2dBackward(workspace, size, executor, stream);
+      }
+      return exact ? aclnnUpsampleNearestExact2d(workspace, size, executor, stream)
+                   : aclnnUpsampleNearest2dV2(workspace, size, executor, stream);
+    default:
+      if (c.backward) {
+        return exact ? aclnnUpsampleNearestExact1dBackward(workspace, size, executor, stream)
+                     : aclnnUpsampleNearest1dBackward(workspace, size, executor, stream);
+      }
+      return exact ? aclnnUpsampleNearestExact1d(workspace, size, executor, stream)
+                   : aclnnUpsampleNearest1dV2(workspace, size, executor, stream);
+  }
+}
+
 aclnnStatus GetWorkspaceSize(const Call &c, aclTensor *src, aclTensor *dst, aclIntArray *outputSize,
                              aclIntArray *inputSize, uint64_t *workspaceSize, aclOpExecutor **executor) {
   const bool align = c.alignCorners;
@@ -603,6 +697,10 @@ aclnnStatus GetWorkspaceSize(const Call &c, aclTensor *src, aclTensor *dst, aclI
                                                                         dst, workspaceSize, executor)
                         : aclnnUpsampleLinear1dGetWorkspaceSize(src, outputSize, align, sW, dst,
                                                                 workspaceSize, executor);
+    case Op::kNearest3d:
+    case Op::kNearest2d:
+    case Op::kNearest1d:
+      return NearestGetWorkspaceSize(c, src, dst, outputSize, inputSize, workspaceSize, executor);
   }
   if (c.backward) {
     return aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize(src, outputSize, inputSize, c.alignCorners,
@@ -625,6 +723,10 @@ aclnnStatus Run(const Call &c, void *workspace, uint64_t size, aclOpExecutor *ex
     case Op::kLinear1d:
       return c.backward ? aclnnUpsampleLinear1dBackward(workspace, size, executor, stream)
                         : aclnnUpsampleLinear1d(workspace, size, executor, stream);
+    case Op::kNearest3d:
+    case Op::kNearest2d:
+    case Op::kNearest1d:
+      return NearestRun(c, workspace, size, executor, stream);
   }
   return c.backward ? aclnnUpsampleTrilinear3dBackward(workspace, size, executor, stream)
                     : aclnnUpsampleTrilinear3d(workspace, size, executor, stream);
@@ -741,7 +843,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (status == ACLNN_SUCCESS) {
     Require(executor != nullptr, "success without an executor");
     // CANN's 3-D and 1-D forwards reject C = 0 (161002); the backwards and Bilinear2d take empty channels.
-    const bool rejectsNoChannels = !c.backward && c.op != Op::kBilinear2d;
+    // The nearest forwards too, but Nearest2dV2, which succeeds on any empty tensor first.
+    const bool v2Empty = c.op == Op::kNearest2d && !c.alignCorners;
+    const bool rejectsNoChannels = !c.backward && c.op != Op::kBilinear2d && !v2Empty;
     Require(!rejectsNoChannels || c.src.dims.size() != SpatialRank(c.op) + 2 || Logical(c.src)[1] != 0,
             "a forward with C = 0 was planned");
     if (c.twice && runnable) {
@@ -787,7 +891,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::vector<uint8_t> result;
   // CANN's Bilinear2d forward: an empty self (H or W = 0) is an empty call whatever out's size, so a
   // non-empty out is left as it was (the only entry point that succeeds without writing its output).
-  const bool writesOutput = c.backward || c.op != Op::kBilinear2d || srcCount != 0;
+  // Nearest2dV2 likewise on an empty self.
+  const bool emptyFirst = c.op == Op::kBilinear2d || (c.op == Op::kNearest2d && !c.alignCorners);
+  const bool writesOutput = c.backward || !emptyFirst || srcCount != 0;
   // Elements of the output view that share memory get racing writes: their values may differ
   // from run to run (docs/spec.md §3: overlapping output is unspecified), so the runs are compared only when
   // the check below has seen every element at its own address.

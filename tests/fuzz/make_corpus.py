@@ -10,13 +10,16 @@ give zeros):
   op       u8  the entry point: forward % 3: 0 aclnnUpsampleTrilinear3d, 1 aclnnUpsampleBilinear2d,
                2 aclnnUpsampleLinear1d; backward % 4: 0 aclnnUpsampleTrilinear3dBackward,
                1 aclnnUpsampleBilinear2dBackwardV2, 2 aclnnUpsampleBilinear2dBackward (V1),
-               3 aclnnUpsampleLinear1dBackward
+               3 aclnnUpsampleLinear1dBackward; 128 and up, % 3: the nearest group's 3-D, 2-D, 1-D
+               entry points (forward: Nearest3d, Nearest2dV2, Nearest1dV2, or with alignCorners the
+               Exact ones; backward: Nearest*Backward, with alignCorners NearestExact*Backward)
   tensor   src (self / gradOut), then dst (out / gradInput), each:
            u8  flags: bit0 null tensor, bit1 null data, bits2-3 strides (0 row-major, 1 dim 1
                innermost, 2 explicit, 3 row-major with one stride 0), bits4-5 storage (0 1-D extent,
                1 the view dims, 2 explicit, 3 1-D extent + int8 delta), bit6 explicit offset,
                bit7 (dst) copy N and C from src
-           u8  rank % 10;  u8 dtype & 7: FLOAT, FLOAT16, BF16, DOUBLE, FLOAT, BF16, raw, INT32
+           u8  rank % 10;  u8 dtype & 7: FLOAT, FLOAT16, BF16, DOUBLE, FLOAT, BF16, raw, INT32 (the
+               nearest group: UINT8)
            u8  format % 6: 3-D ops: ND, NCDHW, NDHWC, NCDHW, NCHW, raw; 2-D: ND, NCHW, NHWC, NCHW, NCDHW,
                raw; 1-D: ND, NCL, NCL, NCHW, NCDHW, raw
            (raw: one more u8 b, the enum value b % 128 - 64)
@@ -48,6 +51,8 @@ NCHW, NHWC, NCL = 1, 2, 1   # the same format bytes under the 2-D and 1-D ops
 # The op byte.
 TRILINEAR, BILINEAR2D, LINEAR1D_FWD = 0, 1, 2                # forward
 BILINEAR2D_V2, BILINEAR2D_V1, LINEAR1D_BWD = 1, 2, 3         # backward
+NEAREST3D, NEAREST2D, NEAREST1D = 128, 129, 130              # either direction; align: the exact rule
+UINT8_OR_INT32 = 7
 EDGE = {"-1": 0xE0, "2^20": 0xE2, "2^20+1": 0xE3, "2^62": 0xE7, "INT64_MAX": 0xE8, "INT64_MIN": 0xE9,
         "INT64_MAX-1": 0xEA, "4097": 0xF2, "65536": 0xF3}
 SCALE = {"none": 0, "neg": 2, "one": 3, "two": 4, "half": 5, "nan": 6, "inf": 7, "-inf": 8,
@@ -249,6 +254,28 @@ SEEDS = {
         "b001000402020106280980040202410c030000000000000000000000000000000000000900000401"),
     "linear_group_ranks_and_null_arrays": header(backward=True, op=BILINEAR2D_V2) + tensor([1, 2, 1, 4, 4]) +
         tensor([1, 2, 2, 2], copy_nc=True) + null_array() + explicit([1, 2, 2]) + scales("neg", "neg", "neg"),
+    # The nearest group: each rank, both rules, both directions, uint8, channels-last, scales, empties.
+    "nearest3d_float_ndhwc_scales": header(op=NEAREST3D) + tensor([1, 4, 3, 5, 6], FLOAT, NDHWC) +
+        tensor([1, 7, 9, 11, 4], FLOAT, NDHWC, copy_nc=True) + derived() + scales("two", "two", "consistent"),
+    "nearest_exact3d_backward_bf16_twice": header(backward=True, align=True, twice=True, op=NEAREST3D) +
+        tensor([2, 3, 7, 9, 11], BF16) + tensor([2, 3, 3, 4, 5], BF16, copy_nc=True) + derived() + derived() +
+        scales("none", "none", "none"),
+    "nearest2d_v2_uint8_nhwc": header(op=NEAREST2D) + tensor([2, 5, 7, 9], UINT8_OR_INT32, NHWC) +
+        tensor([2, 13, 19, 9], UINT8_OR_INT32, NHWC, copy_nc=True) + derived() + scales("none", "half", "half"),
+    "nearest_exact2d_fp16_strided_misuse": header(align=True, misuse=True, stream=True, op=NEAREST2D) +
+        tensor([1, 3, 13, 5], FLOAT16, NCHW, strides_mode=1) + tensor([1, 3, 7, 19], FLOAT16, NCHW, copy_nc=True) +
+        derived() + scales("none", "consistent", "consistent"),
+    "nearest2d_backward_double_nhwc": header(backward=True, op=NEAREST2D) + tensor([1, 16, 12, 9], DOUBLE, NHWC) +
+        tensor([1, 8, 6, 9], DOUBLE, NHWC, copy_nc=True) + derived() + derived() + scales("none", "none", "none"),
+    "nearest2d_v2_empty_self_nonempty_out": header(op=NEAREST2D) + tensor([1, 3, 0, 4]) +
+        tensor([1, 3, 5, 5], copy_nc=True) + derived() + scales("none", "none", "none"),
+    "nearest1d_v2_float_overlap": header(overlap=True, op=NEAREST1D) + tensor([2, 3, 7], FLOAT, NCL) +
+        tensor([2, 3, 19], FLOAT, NCL, copy_nc=True) + derived() + scales("none", "none", "consistent"),
+    "nearest_exact1d_backward_uint8_rejected": header(backward=True, align=True, op=NEAREST1D) +
+        tensor([1, 2, 9], UINT8_OR_INT32) + tensor([1, 2, 4], UINT8_OR_INT32, copy_nc=True) + derived() +
+        derived() + scales("none", "none", "none"),
+    "nearest_exact1d_empty_n0_rejected": header(align=True, op=NEAREST1D) + tensor([0, 2, 4]) +
+        tensor([0, 2, 8], copy_nc=True) + derived() + scales("none", "none", "none"),
 }
 
 # Inputs that expose open bugs (reported, not fixed yet), written to known_bugs/ rather than to the
