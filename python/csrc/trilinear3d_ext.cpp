@@ -1,5 +1,6 @@
-// The trilinear3d PyTorch extension: torch operators backed by libtrilinear3d's aclnn C API, for the linear
-// resize family (one spatial axis: linear1d, two: bilinear2d, three: trilinear3d).
+// The trilinear3d PyTorch extension: torch operators backed by libtrilinear3d's aclnn C API, for the resize
+// family's linear operators (one spatial axis: linear1d, two: bilinear2d, three: trilinear3d) and nearest
+// operators (upsample_nearest1d/2d/3d and _upsample_nearest_exact1d/2d/3d, which have no align_corners).
 //
 //   trilinear3d::upsample_trilinear3d(Tensor self, int[3] output_size, bool align_corners,
 //                                     float? scales_d=None, float? scales_h=None, float? scales_w=None)
@@ -9,6 +10,10 @@
 //                                    float? scales_h=None, float? scales_w=None), and its _backward
 //   trilinear3d::upsample_linear1d(Tensor self, int[1] output_size, bool align_corners, float? scales=None),
 //                                  and its _backward
+//   trilinear3d::upsample_nearest2d(Tensor self, int[2] output_size, float? scales_h=None,
+//                                   float? scales_w=None), and its _backward; the same for
+//                                   upsample_nearest1d, upsample_nearest3d and
+//                                   _upsample_nearest_exact1d/2d/3d (aten's schemas)
 //
 // Every operator is a row of kOps (ResizeOp: aten's name, the spatial rank, the library's two entry points);
 // the kernels below are written once for all of them. The CPU kernels wrap the torch tensors' memory as
@@ -22,12 +27,12 @@
 //
 // Enable() also registers CPU kernels for torch's own aten operators of the family (a torch::Library of kind
 // IMPL, newest registration wins; the list is ForEachOverride), so F.interpolate(mode='linear' / 'bilinear'
-// / 'trilinear'), nn.Upsample and torch's autograd formulas run the library; Disable() destroys that
-// Library, which deregisters the kernels and leaves torch's own active again. Whatever the library does not
-// compute exactly as torch does goes to torch's CPU kernel through at::cpu::, which calls it directly (no
-// dispatcher, so no recursion into the override).
-// On torch 2 the same kernels are also the CPU kernels of trilinear3d::aten_<name> (aten's schemas in this
-// namespace): the opaque operators that torch.compile'd graphs call while enabled.
+// / 'trilinear' / 'nearest' / 'nearest-exact'), nn.Upsample and torch's autograd formulas run the library;
+// Disable() destroys that Library, which deregisters the kernels and leaves torch's own active again.
+// Whatever the library does not compute exactly as torch does goes to torch's CPU kernel through at::cpu::,
+// which calls it directly (no dispatcher, so no recursion into the override). On torch 2 the same kernels are
+// also the CPU kernels of trilinear3d::aten_<name> (aten's schemas in this namespace): the opaque operators
+// that torch.compile'd graphs call while enabled.
 #include <ATen/CPUFunctions.h>
 #include <Python.h>
 #include <c10/core/CPUAllocator.h>
@@ -56,6 +61,18 @@
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
 #include "aclnnop/aclnn_upsample_linear_1d.h"
 #include "aclnnop/aclnn_upsample_linear_1d_backward.h"
+#include "aclnnop/aclnn_upsample_nearest_1d_backward.h"
+#include "aclnnop/aclnn_upsample_nearest_1d_v2.h"
+#include "aclnnop/aclnn_upsample_nearest_2d_backward.h"
+#include "aclnnop/aclnn_upsample_nearest_2d_v2.h"
+#include "aclnnop/aclnn_upsample_nearest_3d.h"
+#include "aclnnop/aclnn_upsample_nearest_3d_backward.h"
+#include "aclnnop/aclnn_upsample_nearest_exact1d.h"
+#include "aclnnop/aclnn_upsample_nearest_exact1d_backward.h"
+#include "aclnnop/aclnn_upsample_nearest_exact2d.h"
+#include "aclnnop/aclnn_upsample_nearest_exact2d_backward.h"
+#include "aclnnop/aclnn_upsample_nearest_exact3d.h"
+#include "aclnnop/aclnn_upsample_nearest_exact3d_backward.h"
 #include "aclnnop/aclnn_upsample_trilinear_3d.h"
 #include "aclnnop/aclnn_upsample_trilinear_3d_backward.h"
 
@@ -99,6 +116,8 @@ aclDataType ToAclDataType(const at::Tensor &t, const char *op) {
       return ACL_FLOAT16;
     case at::kBFloat16:
       return ACL_BF16;
+    case at::kByte:
+      return ACL_UINT8;
     default:
       TORCH_CHECK(false, "\"", op, "\" not implemented for '", t.scalar_type(), "'");
   }
@@ -160,6 +179,14 @@ using BackwardPlan = aclnnStatus (*)(const aclTensor *gradOut, const aclIntArray
 using Run = aclnnStatus (*)(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                             aclrtStream stream);
 
+// How the library's scales relate to torch's (LibraryScales).
+enum class ScaleRule {
+  kLinear,        // all or none, each giving its size: floor(in * s) == out
+  kNearest,       // the same; torch's upsample_nearest ignores the scale of an axis with out == in or 2 * in
+  kNearestFloat,  // kNearest through a float parameter (the V2 forwards): only scales a float holds exactly
+  kNearestExact,  // the same as kLinear, for _upsample_nearest_exact
+};
+
 // One operator of the family: aten's (and trilinear3d::'s) name for the forward (the backward is
 // <name>_backward), its spatial rank, and the library's forward and backward.
 struct ResizeOp {
@@ -172,6 +199,9 @@ struct ResizeOp {
   double noScale;
   // The backward's inputSize lists (N, C, spatial) in the order of gradOut's format (V2, docs/spec.md §3).
   bool inputSizeInGradOutFormat;
+  bool alignCorners;  // the schema has align_corners (the linear operators; nearest has none)
+  bool uint8Forward;  // the library's forward takes uint8 (ACL_UINT8), as torch's does
+  ScaleRule scaleRule;
   const char *forwardApi;
   ForwardPlan forwardPlan;
   Run forwardRun;
@@ -180,7 +210,18 @@ struct ResizeOp {
   Run backwardRun;
 };
 
-enum OpIndex { kTrilinear3d, kBilinear2d, kLinear1d, kOpCount };
+enum OpIndex {
+  kTrilinear3d,
+  kBilinear2d,
+  kLinear1d,
+  kNearest3d,
+  kNearest2d,
+  kNearest1d,
+  kNearestExact3d,
+  kNearestExact2d,
+  kNearestExact1d,
+  kOpCount
+};
 
 const ResizeOp kOps[kOpCount] = {
     {"upsample_trilinear3d",
@@ -189,6 +230,9 @@ const ResizeOp kOps[kOpCount] = {
      "scales_d, scales_h and scales_w",
      0.0,
      false,
+     true,
+     false,
+     ScaleRule::kLinear,
      "aclnnUpsampleTrilinear3d",
      [](const aclTensor *self, const aclIntArray *size, bool align, const double *s, aclTensor *out,
         uint64_t *ws, aclOpExecutor **ex) {
@@ -208,6 +252,9 @@ const ResizeOp kOps[kOpCount] = {
      "scales_h and scales_w",
      0.0,
      true,
+     true,
+     false,
+     ScaleRule::kLinear,
      "aclnnUpsampleBilinear2d",
      [](const aclTensor *self, const aclIntArray *size, bool align, const double *s, aclTensor *out,
         uint64_t *ws, aclOpExecutor **ex) {
@@ -227,6 +274,9 @@ const ResizeOp kOps[kOpCount] = {
      "scales",
      -1.0,
      false,
+     true,
+     false,
+     ScaleRule::kLinear,
      "aclnnUpsampleLinear1d",
      [](const aclTensor *self, const aclIntArray *size, bool align, const double *s, aclTensor *out,
         uint64_t *ws, aclOpExecutor **ex) {
@@ -240,6 +290,140 @@ const ResizeOp kOps[kOpCount] = {
                                                             ws, ex);
      },
      aclnnUpsampleLinear1dBackward},
+    // The nearest operators: no align_corners (the align argument is ignored).
+    {"upsample_nearest3d",
+     3,
+     {"D", "H", "W"},
+     "scales_d, scales_h and scales_w",
+     0.0,
+     false,
+     false,
+     true,
+     ScaleRule::kNearest,
+     "aclnnUpsampleNearest3d",
+     [](const aclTensor *self, const aclIntArray *size, bool, const double *s, aclTensor *out, uint64_t *ws,
+        aclOpExecutor **ex) {
+       return aclnnUpsampleNearest3dGetWorkspaceSize(self, size, s[0], s[1], s[2], out, ws, ex);
+     },
+     aclnnUpsampleNearest3d,
+     "aclnnUpsampleNearest3dBackward",
+     [](const aclTensor *gradOut, const aclIntArray *size, const aclIntArray *inputSize, bool,
+        const double *s, aclTensor *gradInput, uint64_t *ws, aclOpExecutor **ex) {
+       return aclnnUpsampleNearest3dBackwardGetWorkspaceSize(gradOut, size, inputSize, s[0], s[1], s[2],
+                                                             gradInput, ws, ex);
+     },
+     aclnnUpsampleNearest3dBackward},
+    {"upsample_nearest2d",
+     2,
+     {"H", "W"},
+     "scales_h and scales_w",
+     0.0,
+     false,
+     false,
+     true,
+     ScaleRule::kNearestFloat,
+     "aclnnUpsampleNearest2dV2",
+     [](const aclTensor *self, const aclIntArray *size, bool, const double *s, aclTensor *out, uint64_t *ws,
+        aclOpExecutor **ex) {
+       return aclnnUpsampleNearest2dV2GetWorkspaceSize(self, size, static_cast<float>(s[0]),
+                                                       static_cast<float>(s[1]), out, ws, ex);
+     },
+     aclnnUpsampleNearest2dV2,
+     "aclnnUpsampleNearest2dBackward",
+     [](const aclTensor *gradOut, const aclIntArray *size, const aclIntArray *inputSize, bool,
+        const double *s, aclTensor *gradInput, uint64_t *ws, aclOpExecutor **ex) {
+       return aclnnUpsampleNearest2dBackwardGetWorkspaceSize(gradOut, size, inputSize, s[0], s[1], gradInput,
+                                                             ws, ex);
+     },
+     aclnnUpsampleNearest2dBackward},
+    {"upsample_nearest1d",
+     1,
+     {"W"},
+     "scales",
+     0.0,
+     false,
+     false,
+     true,
+     ScaleRule::kNearestFloat,
+     "aclnnUpsampleNearest1dV2",
+     [](const aclTensor *self, const aclIntArray *size, bool, const double *s, aclTensor *out, uint64_t *ws,
+        aclOpExecutor **ex) {
+       return aclnnUpsampleNearest1dV2GetWorkspaceSize(self, size, static_cast<float>(s[0]), out, ws, ex);
+     },
+     aclnnUpsampleNearest1dV2,
+     "aclnnUpsampleNearest1dBackward",
+     [](const aclTensor *gradOut, const aclIntArray *size, const aclIntArray *inputSize, bool,
+        const double *s, aclTensor *gradInput, uint64_t *ws, aclOpExecutor **ex) {
+       return aclnnUpsampleNearest1dBackwardGetWorkspaceSize(gradOut, size, inputSize, s[0], gradInput, ws,
+                                                             ex);
+     },
+     aclnnUpsampleNearest1dBackward},
+    {"_upsample_nearest_exact3d",
+     3,
+     {"D", "H", "W"},
+     "scales_d, scales_h and scales_w",
+     0.0,
+     false,
+     false,
+     true,
+     ScaleRule::kNearestExact,
+     "aclnnUpsampleNearestExact3d",
+     [](const aclTensor *self, const aclIntArray *size, bool, const double *s, aclTensor *out, uint64_t *ws,
+        aclOpExecutor **ex) {
+       return aclnnUpsampleNearestExact3dGetWorkspaceSize(self, size, s[0], s[1], s[2], out, ws, ex);
+     },
+     aclnnUpsampleNearestExact3d,
+     "aclnnUpsampleNearestExact3dBackward",
+     [](const aclTensor *gradOut, const aclIntArray *size, const aclIntArray *inputSize, bool,
+        const double *s, aclTensor *gradInput, uint64_t *ws, aclOpExecutor **ex) {
+       return aclnnUpsampleNearestExact3dBackwardGetWorkspaceSize(gradOut, size, inputSize, s[0], s[1], s[2],
+                                                                  gradInput, ws, ex);
+     },
+     aclnnUpsampleNearestExact3dBackward},
+    {"_upsample_nearest_exact2d",
+     2,
+     {"H", "W"},
+     "scales_h and scales_w",
+     0.0,
+     false,
+     false,
+     true,
+     ScaleRule::kNearestExact,
+     "aclnnUpsampleNearestExact2d",
+     [](const aclTensor *self, const aclIntArray *size, bool, const double *s, aclTensor *out, uint64_t *ws,
+        aclOpExecutor **ex) {
+       return aclnnUpsampleNearestExact2dGetWorkspaceSize(self, size, s[0], s[1], out, ws, ex);
+     },
+     aclnnUpsampleNearestExact2d,
+     "aclnnUpsampleNearestExact2dBackward",
+     [](const aclTensor *gradOut, const aclIntArray *size, const aclIntArray *inputSize, bool,
+        const double *s, aclTensor *gradInput, uint64_t *ws, aclOpExecutor **ex) {
+       return aclnnUpsampleNearestExact2dBackwardGetWorkspaceSize(gradOut, size, inputSize, s[0], s[1],
+                                                                  gradInput, ws, ex);
+     },
+     aclnnUpsampleNearestExact2dBackward},
+    {"_upsample_nearest_exact1d",
+     1,
+     {"W"},
+     "scales",
+     0.0,
+     false,
+     false,
+     true,
+     ScaleRule::kNearestExact,
+     "aclnnUpsampleNearestExact1d",
+     [](const aclTensor *self, const aclIntArray *size, bool, const double *s, aclTensor *out, uint64_t *ws,
+        aclOpExecutor **ex) {
+       return aclnnUpsampleNearestExact1dGetWorkspaceSize(self, size, s[0], out, ws, ex);
+     },
+     aclnnUpsampleNearestExact1d,
+     "aclnnUpsampleNearestExact1dBackward",
+     [](const aclTensor *gradOut, const aclIntArray *size, const aclIntArray *inputSize, bool,
+        const double *s, aclTensor *gradInput, uint64_t *ws, aclOpExecutor **ex) {
+       return aclnnUpsampleNearestExact1dBackwardGetWorkspaceSize(gradOut, size, inputSize, s[0], gradInput,
+                                                                  ws, ex);
+     },
+     aclnnUpsampleNearestExact1dBackward},
 };
 
 // Library runs and fallbacks to torch's kernel, per operator, for trilinear3d.stats().
@@ -250,16 +434,65 @@ Counts gCounts[kOpCount];
 
 using Scales = std::vector<Scale>;
 
+// On an axis with out == in or out == 2 * in, torch's upsample_nearest (not _exact) picks o or o / 2 in some
+// of its kernels whatever the scale (its backwards, its 2-D forward, torch 1.13's channels-last forwards)
+// and maps by the scale in others (its 1-D and 3-D forwards), so a scale whose ratio is not the sizes' has
+// no one torch result there: such a case stays torch's.
+bool NearestAxisAmbiguous(const ResizeOp &op, int64_t in, int64_t out) {
+  return (op.scaleRule == ScaleRule::kNearest || op.scaleRule == ScaleRule::kNearestFloat) &&
+         (out == in || out == 2 * in);
+}
+
+// A nearest axis's float ratio as torch computes it (compute_scales_value<float>): float(1 / s) for a scale
+// > 0, else in / out divided in float. The library's is the same function of the scale it is given, after
+// the V2 forwards' float parameter (docs/spec.md §2).
+float NearestRatio(int64_t in, int64_t out, double scale) {
+  return scale > 0.0 ? static_cast<float>(1.0 / scale) : static_cast<float>(in) / static_cast<float>(out);
+}
+
+// The nearest operators: the library takes its scales all or none (the forwards) or per axis (the
+// backwards) and checks none against the sizes; torch uses each given scale on its axis. Both pick the
+// same inputs wherever their float ratios agree, so: no scales where every axis's torch ratio is the sizes'
+// one; else a scale for every axis (the user's, or out / in where none was given), where every ratio the
+// library then computes is torch's. Otherwise (and on an ambiguous axis) only torch's kernel computes
+// torch's result.
+bool NearestScales(const ResizeOp &op, at::IntArrayRef inputSpatial, at::IntArrayRef outputSpatial,
+                   const Scales &scales, bool forward, double libraryScales[3]) {
+  double given[3];
+  bool noneAgrees = true;
+  for (int i = 0; i < op.spatialDims; ++i) {
+    const int64_t in = inputSpatial[i], out = outputSpatial[i];
+    given[i] = scales[i].has_value() && *scales[i] > 0.0 ? *scales[i] : 0.0;
+    const bool agrees = NearestRatio(in, out, given[i]) == NearestRatio(in, out, 0.0);
+    if (!agrees && NearestAxisAmbiguous(op, in, out)) return false;
+    noneAgrees = noneAgrees && agrees;
+    libraryScales[i] = op.noScale;
+  }
+  if (noneAgrees) return true;
+  for (int i = 0; i < op.spatialDims; ++i) {
+    const int64_t in = inputSpatial[i], out = outputSpatial[i];
+    double scale = given[i] > 0.0 ? given[i] : static_cast<double>(out) / static_cast<double>(in);
+    if (forward && op.scaleRule == ScaleRule::kNearestFloat)
+      scale = static_cast<double>(static_cast<float>(scale));
+    if (NearestRatio(in, out, scale) != NearestRatio(in, out, given[i])) return false;
+    libraryScales[i] = scale;
+  }
+  return true;
+}
+
 // How torch and the library resize with user scales. torch uses each axis's scale on its own when it is
 // given and > 0 (1/s), else the sizes (in/out), and with align_corners never. The library has its own rules
-// per operator (docs/spec.md §2): it uses all of its scales or none, only where each gives its size
-// (floor(in · s) == out, in double, as the library checks), and some operators refuse a scale that does not.
+// per operator (docs/spec.md §2): the linear ones use all of their scales or none, only where each gives its
+// size (floor(in · s) == out, in double, as the library checks), and some refuse a scale that does not.
 // The two compute the same math when no scale counts (align_corners, or none given > 0): the library then
 // gets its "no scale"; or when every axis's scale counts and gives its size: the library gets them all and
 // both use 1/s. Fills libraryScales and returns true in those cases; false where only torch's kernel
-// computes torch's result (a partial set, or a scale that does not give its size).
+// computes torch's result (a partial set, or a scale that does not give its size). The nearest operators:
+// NearestScales.
 bool LibraryScales(const ResizeOp &op, at::IntArrayRef inputSpatial, at::IntArrayRef outputSpatial,
-                   bool alignCorners, const Scales &scales, double libraryScales[3]) {
+                   bool alignCorners, const Scales &scales, bool forward, double libraryScales[3]) {
+  if (op.scaleRule != ScaleRule::kLinear)
+    return NearestScales(op, inputSpatial, outputSpatial, scales, forward, libraryScales);
   int counted = 0;
   for (int i = 0; i < op.spatialDims; ++i) {
     counted += !alignCorners && scales[i].has_value() && *scales[i] > 0.0;
@@ -291,9 +524,10 @@ std::string ScalesString(const Scales &scales) {
   return text.str();
 }
 
-// The trilinear3d:: operators' scales: torch's math or a ValueError (never a silent difference).
+// The linear trilinear3d:: operators' scales: torch's math or a ValueError (never a silent difference). The
+// nearest ones are the override's kernels (NearestAten).
 void DirectScales(const ResizeOp &op, at::IntArrayRef inputSpatial, at::IntArrayRef outputSpatial,
-                  bool alignCorners, const Scales &scales, double libraryScales[3]) {
+                  bool alignCorners, const Scales &scales, bool forward, double libraryScales[3]) {
   int given = 0;
   for (const Scale &s : scales) given += s.has_value();
   TORCH_CHECK_VALUE(given == 0 || given == op.spatialDims, "trilinear3d: ", op.scaleNames,
@@ -302,10 +536,10 @@ void DirectScales(const ResizeOp &op, at::IntArrayRef inputSpatial, at::IntArray
     TORCH_CHECK_VALUE(!s.has_value() || *s > 0.0, "trilinear3d: scales must be > 0, but got ",
                       ScalesString(scales));
   }
-  TORCH_CHECK_VALUE(LibraryScales(op, inputSpatial, outputSpatial, alignCorners, scales, libraryScales),
-                    "trilinear3d: scales ", ScalesString(scales), " must match outputSize ", outputSpatial,
-                    " for the input's spatial size ", inputSpatial,
-                    ": floor(input size * scale) = output size");
+  TORCH_CHECK_VALUE(
+      LibraryScales(op, inputSpatial, outputSpatial, alignCorners, scales, forward, libraryScales),
+      "trilinear3d: scales ", ScalesString(scales), " must match outputSize ", outputSpatial,
+      " for the input's spatial size ", inputSpatial, ": floor(input size * scale) = output size");
 }
 
 std::string AxesString(const ResizeOp &op, at::IntArrayRef sizes) {
@@ -516,12 +750,14 @@ at::Tensor ResizeForward(const ResizeOp &op, const at::Tensor &self, at::IntArra
   CheckSizes(op, self.sizes(), outputSize);
   TORCH_CHECK(self.numel() != 0 || c10::multiply_integers(self.sizes().begin() + 1, self.sizes().end()),
               "Non-empty ", rank, "D data tensor expected but got a tensor with sizes ", self.sizes());
+  TORCH_CHECK(self.scalar_type() != at::kByte || op.uint8Forward, "\"", op.name, "\" not implemented for '",
+              self.scalar_type(), "'");
   const aclDataType dtype = ToAclDataType(self, op.name);
   double scalesArray[3];
   if (libraryScales != nullptr) {
     std::copy(libraryScales, libraryScales + op.spatialDims, scalesArray);
   } else {
-    DirectScales(op, self.sizes().slice(2), outputSize, alignCorners, scales, scalesArray);
+    DirectScales(op, self.sizes().slice(2), outputSize, alignCorners, scales, true, scalesArray);
   }
 
   std::vector<int64_t> outSizes{self.size(0), self.size(1)};
@@ -560,12 +796,14 @@ at::Tensor ResizeBackward(const ResizeOp &op, const at::Tensor &gradOutput, at::
                 ") = ", gradOutput.size(i));
   }
   const std::string name = std::string(op.name) + "_backward";
+  TORCH_CHECK(gradOutput.scalar_type() != at::kByte, "\"", name, "\" not implemented for '",
+              gradOutput.scalar_type(), "'");
   const aclDataType dtype = ToAclDataType(gradOutput, name.c_str());
   double scalesArray[3];
   if (libraryScales != nullptr) {
     std::copy(libraryScales, libraryScales + op.spatialDims, scalesArray);
   } else {
-    DirectScales(op, inputSize.slice(2), outputSize, alignCorners, scales, scalesArray);
+    DirectScales(op, inputSize.slice(2), outputSize, alignCorners, scales, false, scalesArray);
   }
 
   at::Tensor gradInput = NewOutput(inputSize, gradOutput.options(), gradOutput.suggest_memory_format());
@@ -612,24 +850,24 @@ at::Tensor CallOperator(int opIndex, bool backward, torch::jit::Stack stack) {
   return stack[0].toTensor();
 }
 
-void PushArguments(torch::jit::Stack *stack, at::IntArrayRef outputSize, bool alignCorners,
+void PushArguments(torch::jit::Stack *stack, int opIndex, at::IntArrayRef outputSize, bool alignCorners,
                    const Scales &scales) {
   stack->emplace_back(outputSize.vec());
-  stack->emplace_back(alignCorners);
+  if (kOps[opIndex].alignCorners) stack->emplace_back(alignCorners);
   for (const Scale &s : scales) stack->emplace_back(s);
 }
 
 at::Tensor CallForward(int opIndex, const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners,
                        const Scales &scales) {
   torch::jit::Stack stack{self};
-  PushArguments(&stack, outputSize, alignCorners, scales);
+  PushArguments(&stack, opIndex, outputSize, alignCorners, scales);
   return CallOperator(opIndex, false, std::move(stack));
 }
 
 at::Tensor CallBackward(int opIndex, const at::Tensor &gradOutput, at::IntArrayRef outputSize,
                         at::IntArrayRef inputSize, bool alignCorners, const Scales &scales) {
   torch::jit::Stack stack{gradOutput};
-  PushArguments(&stack, outputSize, alignCorners, scales);
+  PushArguments(&stack, opIndex, outputSize, alignCorners, scales);
   stack.insert(stack.begin() + 2, c10::IValue(inputSize.vec()));
   return CallOperator(opIndex, true, std::move(stack));
 }
@@ -712,6 +950,10 @@ bool SupportedDtype(const at::Tensor &t) {
   return type == at::kFloat || type == at::kDouble || type == at::kHalf || type == at::kBFloat16;
 }
 
+bool SupportedForwardDtype(const ResizeOp &op, const at::Tensor &t) {
+  return SupportedDtype(t) || (op.uint8Forward && t.scalar_type() == at::kByte);
+}
+
 bool NonNegativeStrides(const at::Tensor &t) {
   for (int64_t s : t.strides()) {
     if (s < 0) return false;
@@ -727,10 +969,10 @@ bool PositiveSizes(at::IntArrayRef sizes) {
 // kernel and so torch's results and error messages.
 bool LibraryTakesForward(const ResizeOp &op, const at::Tensor &self, at::IntArrayRef outputSize,
                          bool alignCorners, const Scales &scales, double libraryScales[3]) {
-  return self.dim() == op.spatialDims + 2 && SupportedDtype(self) && NonNegativeStrides(self) &&
+  return self.dim() == op.spatialDims + 2 && SupportedForwardDtype(op, self) && NonNegativeStrides(self) &&
          outputSize.size() == static_cast<size_t>(op.spatialDims) && self.numel() > 0 &&
          PositiveSizes(outputSize) &&
-         LibraryScales(op, self.sizes().slice(2), outputSize, alignCorners, scales, libraryScales);
+         LibraryScales(op, self.sizes().slice(2), outputSize, alignCorners, scales, true, libraryScales);
 }
 
 bool LibraryTakesBackward(const ResizeOp &op, const at::Tensor &gradOutput, at::IntArrayRef outputSize,
@@ -745,7 +987,7 @@ bool LibraryTakesBackward(const ResizeOp &op, const at::Tensor &gradOutput, at::
   for (int64_t i = 0; i < rank; ++i) {
     if (gradOutput.size(i) != (i < 2 ? inputSize[i] : outputSize[i - 2])) return false;
   }
-  return LibraryScales(op, inputSize.slice(2), outputSize, alignCorners, scales, libraryScales);
+  return LibraryScales(op, inputSize.slice(2), outputSize, alignCorners, scales, false, libraryScales);
 }
 
 // The override's kernels: the library where it takes the case (its own validation may still refuse one, a
@@ -778,7 +1020,11 @@ at::Tensor OverrideBackward(int opIndex, const at::Tensor &gradOutput, at::IntAr
     }
   }
   gCounts[opIndex].fallbackBackward.fetch_add(1, std::memory_order_relaxed);
-  return fallback();
+  if (op.alignCorners) return fallback();
+  // The nearest gradients are in grad_output's memory format, the library's or torch's kernel alike (torch's
+  // upsample_nearest3d_backward returns a contiguous one): one format per case, as torch.compile's fake
+  // kernels state it.
+  return fallback().contiguous(gradOutput.suggest_memory_format());
 }
 
 // --- Each operator's kernels, with its schema's signature ------------------------------------------------
@@ -871,6 +1117,32 @@ at::Tensor Linear1dBackwardAten(const at::Tensor &gradOutput, at::IntArrayRef ou
   });
 }
 
+// The nearest operators (no align_corners), one template per kernel kind for every rank: S... are the
+// operator's scales (one c10::optional<double> per spatial axis), kTorch its at::cpu:: function. Their
+// trilinear3d:: operators' CPU kernels are the override's (NearestAten), torch's kernel included: any scale
+// factor is an ordinary argument of F.interpolate(mode='nearest'), and where the library cannot pick torch's
+// source indices for it (NearestScales) torch's kernel does.
+template <int kOp, typename... S>
+at::Tensor NearestAutograd(const at::Tensor &self, at::IntArrayRef outputSize, S... scales) {
+  return ResizeFunction::apply(self, kOp, outputSize, false, Scales{scales...});
+}
+template <int kOp, typename... S>
+at::Tensor NearestBackwardAutograd(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                                   at::IntArrayRef inputSize, S... scales) {
+  return ResizeBackwardFunction::apply(gradOutput, kOp, outputSize, inputSize, false, Scales{scales...});
+}
+template <int kOp, auto kTorch, typename... S>
+at::Tensor NearestAten(const at::Tensor &self, at::IntArrayRef outputSize, S... scales) {
+  return OverrideForward(kOp, self, outputSize, false, Scales{scales...},
+                         [&] { return kTorch(self, outputSize, scales...); });
+}
+template <int kOp, auto kTorch, typename... S>
+at::Tensor NearestBackwardAten(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                               at::IntArrayRef inputSize, S... scales) {
+  return OverrideBackward(kOp, gradOutput, outputSize, inputSize, false, Scales{scales...},
+                          [&] { return kTorch(gradOutput, outputSize, inputSize, scales...); });
+}
+
 // torch warns that a kernel for aten's CPU key is overridden; that is the point here, so the warning
 // is dropped while the override registers.
 class QuietWarnings : public c10::WarningHandler {
@@ -893,6 +1165,9 @@ using WarningHandlerGuard = c10::Warning::WarningHandlerGuard;
 // resize family is a row of kOps, its kernels above, a pair of lines here and one row of the Python table
 // (python/trilinear3d/_compile.py).
 template <typename Visit>
+void ForEachNearestOverride(Visit &&visit);
+
+template <typename Visit>
 void ForEachOverride(Visit &&visit) {
   visit("upsample_trilinear3d", &Trilinear3dAten);
   visit("upsample_trilinear3d_backward", &Trilinear3dBackwardAten);
@@ -900,6 +1175,34 @@ void ForEachOverride(Visit &&visit) {
   visit("upsample_bilinear2d_backward", &Bilinear2dBackwardAten);
   visit("upsample_linear1d", &Linear1dAten);
   visit("upsample_linear1d_backward", &Linear1dBackwardAten);
+  ForEachNearestOverride(visit);
+}
+
+// The nearest rows of ForEachOverride: their kernels are also the trilinear3d:: nearest operators' CPU ones.
+template <typename Visit>
+void ForEachNearestOverride(Visit &&visit) {
+  visit("upsample_nearest3d", &NearestAten<kNearest3d, &at::cpu::upsample_nearest3d, Scale, Scale, Scale>);
+  visit("upsample_nearest3d_backward",
+        &NearestBackwardAten<kNearest3d, &at::cpu::upsample_nearest3d_backward, Scale, Scale, Scale>);
+  visit("upsample_nearest2d", &NearestAten<kNearest2d, &at::cpu::upsample_nearest2d, Scale, Scale>);
+  visit("upsample_nearest2d_backward",
+        &NearestBackwardAten<kNearest2d, &at::cpu::upsample_nearest2d_backward, Scale, Scale>);
+  visit("upsample_nearest1d", &NearestAten<kNearest1d, &at::cpu::upsample_nearest1d, Scale>);
+  visit("upsample_nearest1d_backward",
+        &NearestBackwardAten<kNearest1d, &at::cpu::upsample_nearest1d_backward, Scale>);
+  visit("_upsample_nearest_exact3d",
+        &NearestAten<kNearestExact3d, &at::cpu::_upsample_nearest_exact3d, Scale, Scale, Scale>);
+  visit("_upsample_nearest_exact3d_backward",
+        &NearestBackwardAten<kNearestExact3d, &at::cpu::_upsample_nearest_exact3d_backward, Scale, Scale,
+                             Scale>);
+  visit("_upsample_nearest_exact2d",
+        &NearestAten<kNearestExact2d, &at::cpu::_upsample_nearest_exact2d, Scale, Scale>);
+  visit("_upsample_nearest_exact2d_backward",
+        &NearestBackwardAten<kNearestExact2d, &at::cpu::_upsample_nearest_exact2d_backward, Scale, Scale>);
+  visit("_upsample_nearest_exact1d",
+        &NearestAten<kNearestExact1d, &at::cpu::_upsample_nearest_exact1d, Scale>);
+  visit("_upsample_nearest_exact1d_backward",
+        &NearestBackwardAten<kNearestExact1d, &at::cpu::_upsample_nearest_exact1d_backward, Scale>);
 }
 
 std::mutex gOverrideMutex;
@@ -947,6 +1250,22 @@ TORCH_LIBRARY(trilinear3d, m) {
   m.def(
       "upsample_linear1d_backward(Tensor grad_output, int[1] output_size, int[3] input_size, "
       "bool align_corners, float? scales=None) -> Tensor");
+  // The nearest operators: aten's schemas (no align_corners), for both index rules.
+  for (const std::string prefix : {"upsample_nearest", "_upsample_nearest_exact"}) {
+    const std::string schemas[] = {
+        "3d(Tensor self, int[3] output_size, float? scales_d=None, float? scales_h=None, "
+        "float? scales_w=None) -> Tensor",
+        "3d_backward(Tensor grad_output, int[3] output_size, int[5] input_size, float? scales_d=None, "
+        "float? scales_h=None, float? scales_w=None) -> Tensor",
+        "2d(Tensor self, int[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor",
+        "2d_backward(Tensor grad_output, int[2] output_size, int[4] input_size, float? scales_h=None, "
+        "float? scales_w=None) -> Tensor",
+        "1d(Tensor self, int[1] output_size, float? scales=None) -> Tensor",
+        "1d_backward(Tensor grad_output, int[1] output_size, int[3] input_size, float? scales=None) -> "
+        "Tensor",
+    };
+    for (const std::string &schema : schemas) m.def((prefix + schema).c_str());
+  }
 }
 
 #if TORCH_VERSION_MAJOR >= 2
@@ -974,6 +1293,7 @@ TORCH_LIBRARY_IMPL(trilinear3d, CPU, m) {
   m.impl("upsample_bilinear2d_backward", &ext::Bilinear2dBackwardCpu);
   m.impl("upsample_linear1d", &ext::Linear1dCpu);
   m.impl("upsample_linear1d_backward", &ext::Linear1dBackwardCpu);
+  ext::ForEachNearestOverride([&](const char *name, auto kernel) { m.impl(name, kernel); });
 }
 
 TORCH_LIBRARY_IMPL(trilinear3d, Autograd, m) {
@@ -984,14 +1304,29 @@ TORCH_LIBRARY_IMPL(trilinear3d, Autograd, m) {
   m.impl("upsample_bilinear2d_backward", &ext::Bilinear2dBackwardAutograd);
   m.impl("upsample_linear1d", &ext::Linear1dAutograd);
   m.impl("upsample_linear1d_backward", &ext::Linear1dBackwardAutograd);
+  using ext::Scale;
+  m.impl("upsample_nearest3d", &ext::NearestAutograd<ext::kNearest3d, Scale, Scale, Scale>);
+  m.impl("upsample_nearest3d_backward", &ext::NearestBackwardAutograd<ext::kNearest3d, Scale, Scale, Scale>);
+  m.impl("upsample_nearest2d", &ext::NearestAutograd<ext::kNearest2d, Scale, Scale>);
+  m.impl("upsample_nearest2d_backward", &ext::NearestBackwardAutograd<ext::kNearest2d, Scale, Scale>);
+  m.impl("upsample_nearest1d", &ext::NearestAutograd<ext::kNearest1d, Scale>);
+  m.impl("upsample_nearest1d_backward", &ext::NearestBackwardAutograd<ext::kNearest1d, Scale>);
+  m.impl("_upsample_nearest_exact3d", &ext::NearestAutograd<ext::kNearestExact3d, Scale, Scale, Scale>);
+  m.impl("_upsample_nearest_exact3d_backward",
+         &ext::NearestBackwardAutograd<ext::kNearestExact3d, Scale, Scale, Scale>);
+  m.impl("_upsample_nearest_exact2d", &ext::NearestAutograd<ext::kNearestExact2d, Scale, Scale>);
+  m.impl("_upsample_nearest_exact2d_backward",
+         &ext::NearestBackwardAutograd<ext::kNearestExact2d, Scale, Scale>);
+  m.impl("_upsample_nearest_exact1d", &ext::NearestAutograd<ext::kNearestExact1d, Scale>);
+  m.impl("_upsample_nearest_exact1d_backward", &ext::NearestBackwardAutograd<ext::kNearestExact1d, Scale>);
 }
 
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   namespace ext = trilinear3d_ext;
   m.doc() =
       "trilinear3d's compiled part: registers torch.ops.trilinear3d.upsample_trilinear3d, "
-      "upsample_bilinear2d, "
-      "upsample_linear1d and their _backward (CPU and Autograd kernels) backed by libtrilinear3d, and the "
+      "upsample_bilinear2d, upsample_linear1d, upsample_nearest1d/2d/3d, _upsample_nearest_exact1d/2d/3d "
+      "and their _backward (CPU and Autograd kernels) backed by libtrilinear3d, and the "
       "switchable override of aten's CPU kernels.";
   m.def("_enable", &ext::Enable, "Registers the library's kernels for aten's resize operators on CPU.");
   m.def("_disable", &ext::Disable, "Deregisters them: torch's own kernels are active again.");

@@ -50,8 +50,10 @@ def _fresh_compiler():
 
 def test_route_is_installed():
     assert _compile._route_installed, "the route into torch's decompositions failed to install (see its warning)"
-    assert [row.name for row in _compile.COVERED] == ["upsample_trilinear3d", "upsample_bilinear2d",
-                                                      "upsample_linear1d"]
+    assert [row.name for row in _compile.COVERED] == [
+        "upsample_trilinear3d", "upsample_bilinear2d", "upsample_linear1d", "upsample_nearest3d",
+        "upsample_nearest2d", "upsample_nearest1d", "_upsample_nearest_exact3d", "_upsample_nearest_exact2d",
+        "_upsample_nearest_exact1d"]
 
 
 @pytest.mark.parametrize("channels_last", [False, True], ids=["contiguous", "channels_last_3d"])
@@ -384,3 +386,116 @@ def _eager_mode(x, g, mode):
     x = x.detach().requires_grad_()
     y = F.interpolate(x, scale_factor=2, mode=mode)
     return y, torch.autograd.grad(y, x, g)[0]
+
+
+# --- The nearest modes (the rows of COVERED after the linear ones) ----------------------------------------------
+
+NEAREST = {(mode, rank): (f"{prefix}{rank}d", (2, 3, 7, 6, 5)[:rank + 2])
+           for mode, prefix in (("nearest", "upsample_nearest"), ("nearest-exact", "_upsample_nearest_exact"))
+           for rank in (1, 2, 3)}
+NEAREST_FORMATS = {1: torch.contiguous_format, 2: torch.channels_last, 3: torch.channels_last_3d}
+
+
+@pytest.mark.parametrize("mode,rank", NEAREST, ids=[f"{mode}-{rank}d" for mode, rank in NEAREST])
+def test_nearest_operators_registrations(mode, rank):
+    """torch.library.opcheck of trilinear3d::aten_<op> and its _backward (channels-last for 2-D and 3-D; the
+    uint8 forward), and gradcheck / gradgradcheck through the opaque operator."""
+    name, shape = NEAREST[(mode, rank)]
+    forward = getattr(torch.ops.trilinear3d, "aten_" + name).default
+    backward = getattr(torch.ops.trilinear3d, "aten_" + name + "_backward").default
+    x = torch.randn(shape, dtype=torch.float64).contiguous(memory_format=NEAREST_FORMATS[rank])
+    out_size = [2 * n + 1 for n in shape[2:]]
+    x.requires_grad_()
+    torch.library.opcheck(forward, (x, out_size))
+    torch.library.opcheck(forward, (x, [2 * n for n in shape[2:]], *([2.0] * rank)))
+    torch.library.opcheck(forward, (torch.randint(0, 256, shape, dtype=torch.uint8), out_size))
+    g = torch.randn(shape[:2] + tuple(out_size), dtype=torch.float64).contiguous(
+        memory_format=NEAREST_FORMATS[rank]).requires_grad_()
+    torch.library.opcheck(backward, (g, out_size, list(shape)))
+    small = torch.randn(shape[:2] + (3,) * rank, dtype=torch.float64, requires_grad=True)
+    fn = lambda t: forward(t, [5] * rank)  # noqa: E731
+    assert torch.autograd.gradcheck(fn, (small,)) and torch.autograd.gradgradcheck(fn, (small,))
+
+
+NEAREST_CASES = [("nearest", 2, True, torch.float32), ("nearest", 2, False, torch.bfloat16),
+                 ("nearest", 3, True, torch.float32), ("nearest", 1, False, torch.float16),
+                 ("nearest-exact", 2, True, torch.float32), ("nearest-exact", 3, False, torch.float64),
+                 ("nearest-exact", 1, False, torch.float32)]
+
+
+@pytest.mark.parametrize("mode,rank,channels_last,dtype", NEAREST_CASES,
+                         ids=[f"{m}-{r}d-{'channels_last-' if cl else ''}{str(d).split('.')[-1]}"
+                              for m, r, cl, d in NEAREST_CASES])
+@pytest.mark.parametrize("kwargs", [dict(scale_factor=2), dict(size=5), dict(scale_factor=1.5)],
+                         ids=["x2", "size", "scales"])
+def test_compiled_nearest_runs_the_library(mode, rank, channels_last, dtype, kwargs):
+    """The compiled graph calls the library's forward and backward (in Inductor's code and in stats()): the
+    forward bit for bit equal to eager torch's, the gradient within the bound, in the input's memory format;
+    disable() restores torch's compiled code."""
+    name, shape = NEAREST[(mode, rank)]
+    torch.manual_seed(0)
+    fmt = NEAREST_FORMATS[rank] if channels_last else torch.contiguous_format
+    x = torch.randn(shape, dtype=torch.float64).contiguous(memory_format=fmt)
+    with torch.no_grad():
+        g = torch.randn(F.interpolate(x, mode=mode, **kwargs).shape, dtype=torch.float64).contiguous(
+            memory_format=fmt)
+
+    def eager(t, grad):
+        t = t.detach().requires_grad_()
+        y = F.interpolate(t, mode=mode, **kwargs)
+        return y, torch.autograd.grad(y, t, grad)[0]
+
+    ref_y, ref_gx = (t.to(dtype) for t in eager(x.to(dtype).double(), g.to(dtype).double()))
+    trilinear3d.enable()
+    trilinear3d.reset_stats()
+    fn = torch.compile(lambda t: F.interpolate(t, mode=mode, **kwargs), fullgraph=True)
+    y, gx, code = _compiled_step(fn, x.to(dtype), g.to(dtype))
+    assert f"torch.ops.trilinear3d.aten_{name}.default" in code, code
+    assert f"torch.ops.trilinear3d.aten_{name}_backward.default" in code, code
+    counts = trilinear3d.stats()[name]
+    assert counts == {"forward": 1, "backward": 1, "fallback_forward": 0, "fallback_backward": 0}, counts
+    assert y.dtype == gx.dtype == dtype
+    assert y.is_contiguous(memory_format=fmt) and gx.is_contiguous(memory_format=fmt)
+    assert torch.equal(y, ref_y)
+    tol = TOLERANCE[dtype] * 8
+    torch.testing.assert_close(gx.double(), ref_gx.double(), rtol=tol, atol=tol)
+
+    trilinear3d.disable()  # torch's compiled code again
+    _, _, code = _compiled_step(fn, x.to(dtype), g.to(dtype))
+    assert "trilinear3d" not in code and trilinear3d.stats()[name]["forward"] == 1
+
+
+def test_compiled_nearest_uint8_inference_and_dynamic_shapes():
+    """A uint8 forward (no gradient) compiled with dynamic shapes: one graph, every size routed, the same
+    bytes as eager torch."""
+    counter = CompileCounterWithBackend("inductor")
+    fn = torch.compile(lambda t: F.interpolate(t, scale_factor=2, mode="nearest"), dynamic=True, backend=counter)
+    trilinear3d.enable()
+    trilinear3d.reset_stats()
+    for shape in [(2, 3, 4, 6), (3, 4, 5, 7), (5, 2, 9, 4)]:
+        x = torch.randint(0, 256, shape, dtype=torch.uint8)
+        with trilinear3d.enabled(False):
+            reference = F.interpolate(x, scale_factor=2, mode="nearest")
+        assert torch.equal(fn(x), reference)
+    assert counter.frame_count == 1, counter.frame_count
+    counts = trilinear3d.stats()["upsample_nearest2d"]
+    assert counts == {"forward": 3, "backward": 0, "fallback_forward": 0, "fallback_backward": 0}, counts
+
+
+def test_unmodified_nearest_module_compiled():
+    """A module with nn.Upsample(mode='nearest'), compiled unmodified: forward and backward on the library."""
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.Upsample(scale_factor=2, mode="nearest"),
+                          nn.Conv2d(4, 2, 3, padding=1))
+    x = torch.randn(2, 3, 8, 6)
+    reference = model(x)
+    ref_grads = torch.autograd.grad(reference.square().mean(), list(model.parameters()))
+    trilinear3d.enable()
+    trilinear3d.reset_stats()
+    out = torch.compile(model)(x)
+    grads = torch.autograd.grad(out.square().mean(), list(model.parameters()))
+    counts = trilinear3d.stats()["upsample_nearest2d"]
+    assert counts["forward"] == 1 and counts["backward"] == 1, counts
+    torch.testing.assert_close(out, reference, rtol=1e-4, atol=1e-5)
+    for a, b in zip(grads, ref_grads):
+        torch.testing.assert_close(a, b, rtol=1e-3, atol=1e-5)

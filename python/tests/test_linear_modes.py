@@ -316,9 +316,9 @@ def test_nn_upsample_linear_script():
 def test_stats_keys_and_overridden_operators():
     trilinear3d.reset_stats()
     counts = trilinear3d.stats()
-    assert set(counts) == {"forward", "backward", "fallback_forward", "fallback_backward", "upsample_trilinear3d",
-                           "upsample_bilinear2d", "upsample_linear1d"}
+    operators = {"upsample_trilinear3d", "upsample_bilinear2d", "upsample_linear1d"} | {
+        f"{prefix}{rank}d" for prefix in ("upsample_nearest", "_upsample_nearest_exact") for rank in (1, 2, 3)}
+    assert set(counts) == {"forward", "backward", "fallback_forward", "fallback_backward"} | operators
     assert all(v == 0 for k, v in counts.items() if not isinstance(v, dict))
-    assert set(trilinear3d._C._overridden_ops()) == {
-        f"upsample_{name}{suffix}" for name in ("trilinear3d", "bilinear2d", "linear1d")
-        for suffix in ("", "_backward")}
+    assert set(trilinear3d._C._overridden_ops()) == {name + suffix for name in operators
+                                                     for suffix in ("", "_backward")}

@@ -1,10 +1,12 @@
-"""trilinear3d: CANN's linear resize operators (aclnnUpsampleTrilinear3d, aclnnUpsampleBilinear2d,
-aclnnUpsampleLinear1d and their backwards) on the CPU, for PyTorch.
+"""trilinear3d: CANN's resize operators — linear (aclnnUpsampleTrilinear3d, aclnnUpsampleBilinear2d,
+aclnnUpsampleLinear1d) and nearest (aclnnUpsampleNearest1d/2d/3d, aclnnUpsampleNearestExact1d/2d/3d), with their
+backwards — on the CPU, for PyTorch.
 
-``trilinear3d.interpolate(x, size=None, scale_factor=None, align_corners=False, mode='trilinear')`` is a drop-in
+``trilinear3d.interpolate(x, size=None, scale_factor=None, align_corners=None, mode='trilinear')`` is a drop-in
 for ``torch.nn.functional.interpolate(x, ..., mode=...)`` with mode ``'trilinear'`` (5-D tensors), ``'bilinear'``
-(4-D) or ``'linear'`` (3-D) on CPU tensors (float32, float64, bfloat16 and float16), differentiable (the gradient
-is the library's backward), deterministic, and without layout copies for contiguous and channels-last tensors.
+(4-D), ``'linear'`` (3-D), ``'nearest'`` or ``'nearest-exact'`` (3-, 4- or 5-D) on CPU tensors (float32,
+float64, bfloat16 and float16; the nearest modes also uint8, without a gradient), differentiable (the gradient is
+the library's backward), deterministic, and without layout copies for contiguous and channels-last tensors.
 
 The operators are also registered with torch (CPU and Autograd kernels, usable from TorchScript)::
 
@@ -14,25 +16,31 @@ The operators are also registered with torch (CPU and Autograd kernels, usable f
                                                         scales_d=None, scales_h=None, scales_w=None)
     torch.ops.trilinear3d.upsample_bilinear2d(self, output_size, align_corners, scales_h=None, scales_w=None)
     torch.ops.trilinear3d.upsample_linear1d(self, output_size, align_corners, scales=None)
-    # and their _backward(grad_output, output_size, input_size, align_corners, scales...)
+    torch.ops.trilinear3d.upsample_nearest2d(self, output_size, scales_h=None, scales_w=None)
+    # upsample_nearest1d / 3d and _upsample_nearest_exact1d / 2d / 3d alike (aten's schemas), and each
+    # operator's _backward(grad_output, output_size, input_size, [align_corners,] scales...)
 
 ``trilinear3d.enable()`` goes further: while enabled, torch's own ``aten::upsample_trilinear3d``,
-``aten::upsample_bilinear2d``, ``aten::upsample_linear1d`` and their backwards on CPU tensors run this library, so
+``aten::upsample_bilinear2d``, ``aten::upsample_linear1d``, ``aten::upsample_nearest1d/2d/3d``,
+``aten::_upsample_nearest_exact1d/2d/3d`` and their backwards on CPU tensors run this library, so
 ``F.interpolate``, ``nn.Upsample`` and any model built on them use it unmodified, autograd included::
 
     import trilinear3d
     trilinear3d.enable()            # or: with trilinear3d.enabled(): ...
-    model(x).sum().backward()       # its linear upsampling runs libtrilinear3d
+    model(x).sum().backward()       # its linear and nearest upsampling runs libtrilinear3d
     trilinear3d.stats()             # {'forward': ..., 'upsample_bilinear2d': {'forward': ..., ...}, ...}
     trilinear3d.disable()           # torch's own kernels again
 
 Cases the library does not take (other dtypes, negative strides, scales that it would use otherwise than torch:
 a partial set, or scales that do not give the sizes; empty tensors, anything its validation refuses) run torch's
-own CPU kernel; other devices never reach it.
+own CPU kernel; other devices never reach it. The nearest operators' outputs and gradients are in the memory
+format of their input (grad_output) either way: torch's own upsample_nearest3d_backward returns a contiguous
+gradient, the override the channels_last_3d one of a channels_last_3d grad_output.
 
 Under ``torch.compile`` (torch 2.x) the same holds: while enabled, graphs that Dynamo and Inductor compile call
 the library's forward and backward (``trilinear3d::aten_upsample_trilinear3d`` and its ``_backward``, and the
-same for the 2-D and 1-D operators); a function compiled in one state recompiles in the other. How: ``trilinear3d._compile``.
+same for the other covered operators); a function compiled in one state recompiles in the other. How:
+``trilinear3d._compile``.
 
 The library's worker-core count is ``TRILINEAR3D_CORES`` (environment, read once at first use;
 default: the machine's hardware threads). Set it before the first call.
@@ -70,8 +78,12 @@ except ImportError as error:  # e.g. the source folder python/trilinear3d import
     ) from error
 
 __all__ = ["interpolate", "upsample_trilinear3d", "upsample_trilinear3d_backward", "upsample_bilinear2d",
-           "upsample_bilinear2d_backward", "upsample_linear1d", "upsample_linear1d_backward", "enable", "disable",
-           "is_enabled", "enabled", "stats", "reset_stats", "empty_cache", "cache_info"]
+           "upsample_bilinear2d_backward", "upsample_linear1d", "upsample_linear1d_backward", "upsample_nearest1d",
+           "upsample_nearest1d_backward", "upsample_nearest2d", "upsample_nearest2d_backward", "upsample_nearest3d",
+           "upsample_nearest3d_backward", "upsample_nearest_exact1d", "upsample_nearest_exact1d_backward",
+           "upsample_nearest_exact2d", "upsample_nearest_exact2d_backward", "upsample_nearest_exact3d",
+           "upsample_nearest_exact3d_backward", "enable", "disable", "is_enabled", "enabled", "stats",
+           "reset_stats", "empty_cache", "cache_info"]
 __version__ = "0.1.0"
 
 
@@ -81,8 +93,9 @@ _compile.install()
 
 
 def enable():
-    """Makes torch's ``aten::upsample_trilinear3d``, ``aten::upsample_bilinear2d``, ``aten::upsample_linear1d``
-    and their backwards on CPU tensors run this library (CPU kernels registered over torch's), until
+    """Makes torch's ``aten::upsample_trilinear3d``, ``aten::upsample_bilinear2d``, ``aten::upsample_linear1d``,
+    ``aten::upsample_nearest1d/2d/3d``, ``aten::_upsample_nearest_exact1d/2d/3d`` and their backwards on CPU
+    tensors run this library (CPU kernels registered over torch's), until
     :func:`disable`; graphs that torch.compile traces meanwhile call the library too (see
     ``trilinear3d._compile``). Idempotent."""
     _C._enable()
@@ -115,7 +128,8 @@ def enabled(on=True):
 
 def stats():
     """Counts since import (or :func:`reset_stats`), per operator: for each of ``upsample_trilinear3d``,
-    ``upsample_bilinear2d`` and ``upsample_linear1d`` a dict of ``forward`` and ``backward`` (the library's runs,
+    ``upsample_bilinear2d``, ``upsample_linear1d``, ``upsample_nearest1d/2d/3d`` and
+    ``_upsample_nearest_exact1d/2d/3d`` (aten's names) a dict of ``forward`` and ``backward`` (the library's runs,
     through the override or ``torch.ops.trilinear3d``) and ``fallback_forward`` and ``fallback_backward`` (the
     calls the override handed to torch's own kernel). The top-level ``forward``, ``backward``,
     ``fallback_forward`` and ``fallback_backward`` are ``upsample_trilinear3d``'s (as before the other
@@ -155,10 +169,26 @@ upsample_bilinear2d = torch.ops.trilinear3d.upsample_bilinear2d
 upsample_bilinear2d_backward = torch.ops.trilinear3d.upsample_bilinear2d_backward
 upsample_linear1d = torch.ops.trilinear3d.upsample_linear1d
 upsample_linear1d_backward = torch.ops.trilinear3d.upsample_linear1d_backward
+upsample_nearest1d = torch.ops.trilinear3d.upsample_nearest1d
+upsample_nearest1d_backward = torch.ops.trilinear3d.upsample_nearest1d_backward
+upsample_nearest2d = torch.ops.trilinear3d.upsample_nearest2d
+upsample_nearest2d_backward = torch.ops.trilinear3d.upsample_nearest2d_backward
+upsample_nearest3d = torch.ops.trilinear3d.upsample_nearest3d
+upsample_nearest3d_backward = torch.ops.trilinear3d.upsample_nearest3d_backward
+upsample_nearest_exact1d = torch.ops.trilinear3d._upsample_nearest_exact1d
+upsample_nearest_exact1d_backward = torch.ops.trilinear3d._upsample_nearest_exact1d_backward
+upsample_nearest_exact2d = torch.ops.trilinear3d._upsample_nearest_exact2d
+upsample_nearest_exact2d_backward = torch.ops.trilinear3d._upsample_nearest_exact2d_backward
+upsample_nearest_exact3d = torch.ops.trilinear3d._upsample_nearest_exact3d
+upsample_nearest_exact3d_backward = torch.ops.trilinear3d._upsample_nearest_exact3d_backward
 
-# interpolate()'s modes: the input's rank and the operator.
-_MODES = {"linear": (3, upsample_linear1d), "bilinear": (4, upsample_bilinear2d),
-          "trilinear": (5, upsample_trilinear3d)}
+# interpolate()'s modes: the operator per input rank (the linear modes have one rank each), and whether the
+# operator takes align_corners.
+_MODES = {"linear": ({3: upsample_linear1d}, True), "bilinear": ({4: upsample_bilinear2d}, True),
+          "trilinear": ({5: upsample_trilinear3d}, True),
+          "nearest": ({3: upsample_nearest1d, 4: upsample_nearest2d, 5: upsample_nearest3d}, False),
+          "nearest-exact": ({3: upsample_nearest_exact1d, 4: upsample_nearest_exact2d, 5: upsample_nearest_exact3d},
+                            False)}
 
 
 def _int_element(value, position):
@@ -194,35 +224,43 @@ def _per_spatial_dim(value, dim, mismatch_message):
     return [value for _ in range(dim)]
 
 
-def interpolate(input, size=None, scale_factor=None, align_corners=False, recompute_scale_factor=None, *,
+def interpolate(input, size=None, scale_factor=None, align_corners=None, recompute_scale_factor=None, *,
                 mode="trilinear"):
-    r"""Linear interpolation of a 3-D (N, C, L), 4-D (N, C, H, W) or 5-D (N, C, D, H, W) tensor, as
+    r"""Linear or nearest interpolation of a 3-D (N, C, L), 4-D (N, C, H, W) or 5-D (N, C, D, H, W) tensor, as
     ``torch.nn.functional.interpolate(input, size, scale_factor, mode, align_corners, recompute_scale_factor)``
-    with mode ``'linear'``, ``'bilinear'`` or ``'trilinear'``, with the same argument rules and errors.
+    with mode ``'linear'``, ``'bilinear'``, ``'trilinear'``, ``'nearest'`` or ``'nearest-exact'``, with the same
+    argument rules and errors.
 
     Args:
-        input (Tensor): CPU tensor of the mode's rank, of dtype float32, float64, bfloat16 or float16, in any
-            layout (contiguous, channels_last / channels_last_3d and other strided views are read in place).
+        input (Tensor): CPU tensor of the mode's rank (the nearest modes: 3-, 4- or 5-D), of dtype float32,
+            float64, bfloat16 or float16 (the nearest modes also uint8), in any layout (contiguous,
+            channels_last / channels_last_3d and other strided views are read in place).
         size (int or Tuple[int, ...]): output spatial size (L; H, W; or D, H, W). Exactly one of ``size`` and
             ``scale_factor`` must be given.
         scale_factor (float or Tuple[float, float, float]): multiplier for the spatial size. The output
             size is ``floor(input_size * scale_factor)`` and, unless ``recompute_scale_factor`` is True,
             the scale factors themselves map output to input coordinates (as torch does).
-        align_corners (bool): as in F.interpolate. Default: False (None is taken as False).
+        align_corners (bool): as in F.interpolate: the linear modes take it (None is taken as False); the
+            nearest modes refuse any value but None.
         recompute_scale_factor (bool, optional): as in F.interpolate.
         mode (str, keyword only): ``'trilinear'`` (the default: the operator this module began with),
-            ``'bilinear'`` or ``'linear'``.
+            ``'bilinear'``, ``'linear'``, ``'nearest'`` or ``'nearest-exact'``.
 
     Returns:
         Tensor of shape (N, C, *size) in torch's memory format for the input (channels_last and
         channels_last_3d stay so). Differentiable: the gradient is the library's backward of the mode
-        (aclnnUpsampleTrilinear3dBackward, aclnnUpsampleBilinear2dBackwardV2, aclnnUpsampleLinear1dBackward).
+        (aclnnUpsampleTrilinear3dBackward, aclnnUpsampleBilinear2dBackwardV2, aclnnUpsampleLinear1dBackward,
+        aclnnUpsampleNearest1d/2d/3dBackward, aclnnUpsampleNearestExact1d/2d/3dBackward).
     """
     if mode not in _MODES:
-        raise ValueError(f"trilinear3d.interpolate: mode must be 'linear', 'bilinear' or 'trilinear', not {mode!r}")
-    rank, operator_ = _MODES[mode]
+        raise ValueError("trilinear3d.interpolate: mode must be 'linear', 'bilinear', 'trilinear', 'nearest' or "
+                         f"'nearest-exact', not {mode!r}")
+    operators, takes_align_corners = _MODES[mode]
     if not isinstance(input, torch.Tensor):
         raise TypeError(f"interpolate(): argument 'input' must be Tensor, not {type(input).__name__}")
+    if not takes_align_corners and align_corners is not None:
+        raise ValueError("align_corners option can only be set with the interpolating modes: "
+                         "linear | bilinear | bicubic | trilinear")
     if align_corners is None:
         align_corners = False
     if not isinstance(align_corners, bool):
@@ -254,11 +292,13 @@ def interpolate(input, size=None, scale_factor=None, align_corners=False, recomp
     if recompute_scale_factor is not None and recompute_scale_factor and size is not None:
         raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
 
-    if input.dim() != rank:
+    if input.dim() not in operators:
         # torch's own message for the rank (it lists the modes of the torch at hand).
         torch.nn.functional.interpolate(input, size=size, scale_factor=scale_factor, mode=mode,
-                                        align_corners=align_corners, recompute_scale_factor=recompute_scale_factor)
-        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {rank}D input")
+                                        align_corners=align_corners if takes_align_corners else None,
+                                        recompute_scale_factor=recompute_scale_factor)
+        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {sorted(operators)}D input")
+    operator_ = operators[input.dim()]
 
     if output_size is not None:
         output_size = [_int_element(v, i + 1) for i, v in enumerate(output_size)]
@@ -275,4 +315,6 @@ def interpolate(input, size=None, scale_factor=None, align_corners=False, recomp
             output_size.append(int(product))  # torch's static_cast<int64_t>: floor for positive sizes
         scales = (None,) * dim if recompute_scale_factor else tuple(scale_factors)
 
-    return operator_(input, output_size, align_corners, *scales)
+    if takes_align_corners:
+        return operator_(input, output_size, align_corners, *scales)
+    return operator_(input, output_size, *scales)

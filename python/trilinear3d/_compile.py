@@ -29,7 +29,9 @@ checked: where a torch lacks what they need, a warning says so; without the rout
 torch's behaviour, and without the guard enable() and disable() call ``torch.compiler.reset()`` instead.
 
 Adding an operator of the resize family (say ``upsample_bilinear2d``): its kernel in ForEachOverride
-(python/csrc/trilinear3d_ext.cpp) and a row of :data:`COVERED`; everything else follows from aten's schemas.
+(python/csrc/trilinear3d_ext.cpp) and a row of :data:`COVERED`; everything else follows from aten's schemas
+(the nearest operators have no ``align_corners``: the route passes on whatever aten's schema has between the
+sizes and the scales).
 """
 import dataclasses
 import sys
@@ -58,11 +60,20 @@ class Covered:
         raise AssertionError(f"aten::{self.name} has no output_size")
 
 
+# The nearest operators' forwards also take uint8 (as torch's do; there is no uint8 gradient).
+_NEAREST_DTYPES = _LIBRARY_DTYPES + (torch.uint8,)
+
 # The table of covered operators: one row per aten operator (forward; its _backward comes with it).
 COVERED = (
     Covered("upsample_trilinear3d"),
     Covered("upsample_bilinear2d"),
     Covered("upsample_linear1d"),
+    Covered("upsample_nearest3d", _NEAREST_DTYPES),
+    Covered("upsample_nearest2d", _NEAREST_DTYPES),
+    Covered("upsample_nearest1d", _NEAREST_DTYPES),
+    Covered("_upsample_nearest_exact3d", _NEAREST_DTYPES),
+    Covered("_upsample_nearest_exact2d", _NEAREST_DTYPES),
+    Covered("_upsample_nearest_exact1d", _NEAREST_DTYPES),
 )
 
 _routing = False  # enable() in effect; read by the route while tracing (and guarded by Dynamo)
