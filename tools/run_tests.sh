@@ -100,6 +100,8 @@ EMULATED_PROGRAMS=(
   tests/ut/op_api/trilinear3d_ut_op_api_test_linear_forward_accuracy
   tests/ut/op_api/trilinear3d_ut_op_api_test_linear_backward_accuracy
   tests/ut/op_api/trilinear3d_ut_op_api_test_linear_determinism
+  tests/ut/op_api/trilinear3d_ut_op_api_test_cubic_accuracy
+  tests/ut/op_api/trilinear3d_ut_op_api_test_cubic_determinism
 )
 
 # run_emulated BUILD_DIR EXPECTED_TIER LAUNCHER... [-- PROGRAM...]: each program (default:

@@ -79,7 +79,7 @@ void FoldPlanesIntoRows(kernel::TensorView5d *src, kernel::TensorView5d *dst) {
 
 int32_t PlanAndPublish(const char *api, tiling::Direction direction, const aclTensor &src,
                        const aclTensor &dst, bool alignCorners, const double axisScales[3],
-                       uint64_t *workspaceSize, aclOpExecutor **executor) {
+                       uint64_t *workspaceSize, aclOpExecutor **executor, math::Filter filter) {
   DataType dataType = DataType::kFloat32;
   ToDataType(src.dataType, &dataType);  // validated: one of the op's dtypes
   kernel::TensorView5d srcView = KernelView(src, ElementSize(dataType));
@@ -88,6 +88,7 @@ int32_t PlanAndPublish(const char *api, tiling::Direction direction, const aclTe
   tiling::TilingInput input = TilingInputOf(direction, dataType, srcView, dstView, alignCorners, axisScales);
   // The axes a 2-D (1-D) operator does not have: D (and H), one tap each.
   for (size_t a = 0; a + src.viewDims.size() < 5; ++a) input.filters[a] = math::Filter::kUnit;
+  for (size_t a = 5 - src.viewDims.size(); a < 3; ++a) input.filters[a] = filter;
   input.cores = runtime::ConfiguredCores();
   input.forcedKernel = RequestedKernel();
   input.streamStores = RequestedStreamStores();

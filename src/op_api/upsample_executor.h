@@ -39,10 +39,11 @@ class UpsampleExecutor final : public aclOpExecutor {
 // Plans and publishes an executor for validated tensors of rank 3 to 5 (src: gradOut / self, dst:
 // gradInput / out), reporting an inner error on failure; the shared tail of every operator's
 // GetWorkspaceSize. axisScales: the D, H, W user scales as the operator's rule lets them count (> 0),
-// else 0 (tiling::TilingInput::userScales).
+// else 0 (tiling::TilingInput::userScales). filter: the operator's filter on the axes it resizes.
 int32_t PlanAndPublish(const char *api, tiling::Direction direction, const aclTensor &src,
                        const aclTensor &dst, bool alignCorners, const double axisScales[3],
-                       uint64_t *workspaceSize, aclOpExecutor **executor);
+                       uint64_t *workspaceSize, aclOpExecutor **executor,
+                       math::Filter filter = math::Filter::kLinear);
 
 // Publishes an executor with nothing to do (an empty tensor that the operator accepts, whatever its other
 // sizes): workspace 0, and a run that writes nothing.

@@ -9,6 +9,16 @@ namespace {
 
 bool Always(const TilingContext &) { return true; }
 
+// The D axis of the forward's and the width-first backward's tap tables blends at most two planes; their
+// H pass takes any number of taps (the forward) or two (the width-first backward's H scatter).
+bool TwoTapAxis(const math::AxisSpec &axis) { return axis.MaxTaps() <= 2; }
+
+bool ForwardApplies(const TilingContext &ctx) { return TwoTapAxis(ctx.axes[0]); }
+
+bool BackwardWidthFirstApplies(const TilingContext &ctx) {
+  return TwoTapAxis(ctx.axes[0]) && TwoTapAxis(ctx.axes[1]);
+}
+
 // The backward of an exact doubling on every axis (gradOut = 2 x gradInput, align_corners false,
 // real scale 0.5), fp32, W-inner rows of unit W stride: every axis is then the fixed stencil 1/4,
 // 3/4, 3/4, 1/4.
@@ -19,7 +29,7 @@ bool StencilApplies(const TilingContext &ctx) {
     return false;
   }
   for (const math::AxisSpec &axis : ctx.axes) {
-    if (axis.out != 2 * axis.in || axis.scale != 0.5) return false;
+    if (axis.out != 2 * axis.in || axis.scale != 0.5 || axis.filter != math::Filter::kLinear) return false;
   }
   return true;
 }
@@ -83,18 +93,19 @@ constexpr KernelTables kTapTables{true, false, RowGatherKind::kBackward};
 constexpr KernelTables kColumnTables{false, true, RowGatherKind::kBackward};
 constexpr KernelTables kForwardTables{true, false, RowGatherKind::kForward};
 
-// In order of preference. Every kernel of a direction but the stencil applies to every input of it;
+// In order of preference. Every kernel of a direction but the stencil applies to every input of it
+// whose filters its tap tables hold (the last of each direction to every input of the operators);
 // the doubling stencil reads no table (its weights are fixed: op_kernel/stencil2x_steps.h).
 constexpr KernelEntry kEntries[kKernelCount] = {
     {Kernel::kBackwardStencil2x, "backward_stencil2x", Direction::kBackward, StencilApplies, Always,
      TileBackwardStencil2x, kNoTables},
-    {Kernel::kBackwardWidthFirst, "backward_width_first", Direction::kBackward, Always,
+    {Kernel::kBackwardWidthFirst, "backward_width_first", Direction::kBackward, BackwardWidthFirstApplies,
      BackwardWidthFirstCheaper, TileBackwardWidthFirst, kTapTables},
     {Kernel::kBackwardWidthLast, "backward_width_last", Direction::kBackward, Always, Always,
      TileBackwardWidthLast, kColumnTables},
-    {Kernel::kForwardWidthFirst, "forward_width_first", Direction::kForward, Always, ForwardWidthFirstCheaper,
-     TileForwardWidthFirst, kForwardTables},
-    {Kernel::kForwardWidthLast, "forward_width_last", Direction::kForward, Always, Always,
+    {Kernel::kForwardWidthFirst, "forward_width_first", Direction::kForward, ForwardApplies,
+     ForwardWidthFirstCheaper, TileForwardWidthFirst, kForwardTables},
+    {Kernel::kForwardWidthLast, "forward_width_last", Direction::kForward, ForwardApplies, Always,
      TileForwardWidthLast, kForwardTables},
 };
 

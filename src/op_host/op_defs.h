@@ -36,6 +36,14 @@ const OpDef &UpsampleBilinear2dGradDef();
 const OpDef &UpsampleBilinear2dDef();
 const OpDef &UpsampleLinear1dGradDef();
 const OpDef &UpsampleLinear1dDef();
+// The cubic group's 2-D ops (aclnnUpsampleBicubic2d, aclnnUpsampleBilinear2dAA, aclnnUpsampleBicubic2dAA)
+// and their grads.
+const OpDef &UpsampleBicubic2dGradDef();
+const OpDef &UpsampleBicubic2dDef();
+const OpDef &UpsampleBilinear2dAAGradDef();
+const OpDef &UpsampleBilinear2dAADef();
+const OpDef &UpsampleBicubic2dAAGradDef();
+const OpDef &UpsampleBicubic2dAADef();
 // The registered op of that type, or null.
 const OpDef *FindOpDef(const std::string &type);
 

@@ -78,11 +78,7 @@ std::vector<std::pair<int64_t, int64_t>> SlideWindows(const math::AxisSpec &axis
     w.first = std::min(w.first, o);
     w.second = o;
   };
-  for (int64_t o = 0; o < axis.out; ++o) {
-    const math::Tap t = axis.TapOf(o);
-    reach(t.i0, o);
-    reach(t.i1, o);
-  }
+  for (int64_t o = 0; o < axis.out; ++o) axis.ForEachTap(o, [&](int64_t i, double) { reach(i, o); });
   for (auto &w : windows) {
     if (w.second < 0) w.first = 0;
   }
