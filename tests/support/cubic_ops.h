@@ -67,7 +67,7 @@ inline const char *CubicOpName(FilterKind kind) { return CubicOpOf(kind).name; }
 // Runs the operator (forward: src self, dst out; backward: src gradOut, dst gradInput, inputSize in the order
 // of `format`), synchronously.
 inline aclnnStatus RunCubicOp(const FilterProblem &p, bool backward, aclFormat format, const aclTensor *src,
-                              aclTensor *dst) {
+                              aclTensor *dst, aclrtStream stream = nullptr) {
   const CubicOp &op = CubicOpOf(p.kind);
   const int64_t outputSizeValues[2] = {p.outH, p.outW};
   aclIntArray *outputSize = aclCreateIntArray(outputSizeValues, 2);
@@ -83,8 +83,8 @@ inline aclnnStatus RunCubicOp(const FilterProblem &p, bool backward, aclFormat f
   if (status == ACLNN_SUCCESS && workspaceSize > 0)
     aclrtMalloc(&workspace, workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST);
   if (status == ACLNN_SUCCESS)
-    status = (backward ? op.backward : op.forward)(workspace, workspaceSize, executor, nullptr);
-  if (status == ACLNN_SUCCESS) status = aclrtSynchronizeStream(nullptr);
+    status = (backward ? op.backward : op.forward)(workspace, workspaceSize, executor, stream);
+  if (status == ACLNN_SUCCESS) status = aclrtSynchronizeStream(stream);
   if (workspace != nullptr) aclrtFree(workspace);
   aclDestroyIntArray(outputSize);
   aclDestroyIntArray(inputSize);
@@ -101,15 +101,17 @@ struct CubicRun {
 // check is false).
 inline CubicRun ExpectCubicOpAccurate(const FilterProblem &p, bool backward, aclDataType dtype,
                                       aclFormat format, std::mt19937_64 &rng,
-                                      MemLayout layout = MemLayout::kContiguous, bool check = true) {
+                                      MemLayout layout = MemLayout::kContiguous, bool check = true,
+                                      Guard guard = Guard::kNone, aclrtStream stream = nullptr) {
   const Shape5 in{p.n, p.c, 1, p.inH, p.inW}, out{p.n, p.c, 1, p.outH, p.outW};
-  DeviceTensor src(backward ? out : in, dtype, format, layout, Guard::kNone, 4);
-  DeviceTensor dst(backward ? in : out, dtype, format, layout, Guard::kNone, 4);
+  DeviceTensor src(backward ? out : in, dtype, format, layout, guard, 4);
+  DeviceTensor dst(backward ? in : out, dtype, format, layout, guard, 4);
   CubicRun run;
   run.input = src.UploadRandom(rng);
   dst.PoisonView();
   const std::vector<uint8_t> before = dst.StorageBytes();
-  EXPECT_EQ(RunCubicOp(p, backward, format, src.get(), dst.get()), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(RunCubicOp(p, backward, format, src.get(), dst.get(), stream), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   run.got = dst.Download();
   run.bytes = dst.StorageBytes();
   EXPECT_TRUE(dst.OutsideViewUnchanged(before));
