@@ -51,7 +51,8 @@ def _fresh_compiler():
 def test_route_is_installed():
     assert _compile._route_installed, "the route into torch's decompositions failed to install (see its warning)"
     assert [row.name for row in _compile.COVERED] == ["upsample_trilinear3d", "upsample_bilinear2d",
-                                                      "upsample_linear1d"]
+                                                      "upsample_linear1d", "upsample_bicubic2d",
+                                                      "_upsample_bilinear2d_aa", "_upsample_bicubic2d_aa"]
 
 
 @pytest.mark.parametrize("channels_last", [False, True], ids=["contiguous", "channels_last_3d"])

@@ -317,8 +317,10 @@ def test_stats_keys_and_overridden_operators():
     trilinear3d.reset_stats()
     counts = trilinear3d.stats()
     assert set(counts) == {"forward", "backward", "fallback_forward", "fallback_backward", "upsample_trilinear3d",
-                           "upsample_bilinear2d", "upsample_linear1d"}
+                           "upsample_bilinear2d", "upsample_linear1d", "upsample_bicubic2d", "_upsample_bilinear2d_aa",
+                           "_upsample_bicubic2d_aa"}
     assert all(v == 0 for k, v in counts.items() if not isinstance(v, dict))
     assert set(trilinear3d._C._overridden_ops()) == {
-        f"upsample_{name}{suffix}" for name in ("trilinear3d", "bilinear2d", "linear1d")
+        f"{name}{suffix}" for name in ("upsample_trilinear3d", "upsample_bilinear2d", "upsample_linear1d",
+                                       "upsample_bicubic2d", "_upsample_bilinear2d_aa", "_upsample_bicubic2d_aa")
         for suffix in ("", "_backward")}

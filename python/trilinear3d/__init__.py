@@ -70,7 +70,9 @@ except ImportError as error:  # e.g. the source folder python/trilinear3d import
     ) from error
 
 __all__ = ["interpolate", "upsample_trilinear3d", "upsample_trilinear3d_backward", "upsample_bilinear2d",
-           "upsample_bilinear2d_backward", "upsample_linear1d", "upsample_linear1d_backward", "enable", "disable",
+           "upsample_bilinear2d_backward", "upsample_linear1d", "upsample_linear1d_backward", "upsample_bicubic2d",
+           "upsample_bicubic2d_backward", "upsample_bilinear2d_aa", "upsample_bilinear2d_aa_backward",
+           "upsample_bicubic2d_aa", "upsample_bicubic2d_aa_backward", "enable", "disable",
            "is_enabled", "enabled", "stats", "reset_stats", "empty_cache", "cache_info"]
 __version__ = "0.1.0"
 
@@ -155,6 +157,12 @@ upsample_bilinear2d = torch.ops.trilinear3d.upsample_bilinear2d
 upsample_bilinear2d_backward = torch.ops.trilinear3d.upsample_bilinear2d_backward
 upsample_linear1d = torch.ops.trilinear3d.upsample_linear1d
 upsample_linear1d_backward = torch.ops.trilinear3d.upsample_linear1d_backward
+upsample_bicubic2d = torch.ops.trilinear3d.upsample_bicubic2d
+upsample_bicubic2d_backward = torch.ops.trilinear3d.upsample_bicubic2d_backward
+upsample_bilinear2d_aa = torch.ops.trilinear3d._upsample_bilinear2d_aa
+upsample_bilinear2d_aa_backward = torch.ops.trilinear3d._upsample_bilinear2d_aa_backward
+upsample_bicubic2d_aa = torch.ops.trilinear3d._upsample_bicubic2d_aa
+upsample_bicubic2d_aa_backward = torch.ops.trilinear3d._upsample_bicubic2d_aa_backward
 
 # interpolate()'s modes: the input's rank and the operator.
 _MODES = {"linear": (3, upsample_linear1d), "bilinear": (4, upsample_bilinear2d),

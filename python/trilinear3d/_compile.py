@@ -63,6 +63,9 @@ COVERED = (
     Covered("upsample_trilinear3d"),
     Covered("upsample_bilinear2d"),
     Covered("upsample_linear1d"),
+    Covered("upsample_bicubic2d"),
+    Covered("_upsample_bilinear2d_aa"),
+    Covered("_upsample_bicubic2d_aa"),
 )
 
 _routing = False  # enable() in effect; read by the route while tracing (and guarded by Dynamo)
