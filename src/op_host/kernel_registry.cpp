@@ -76,6 +76,10 @@ bool BackwardWidthFirstCheaper(const TilingContext &ctx) {
 bool ForwardWidthFirstCheaper(const TilingContext &ctx) {
   const int64_t *inSize = ctx.input.inSize, *outSize = ctx.input.outSize;
   if (outSize[2] >= inSize[2]) return false;
+  // An H axis of more than two taps (cubic, antialias) reads every source row and blends many per out row:
+  // the H pass's long-row FMAs on the source width cost less than W-resampling every source row first (the C3
+  // shrink in docs/performance.md).
+  if (ctx.axes[1].MaxTaps() > 2) return false;
   constexpr double kResampleCost = 2.0;
   const double iD = static_cast<double>(inSize[0]), iH = static_cast<double>(inSize[1]),
                iW = static_cast<double>(inSize[2]);
