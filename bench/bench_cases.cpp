@@ -70,6 +70,11 @@ const char *BenchCase::Layout() const {
 }
 
 const char *BenchCase::OperatorName() const {
+  static const char *const kCubicNames[3][2] = {
+      {"upsample_bicubic2d_backward", "upsample_bicubic2d"},
+      {"_upsample_bilinear2d_aa_backward", "_upsample_bilinear2d_aa"},
+      {"_upsample_bicubic2d_aa_backward", "_upsample_bicubic2d_aa"}};
+  if (filter != Filter2d::kLinear) return kCubicNames[static_cast<int>(filter) - 1][forward ? 1 : 0];
   static const char *const kNames[3][2] = {{"upsample_linear1d_backward", "upsample_linear1d"},
                                            {"upsample_bilinear2d_backward", "upsample_bilinear2d"},
                                            {"upsample_trilinear3d_backward", "upsample_trilinear3d"}};
@@ -109,6 +114,12 @@ const std::vector<BenchCase> &AllCases() {
       {"L4", false, {64, 64, 4096}, {8192}, D::kFloat32, false, false},
       {"L5", false, {8, 64, 128, 128}, {256, 256}, D::kBFloat16, false, false},
       {"L6", false, {4, 32, 75, 111}, {149, 223}, D::kFloat32, false, true},
+      // The cubic group: bicubic 2-D (forward and backward) and the image pipeline's antialiased shrink.
+      {"C1", false, {8, 64, 128, 128}, {256, 256}, D::kFloat32, false, false, Filter2d::kBicubic},
+      {"C2", true, {8, 64, 128, 128}, {256, 256}, D::kFloat32, false, false, Filter2d::kBicubic},
+      {"C3", true, {8, 3, 1024, 1024}, {224, 224}, D::kFloat32, false, false, Filter2d::kBilinearAntialias},
+      {"C4", false, {8, 3, 1024, 1024}, {224, 224}, D::kFloat32, false, false, Filter2d::kBilinearAntialias},
+      {"C5", false, {8, 64, 128, 128}, {256, 256}, D::kFloat32, true, false, Filter2d::kBicubic},
   };
   return cases;
 }

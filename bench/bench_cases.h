@@ -11,6 +11,9 @@ namespace bench {
 
 enum class DType { kFloat32, kFloat16, kBFloat16 };
 
+// The 2-D cases' filter: bilinear (the linear group), or the cubic group's bicubic and antialiased ones.
+enum class Filter2d { kLinear, kBicubic, kBilinearAntialias, kBicubicAntialias };
+
 // One case of any of the family's ranks: the spatial axes (1: L, 2: H, W, 3: D, H, W) pick the operator
 // (upsample_linear1d, upsample_bilinear2d, upsample_trilinear3d), the direction its forward or backward.
 struct BenchCase {
@@ -21,6 +24,7 @@ struct BenchCase {
   DType dtype = DType::kFloat32;
   bool channelsLast = false;  // channels last (NHWC, NDHWC; PyTorch channels_last(_3d)) for both tensors
   bool alignCorners = false;
+  Filter2d filter = Filter2d::kLinear;  // 2-D cases only
 
   int SpatialRank() const { return static_cast<int>(input.size()) - 2; }
   std::vector<int64_t> Output() const;  // N, C, outSize: gradOut, or the forward's y

@@ -4,6 +4,12 @@
 #include <string>
 #include <vector>
 
+#include "aclnnop/aclnn_upsample_bicubic2d_aa.h"
+#include "aclnnop/aclnn_upsample_bicubic2d_aa_grad.h"
+#include "aclnnop/aclnn_upsample_bicubic_2d.h"
+#include "aclnnop/aclnn_upsample_bicubic_2d_backward.h"
+#include "aclnnop/aclnn_upsample_bilinear2d_aa.h"
+#include "aclnnop/aclnn_upsample_bilinear2d_aa_backward.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
 #include "aclnnop/aclnn_upsample_linear_1d.h"
@@ -115,6 +121,7 @@ aclnnStatus OursRunner::Plan(uint64_t *workspaceSize, aclOpExecutor **executor) 
                  : aclnnUpsampleLinear1dBackwardGetWorkspaceSize(in, outputSize_, inputSize_, alignCorners,
                                                                  0.0, out, workspaceSize, executor);
     case 2:
+      if (case_.filter != Filter2d::kLinear) return PlanCubic(workspaceSize, executor);
       return case_.forward
                  ? aclnnUpsampleBilinear2dGetWorkspaceSize(in, outputSize_, alignCorners, 0.0, 0.0, out,
                                                            workspaceSize, executor)
@@ -135,11 +142,49 @@ aclnnStatus OursRunner::Launch(void *workspace, uint64_t workspaceSize, aclOpExe
       return case_.forward ? aclnnUpsampleLinear1d(workspace, workspaceSize, executor, stream_)
                            : aclnnUpsampleLinear1dBackward(workspace, workspaceSize, executor, stream_);
     case 2:
+      if (case_.filter != Filter2d::kLinear) return LaunchCubic(workspace, workspaceSize, executor);
       return case_.forward ? aclnnUpsampleBilinear2d(workspace, workspaceSize, executor, stream_)
                            : aclnnUpsampleBilinear2dBackwardV2(workspace, workspaceSize, executor, stream_);
     default:
       return case_.forward ? aclnnUpsampleTrilinear3d(workspace, workspaceSize, executor, stream_)
                            : aclnnUpsampleTrilinear3dBackward(workspace, workspaceSize, executor, stream_);
+  }
+}
+
+aclnnStatus OursRunner::PlanCubic(uint64_t *workspaceSize, aclOpExecutor **executor) const {
+  const bool align = case_.alignCorners;
+  aclTensor *in = sourceTensor_;
+  aclTensor *out = destinationTensor_;
+  switch (case_.filter) {
+    case Filter2d::kBicubic:
+      return case_.forward ? aclnnUpsampleBicubic2dGetWorkspaceSize(in, outputSize_, align, 0.0, 0.0, out,
+                                                                    workspaceSize, executor)
+                           : aclnnUpsampleBicubic2dBackwardGetWorkspaceSize(
+                                 in, outputSize_, inputSize_, align, 0.0, 0.0, out, workspaceSize, executor);
+    case Filter2d::kBilinearAntialias:
+      return case_.forward ? aclnnUpsampleBilinear2dAAGetWorkspaceSize(in, outputSize_, align, 0.0, 0.0, out,
+                                                                       workspaceSize, executor)
+                           : aclnnUpsampleBilinear2dAABackwardGetWorkspaceSize(
+                                 in, outputSize_, inputSize_, align, 0.0, 0.0, out, workspaceSize, executor);
+    default:
+      return case_.forward ? aclnnUpsampleBicubic2dAAGetWorkspaceSize(in, outputSize_, align, 0.0, 0.0, out,
+                                                                      workspaceSize, executor)
+                           : aclnnUpsampleBicubic2dAAGradGetWorkspaceSize(
+                                 in, outputSize_, inputSize_, align, 0.0, 0.0, out, workspaceSize, executor);
+  }
+}
+
+aclnnStatus OursRunner::LaunchCubic(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor) const {
+  switch (case_.filter) {
+    case Filter2d::kBicubic:
+      return case_.forward ? aclnnUpsampleBicubic2d(workspace, workspaceSize, executor, stream_)
+                           : aclnnUpsampleBicubic2dBackward(workspace, workspaceSize, executor, stream_);
+    case Filter2d::kBilinearAntialias:
+      return case_.forward ? aclnnUpsampleBilinear2dAA(workspace, workspaceSize, executor, stream_)
+                           : aclnnUpsampleBilinear2dAABackward(workspace, workspaceSize, executor, stream_);
+    default:
+      return case_.forward ? aclnnUpsampleBicubic2dAA(workspace, workspaceSize, executor, stream_)
+                           : aclnnUpsampleBicubic2dAAGrad(workspace, workspaceSize, executor, stream_);
   }
 }
 

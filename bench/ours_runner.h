@@ -35,6 +35,9 @@ class OursRunner {
   // The case's operator: its GetWorkspaceSize, and its run on stream_.
   aclnnStatus Plan(uint64_t *workspaceSize, aclOpExecutor **executor) const;
   aclnnStatus Launch(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor) const;
+  // The cubic group's 2-D operators (case_.filter other than linear).
+  aclnnStatus PlanCubic(uint64_t *workspaceSize, aclOpExecutor **executor) const;
+  aclnnStatus LaunchCubic(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor) const;
 
   BenchCase case_;
   aclrtStream stream_;

@@ -60,6 +60,7 @@ TorchRunner::TorchRunner(const BenchCase &benchCase, void *source)
 at::Tensor TorchRunner::Call(const at::Tensor &source) const {
   const std::vector<int64_t> &outSize = case_.outSize;
   const bool alignCorners = case_.alignCorners;
+  if (case_.filter != Filter2d::kLinear) return CallCubic(source);
   if (case_.forward) {
     switch (case_.SpatialRank()) {
       case 1:
@@ -79,6 +80,24 @@ at::Tensor TorchRunner::Call(const at::Tensor &source) const {
       return at::upsample_bilinear2d_backward(source, outSize, inSize, alignCorners);
     default:
       return at::upsample_trilinear3d_backward(source, outSize, inSize, alignCorners);
+  }
+}
+
+at::Tensor TorchRunner::CallCubic(const at::Tensor &source) const {
+  const std::vector<int64_t> &outSize = case_.outSize;
+  const bool align = case_.alignCorners;
+  std::vector<int64_t> inSize = case_.input;
+  inSize[1] = source.size(1);
+  switch (case_.filter) {
+    case Filter2d::kBicubic:
+      return case_.forward ? at::upsample_bicubic2d(source, outSize, align)
+                           : at::upsample_bicubic2d_backward(source, outSize, inSize, align);
+    case Filter2d::kBilinearAntialias:
+      return case_.forward ? at::_upsample_bilinear2d_aa(source, outSize, align)
+                           : at::_upsample_bilinear2d_aa_backward(source, outSize, inSize, align);
+    default:
+      return case_.forward ? at::_upsample_bicubic2d_aa(source, outSize, align)
+                           : at::_upsample_bicubic2d_aa_backward(source, outSize, inSize, align);
   }
 }
 

@@ -46,7 +46,8 @@ class TorchRunner {
   CheckResult Check(void *oursDestination, double tolerance);
 
  private:
-  at::Tensor Call(const at::Tensor &source) const;  // source: any channel count (sizes from the tensor)
+  at::Tensor Call(const at::Tensor &source) const;       // source: any channel count (sizes from the tensor)
+  at::Tensor CallCubic(const at::Tensor &source) const;  // Call for the cubic group's 2-D operators
 
   BenchCase case_;
   at::Tensor source_;

@@ -76,9 +76,11 @@ step_fuzz() {
 # kernel-facing sweeps on CPUs it lacks, with the library choosing its tier by itself:
 # TRILINEAR3D_EXPECT_ISA is the tier it must choose there (test_kernel_dispatch checks it). The linear
 # group's sweeps run a sample there: every EMULATED_SAMPLE-th case (TRILINEAR3D_TEST_SAMPLE, default 7).
-# Upstream's linear-group examples are checked against their float64 reference (examples/upstream/
-# check_example.py); not test_aclnn_upsample_bilinear2d under valgrind: it reads past a host vector (its
-# outputSize array of 4 from a vector of 2), which valgrind reports in the example, not in the library.
+# Upstream's linear-group and cubic-group examples are checked against their float64 reference
+# (examples/upstream/check_example.py); not test_aclnn_upsample_bilinear2d, test_aclnn_upsample_bicubic2d nor
+# test_aclnn_upsample_bicubic2d_aa under valgrind: they read past a host vector (bilinear2d its outputSize array
+# of 4 from a vector of 2, the bicubic ones 25 floats of out from a vector of 2), which valgrind reports in the
+# example, not in the library.
 EMULATED_PROGRAMS=(
   examples/test_aclnn_upsample_trilinear3d_backward
   examples/ndhwc_scales_example
@@ -88,6 +90,10 @@ EMULATED_PROGRAMS=(
   examples/test_aclnn_upsample_linear1d_backward
   examples/test_aclnn_upsample_bilinear2d_backward_v2
   examples/test_aclnn_upsample_bilinear_2d_backward
+  examples/test_aclnn_upsample_bicubic2d_backward
+  examples/test_aclnn_upsample_bilinear2d_aa
+  examples/test_aclnn_upsample_bilinear2d_aa_backward
+  examples/test_aclnn_upsample_bicubic2d_aa_grad
   tests/ut/op_kernel/trilinear3d_ut_op_kernel_test_kernel_dispatch
   tests/ut/op_kernel/trilinear3d_ut_op_kernel_test_kernel_sweeps
   tests/ut/op_api/trilinear3d_ut_op_api_test_backward_accuracy
@@ -103,6 +109,9 @@ EMULATED_PROGRAMS=(
   tests/ut/op_api/trilinear3d_ut_op_api_test_nearest_accuracy
   tests/ut/op_api/trilinear3d_ut_op_api_test_nearest_determinism
   tests/ut/op_api/trilinear3d_ut_op_api_test_resize
+  tests/ut/op_api/trilinear3d_ut_op_api_test_cubic_accuracy
+  tests/ut/op_api/trilinear3d_ut_op_api_test_cubic_determinism
+  tests/reliability/trilinear3d_reliability_cubic_reliability
 )
 
 # run_emulated BUILD_DIR EXPECTED_TIER LAUNCHER... [-- PROGRAM...]: each program (default:
@@ -129,7 +138,8 @@ run_emulated() {
   fi
   for program in "${programs[@]}"; do
     local start=${SECONDS} output run=("$@" "${build}/${program}")
-    if [[ "${program}" == examples/test_aclnn_upsample_linear1d* || "${program}" == examples/test_aclnn_upsample_bilinear* ]]; then
+    if [[ "${program}" == examples/test_aclnn_upsample_linear1d* || "${program}" == examples/test_aclnn_upsample_bilinear* ||
+          "${program}" == examples/test_aclnn_upsample_bicubic* ]]; then
       run=(python3 examples/upstream/check_example.py "${program#examples/}" "${build}/${program}" "$@")
     fi
     if ! output=$(TRILINEAR3D_QUIET=1 TRILINEAR3D_VERBOSE=1 TRILINEAR3D_EXPECT_ISA="${expected}" \

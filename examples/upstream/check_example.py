@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Runs one of CANN ops-cv's example programs (kept unchanged in this folder) and checks what it prints
 against a float64 reference of the same problem: the example's own input data, shapes and attributes,
-resampled with PyTorch's linear index math (independent of the library's code).
+resampled with PyTorch's index and weight math (linear, cubic, antialiased; independent of the library's code).
 
 Usage: check_example.py NAME PROGRAM [LAUNCHER...]   (NAME: a key of EXAMPLES)"""
 import math
 import re
+import struct
 import subprocess
 import sys
 
@@ -41,6 +42,73 @@ def backward(g, h, w, oh, ow, align_corners):
             for i in range(h) for j in range(w)]
 
 
+def keys(d, a):
+    """Keys' cubic convolution weight at distance d."""
+    x = abs(d)
+    if x <= 1.0:
+        return (a + 2.0) * x ** 3 - (a + 3.0) * x ** 2 + 1.0
+    if x < 2.0:
+        return a * x ** 3 - 5.0 * a * x ** 2 + 8.0 * a * x - 4.0 * a
+    return 0.0
+
+
+def cubic_weights(n_in, n_out, align_corners):
+    """upsample_bicubic2d: four taps around the unclamped source index, clamped indices adding up."""
+    step = ((n_in - 1) / (n_out - 1) if n_out > 1 else 0.0) if align_corners else n_in / n_out
+    rows = []
+    for o in range(n_out):
+        src = step * o if align_corners else step * (o + 0.5) - 0.5
+        f = min(int(math.floor(src)), n_in - 1)
+        t = min(max(src - f, 0.0), 1.0)
+        row = [0.0] * n_in
+        for k in range(-1, 3):
+            row[min(max(f + k, 0), n_in - 1)] += keys(t - k, -0.75)
+        rows.append(row)
+    return rows
+
+
+def aa_weights(n_in, n_out, align_corners, cubic):
+    """_upsample_bilinear2d_aa / _upsample_bicubic2d_aa: the stretched filter, normalised per output."""
+    step = ((n_in - 1) / (n_out - 1) if n_out > 1 else 0.0) if align_corners else n_in / n_out
+    if n_in == n_out:
+        return [[1.0 if i == o else 0.0 for i in range(n_in)] for o in range(n_out)]
+    stretch = max(step, 1.0)
+    half = (2.0 if cubic else 1.0) * stretch
+    rows = []
+    for o in range(n_out):
+        centre = step * (o + 0.5)
+        lo = max(int(centre - half + 0.5), 0)
+        hi = min(int(centre + half + 0.5), n_in, lo + int(math.ceil(half)) * 2 + 1)
+        row = [0.0] * n_in
+        for i in range(lo, hi):
+            d = (i + 0.5 - centre) / stretch
+            row[i] = keys(d, -0.5) if cubic else max(0.0, 1.0 - abs(d))
+        total = sum(row)
+        rows.append([w / total for w in row] if total else row)
+    return rows
+
+
+def separable(weights, x, h, w, oh, ow, align_corners, transpose):
+    a, b = weights(h, oh, align_corners), weights(w, ow, align_corners)
+    if transpose:
+        return [sum(a[y][i] * b[z][j] * x[y * ow + z] for y in range(oh) for z in range(ow))
+                for i in range(h) for j in range(w)]
+    return [sum(a[y][i] * b[z][j] * x[i * w + j] for i in range(h) for j in range(w))
+            for y in range(oh) for z in range(ow)]
+
+
+def f32(v):
+    return struct.unpack("f", struct.pack("f", v))[0]
+
+
+def bilinear_aa(n_in, n_out, align_corners):
+    return aa_weights(n_in, n_out, align_corners, False)
+
+
+def bicubic_aa(n_in, n_out, align_corners):
+    return aa_weights(n_in, n_out, align_corners, True)
+
+
 # Each example's problem as its source states it (data, shapes, align_corners; the scales it passes do not
 # count for these calls: see docs/spec.md §3).
 EXAMPLES = {
@@ -53,6 +121,20 @@ EXAMPLES = {
     # gradOut {1,1,6,6} of ones -> out {1,1,3,3}, align_corners true
     "test_aclnn_upsample_bilinear2d_backward_v2": lambda: backward([1.0] * 36, 3, 3, 6, 6, True),
     "test_aclnn_upsample_bilinear_2d_backward": lambda: backward([1.0] * 36, 3, 3, 6, 6, True),
+    # self {1,1,3,3} = 1..9 -> out {1,1,5,5}, align_corners false, scales 0
+    "test_aclnn_upsample_bicubic2d": lambda: separable(cubic_weights, list(range(1, 10)), 3, 3, 5, 5, False, False),
+    # gradOut {1,1,2,2} = 1, 2, 3, 4.1f -> gradInput {1,1,3,3}, align_corners true (the scales 1.1 do not count)
+    "test_aclnn_upsample_bicubic2d_backward": lambda: separable(
+        cubic_weights, [1.0, 2.0, 3.0, f32(4.1)], 3, 3, 2, 2, True, True),
+    # input {1,1,4,2} = 0..7 -> out {1,1,8,4}, align_corners true (the scales 2.0 do not count)
+    "test_aclnn_upsample_bilinear2d_aa": lambda: separable(bilinear_aa, list(range(8)), 4, 2, 8, 4, True, False),
+    # gradOutput {1,1,4,2} = 0..7 -> out {1,1,8,4}, align_corners true
+    "test_aclnn_upsample_bilinear2d_aa_backward": lambda: separable(
+        bilinear_aa, list(range(8)), 8, 4, 4, 2, True, True),
+    # x {1,1,3,3} = 1..9 -> out {1,1,5,5}, align_corners false, scales 0
+    "test_aclnn_upsample_bicubic2d_aa": lambda: separable(bicubic_aa, list(range(1, 10)), 3, 3, 5, 5, False, False),
+    # gradOutput {1,1,4,2} = 0..7 -> out {1,1,8,4}, align_corners true
+    "test_aclnn_upsample_bicubic2d_aa_grad": lambda: separable(bicubic_aa, list(range(8)), 8, 4, 4, 2, True, True),
 }
 
 

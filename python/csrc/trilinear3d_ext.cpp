@@ -1,6 +1,8 @@
 // The trilinear3d PyTorch extension: torch operators backed by libtrilinear3d's aclnn C API, for the resize
-// family's linear operators (one spatial axis: linear1d, two: bilinear2d, three: trilinear3d) and nearest
-// operators (upsample_nearest1d/2d/3d and _upsample_nearest_exact1d/2d/3d, which have no align_corners).
+// family's linear operators (one spatial axis: linear1d, two: bilinear2d, three: trilinear3d), the nearest
+// operators (upsample_nearest1d/2d/3d and _upsample_nearest_exact1d/2d/3d, which have no align_corners) and
+// the cubic group (upsample_bicubic2d, _upsample_bilinear2d_aa, _upsample_bicubic2d_aa, each with its
+// _backward and the schema of bilinear2d's).
 //
 //   trilinear3d::upsample_trilinear3d(Tensor self, int[3] output_size, bool align_corners,
 //                                     float? scales_d=None, float? scales_h=None, float? scales_w=None)
@@ -57,6 +59,12 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "aclnnop/aclnn_upsample_bicubic2d_aa.h"
+#include "aclnnop/aclnn_upsample_bicubic2d_aa_grad.h"
+#include "aclnnop/aclnn_upsample_bicubic_2d.h"
+#include "aclnnop/aclnn_upsample_bicubic_2d_backward.h"
+#include "aclnnop/aclnn_upsample_bilinear2d_aa.h"
+#include "aclnnop/aclnn_upsample_bilinear2d_aa_backward.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
 #include "aclnnop/aclnn_upsample_linear_1d.h"
@@ -208,6 +216,14 @@ struct ResizeOp {
   const char *backwardApi;
   BackwardPlan backwardPlan;
   Run backwardRun;
+  // The cubic group: each scale counts on its own axis where it is > 0, as in torch (the library may still
+  // refuse one, a scale that does not give its size say: torch's kernel runs then).
+  bool perAxisScales = false;
+  // The backward's gradOut and gradInput in one format (the library's bicubic backward wants that).
+  bool sameFormats = false;
+  // Only the channels-first formats (CANN's antialiased operators): a channels-last tensor is passed as NCHW
+  // with its strides, which describe the same memory.
+  bool channelsFirstOnly = false;
 };
 
 enum OpIndex {
@@ -220,6 +236,9 @@ enum OpIndex {
   kNearestExact3d,
   kNearestExact2d,
   kNearestExact1d,
+  kBicubic2d,
+  kBilinear2dAA,
+  kBicubic2dAA,
   kOpCount
 };
 
@@ -424,6 +443,81 @@ const ResizeOp kOps[kOpCount] = {
                                                                   ws, ex);
      },
      aclnnUpsampleNearestExact1dBackward},
+    {"upsample_bicubic2d",
+     2,
+     {"H", "W"},
+     "scales_h and scales_w",
+     0.0,
+     true,
+     true,
+     false,
+     ScaleRule::kLinear,
+     "aclnnUpsampleBicubic2d",
+     [](const aclTensor *self, const aclIntArray *size, bool align, const double *s, aclTensor *out,
+        uint64_t *ws, aclOpExecutor **ex) {
+       return aclnnUpsampleBicubic2dGetWorkspaceSize(self, size, align, s[0], s[1], out, ws, ex);
+     },
+     aclnnUpsampleBicubic2d,
+     "aclnnUpsampleBicubic2dBackward",
+     [](const aclTensor *gradOut, const aclIntArray *size, const aclIntArray *inputSize, bool align,
+        const double *s, aclTensor *gradInput, uint64_t *ws, aclOpExecutor **ex) {
+       return aclnnUpsampleBicubic2dBackwardGetWorkspaceSize(gradOut, size, inputSize, align, s[0], s[1],
+                                                             gradInput, ws, ex);
+     },
+     aclnnUpsampleBicubic2dBackward,
+     true,
+     true,
+     false},
+    {"_upsample_bilinear2d_aa",
+     2,
+     {"H", "W"},
+     "scales_h and scales_w",
+     0.0,
+     false,
+     true,
+     false,
+     ScaleRule::kLinear,
+     "aclnnUpsampleBilinear2dAA",
+     [](const aclTensor *self, const aclIntArray *size, bool align, const double *s, aclTensor *out,
+        uint64_t *ws, aclOpExecutor **ex) {
+       return aclnnUpsampleBilinear2dAAGetWorkspaceSize(self, size, align, s[0], s[1], out, ws, ex);
+     },
+     aclnnUpsampleBilinear2dAA,
+     "aclnnUpsampleBilinear2dAABackward",
+     [](const aclTensor *gradOut, const aclIntArray *size, const aclIntArray *inputSize, bool align,
+        const double *s, aclTensor *gradInput, uint64_t *ws, aclOpExecutor **ex) {
+       return aclnnUpsampleBilinear2dAABackwardGetWorkspaceSize(gradOut, size, inputSize, align, s[0], s[1],
+                                                                gradInput, ws, ex);
+     },
+     aclnnUpsampleBilinear2dAABackward,
+     true,
+     true,
+     true},
+    {"_upsample_bicubic2d_aa",
+     2,
+     {"H", "W"},
+     "scales_h and scales_w",
+     0.0,
+     false,
+     true,
+     false,
+     ScaleRule::kLinear,
+     "aclnnUpsampleBicubic2dAA",
+     [](const aclTensor *self, const aclIntArray *size, bool align, const double *s, aclTensor *out,
+        uint64_t *ws, aclOpExecutor **ex) {
+       return aclnnUpsampleBicubic2dAAGetWorkspaceSize(self, size, align, s[0], s[1], out, ws, ex);
+     },
+     aclnnUpsampleBicubic2dAA,
+     "aclnnUpsampleBicubic2dAAGrad",
+     [](const aclTensor *gradOut, const aclIntArray *size, const aclIntArray *inputSize, bool align,
+        const double *s, aclTensor *gradInput, uint64_t *ws, aclOpExecutor **ex) {
+       return aclnnUpsampleBicubic2dAAGradGetWorkspaceSize(gradOut, size, inputSize, align, s[0], s[1],
+                                                           gradInput, ws, ex);
+     },
+     aclnnUpsampleBicubic2dAAGrad,
+     true,
+     true,
+     true},
 };
 
 // Library runs and fallbacks to torch's kernel, per operator, for trilinear3d.stats().
@@ -493,6 +587,12 @@ bool LibraryScales(const ResizeOp &op, at::IntArrayRef inputSpatial, at::IntArra
                    bool alignCorners, const Scales &scales, bool forward, double libraryScales[3]) {
   if (op.scaleRule != ScaleRule::kLinear)
     return NearestScales(op, inputSpatial, outputSpatial, scales, forward, libraryScales);
+  if (op.perAxisScales) {  // torch's rule too: each scale > 0 on its own axis
+    for (int i = 0; i < op.spatialDims; ++i) {
+      libraryScales[i] = !alignCorners && scales[i].has_value() && *scales[i] > 0.0 ? *scales[i] : 0.0;
+    }
+    return true;
+  }
   int counted = 0;
   for (int i = 0; i < op.spatialDims; ++i) {
     counted += !alignCorners && scales[i].has_value() && *scales[i] > 0.0;
@@ -530,7 +630,7 @@ void DirectScales(const ResizeOp &op, at::IntArrayRef inputSpatial, at::IntArray
                   bool alignCorners, const Scales &scales, bool forward, double libraryScales[3]) {
   int given = 0;
   for (const Scale &s : scales) given += s.has_value();
-  TORCH_CHECK_VALUE(given == 0 || given == op.spatialDims, "trilinear3d: ", op.scaleNames,
+  TORCH_CHECK_VALUE(op.perAxisScales || given == 0 || given == op.spatialDims, "trilinear3d: ", op.scaleNames,
                     " must be all given or all None");
   for (const Scale &s : scales) {
     TORCH_CHECK_VALUE(!s.has_value() || *s > 0.0, "trilinear3d: scales must be > 0, but got ",
@@ -766,7 +866,7 @@ at::Tensor ResizeForward(const ResizeOp &op, const at::Tensor &self, at::IntArra
   if (out.numel() == 0) return out;
 
   // The 2-D forward wants self and out of one format: the output's, which is torch's for the input.
-  const bool channelsLast = IsChannelsLast(out) || IsChannelsLast(self);
+  const bool channelsLast = !op.channelsFirstOnly && (IsChannelsLast(out) || IsChannelsLast(self));
   TensorPtr selfT = WrapTensor(self, dtype, op.spatialDims == 3 ? IsChannelsLast(self) : channelsLast);
   TensorPtr outT = WrapTensor(out, dtype, op.spatialDims == 3 ? IsChannelsLast(out) : channelsLast);
   IntArrayPtr outputSizeA = WrapIntArray(outputSize.vec());
@@ -809,9 +909,11 @@ at::Tensor ResizeBackward(const ResizeOp &op, const at::Tensor &gradOutput, at::
   at::Tensor gradInput = NewOutput(inputSize, gradOutput.options(), gradOutput.suggest_memory_format());
   if (gradInput.numel() == 0) return gradInput;
 
-  const bool gradOutChannelsLast = IsChannelsLast(gradOutput);
+  const bool sameFormat = op.sameFormats && (IsChannelsLast(gradOutput) || IsChannelsLast(gradInput));
+  const bool gradOutChannelsLast = !op.channelsFirstOnly && (IsChannelsLast(gradOutput) || sameFormat);
   TensorPtr gradOutT = WrapTensor(gradOutput, dtype, gradOutChannelsLast);
-  TensorPtr gradInT = WrapTensor(gradInput, dtype, IsChannelsLast(gradInput));
+  TensorPtr gradInT =
+      WrapTensor(gradInput, dtype, !op.channelsFirstOnly && (IsChannelsLast(gradInput) || sameFormat));
   std::vector<int64_t> inputSizeInFormat = inputSize.vec();
   if (op.inputSizeInGradOutFormat && gradOutChannelsLast) {  // (N, spatial..., C)
     inputSizeInFormat.erase(inputSizeInFormat.begin() + 1);
@@ -1141,6 +1243,93 @@ at::Tensor NearestBackwardAten(const at::Tensor &gradOutput, at::IntArrayRef out
                                at::IntArrayRef inputSize, S... scales) {
   return OverrideBackward(kOp, gradOutput, outputSize, inputSize, false, Scales{scales...},
                           [&] { return kTorch(gradOutput, outputSize, inputSize, scales...); });
+at::Tensor Bicubic2dCpu(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale h,
+                        Scale w) {
+  return ResizeForward(kOps[kBicubic2d], self, outputSize, alignCorners, {h, w});
+}
+at::Tensor Bicubic2dBackwardCpu(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                                at::IntArrayRef inputSize, bool alignCorners, Scale h, Scale w) {
+  return ResizeBackward(kOps[kBicubic2d], gradOutput, outputSize, inputSize, alignCorners, {h, w});
+}
+at::Tensor Bicubic2dAutograd(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale h,
+                             Scale w) {
+  return ResizeFunction::apply(self, int(kBicubic2d), outputSize, alignCorners, Scales{h, w});
+}
+at::Tensor Bicubic2dBackwardAutograd(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                                     at::IntArrayRef inputSize, bool alignCorners, Scale h, Scale w) {
+  return ResizeBackwardFunction::apply(gradOutput, int(kBicubic2d), outputSize, inputSize, alignCorners,
+                                       Scales{h, w});
+}
+at::Tensor Bicubic2dAten(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale h,
+                         Scale w) {
+  return OverrideForward(kBicubic2d, self, outputSize, alignCorners, {h, w},
+                         [&] { return at::cpu::upsample_bicubic2d(self, outputSize, alignCorners, h, w); });
+}
+at::Tensor Bicubic2dBackwardAten(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                                 at::IntArrayRef inputSize, bool alignCorners, Scale h, Scale w) {
+  return OverrideBackward(kBicubic2d, gradOutput, outputSize, inputSize, alignCorners, {h, w}, [&] {
+    return at::cpu::upsample_bicubic2d_backward(gradOutput, outputSize, inputSize, alignCorners, h, w);
+  });
+}
+
+at::Tensor Bilinear2dAACpu(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale h,
+                           Scale w) {
+  return ResizeForward(kOps[kBilinear2dAA], self, outputSize, alignCorners, {h, w});
+}
+at::Tensor Bilinear2dAABackwardCpu(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                                   at::IntArrayRef inputSize, bool alignCorners, Scale h, Scale w) {
+  return ResizeBackward(kOps[kBilinear2dAA], gradOutput, outputSize, inputSize, alignCorners, {h, w});
+}
+at::Tensor Bilinear2dAAAutograd(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners,
+                                Scale h, Scale w) {
+  return ResizeFunction::apply(self, int(kBilinear2dAA), outputSize, alignCorners, Scales{h, w});
+}
+at::Tensor Bilinear2dAABackwardAutograd(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                                        at::IntArrayRef inputSize, bool alignCorners, Scale h, Scale w) {
+  return ResizeBackwardFunction::apply(gradOutput, int(kBilinear2dAA), outputSize, inputSize, alignCorners,
+                                       Scales{h, w});
+}
+at::Tensor Bilinear2dAAAten(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale h,
+                            Scale w) {
+  return OverrideForward(kBilinear2dAA, self, outputSize, alignCorners, {h, w}, [&] {
+    return at::cpu::_upsample_bilinear2d_aa(self, outputSize, alignCorners, h, w);
+  });
+}
+at::Tensor Bilinear2dAABackwardAten(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                                    at::IntArrayRef inputSize, bool alignCorners, Scale h, Scale w) {
+  return OverrideBackward(kBilinear2dAA, gradOutput, outputSize, inputSize, alignCorners, {h, w}, [&] {
+    return at::cpu::_upsample_bilinear2d_aa_backward(gradOutput, outputSize, inputSize, alignCorners, h, w);
+  });
+}
+
+at::Tensor Bicubic2dAACpu(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale h,
+                          Scale w) {
+  return ResizeForward(kOps[kBicubic2dAA], self, outputSize, alignCorners, {h, w});
+}
+at::Tensor Bicubic2dAABackwardCpu(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                                  at::IntArrayRef inputSize, bool alignCorners, Scale h, Scale w) {
+  return ResizeBackward(kOps[kBicubic2dAA], gradOutput, outputSize, inputSize, alignCorners, {h, w});
+}
+at::Tensor Bicubic2dAAAutograd(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale h,
+                               Scale w) {
+  return ResizeFunction::apply(self, int(kBicubic2dAA), outputSize, alignCorners, Scales{h, w});
+}
+at::Tensor Bicubic2dAABackwardAutograd(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                                       at::IntArrayRef inputSize, bool alignCorners, Scale h, Scale w) {
+  return ResizeBackwardFunction::apply(gradOutput, int(kBicubic2dAA), outputSize, inputSize, alignCorners,
+                                       Scales{h, w});
+}
+at::Tensor Bicubic2dAAAten(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale h,
+                           Scale w) {
+  return OverrideForward(kBicubic2dAA, self, outputSize, alignCorners, {h, w}, [&] {
+    return at::cpu::_upsample_bicubic2d_aa(self, outputSize, alignCorners, h, w);
+  });
+}
+at::Tensor Bicubic2dAABackwardAten(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                                   at::IntArrayRef inputSize, bool alignCorners, Scale h, Scale w) {
+  return OverrideBackward(kBicubic2dAA, gradOutput, outputSize, inputSize, alignCorners, {h, w}, [&] {
+    return at::cpu::_upsample_bicubic2d_aa_backward(gradOutput, outputSize, inputSize, alignCorners, h, w);
+  });
 }
 
 // torch warns that a kernel for aten's CPU key is overridden; that is the point here, so the warning
@@ -1175,6 +1364,12 @@ void ForEachOverride(Visit &&visit) {
   visit("upsample_bilinear2d_backward", &Bilinear2dBackwardAten);
   visit("upsample_linear1d", &Linear1dAten);
   visit("upsample_linear1d_backward", &Linear1dBackwardAten);
+  visit("upsample_bicubic2d", &Bicubic2dAten);
+  visit("upsample_bicubic2d_backward", &Bicubic2dBackwardAten);
+  visit("_upsample_bilinear2d_aa", &Bilinear2dAAAten);
+  visit("_upsample_bilinear2d_aa_backward", &Bilinear2dAABackwardAten);
+  visit("_upsample_bicubic2d_aa", &Bicubic2dAAAten);
+  visit("_upsample_bicubic2d_aa_backward", &Bicubic2dAABackwardAten);
   ForEachNearestOverride(visit);
 }
 
@@ -1266,6 +1461,24 @@ TORCH_LIBRARY(trilinear3d, m) {
     };
     for (const std::string &schema : schemas) m.def((prefix + schema).c_str());
   }
+  m.def(
+      "upsample_bicubic2d(Tensor self, int[2] output_size, bool align_corners, float? scales_h=None, "
+      "float? scales_w=None) -> Tensor");
+  m.def(
+      "upsample_bicubic2d_backward(Tensor grad_output, int[2] output_size, int[4] input_size, "
+      "bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor");
+  m.def(
+      "_upsample_bilinear2d_aa(Tensor self, int[2] output_size, bool align_corners, float? scales_h=None, "
+      "float? scales_w=None) -> Tensor");
+  m.def(
+      "_upsample_bilinear2d_aa_backward(Tensor grad_output, int[2] output_size, int[4] input_size, "
+      "bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor");
+  m.def(
+      "_upsample_bicubic2d_aa(Tensor self, int[2] output_size, bool align_corners, float? scales_h=None, "
+      "float? scales_w=None) -> Tensor");
+  m.def(
+      "_upsample_bicubic2d_aa_backward(Tensor grad_output, int[2] output_size, int[4] input_size, "
+      "bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor");
 }
 
 #if TORCH_VERSION_MAJOR >= 2
@@ -1294,6 +1507,12 @@ TORCH_LIBRARY_IMPL(trilinear3d, CPU, m) {
   m.impl("upsample_linear1d", &ext::Linear1dCpu);
   m.impl("upsample_linear1d_backward", &ext::Linear1dBackwardCpu);
   ext::ForEachNearestOverride([&](const char *name, auto kernel) { m.impl(name, kernel); });
+  m.impl("upsample_bicubic2d", &ext::Bicubic2dCpu);
+  m.impl("upsample_bicubic2d_backward", &ext::Bicubic2dBackwardCpu);
+  m.impl("_upsample_bilinear2d_aa", &ext::Bilinear2dAACpu);
+  m.impl("_upsample_bilinear2d_aa_backward", &ext::Bilinear2dAABackwardCpu);
+  m.impl("_upsample_bicubic2d_aa", &ext::Bicubic2dAACpu);
+  m.impl("_upsample_bicubic2d_aa_backward", &ext::Bicubic2dAABackwardCpu);
 }
 
 TORCH_LIBRARY_IMPL(trilinear3d, Autograd, m) {
@@ -1319,6 +1538,12 @@ TORCH_LIBRARY_IMPL(trilinear3d, Autograd, m) {
          &ext::NearestBackwardAutograd<ext::kNearestExact2d, Scale, Scale>);
   m.impl("_upsample_nearest_exact1d", &ext::NearestAutograd<ext::kNearestExact1d, Scale>);
   m.impl("_upsample_nearest_exact1d_backward", &ext::NearestBackwardAutograd<ext::kNearestExact1d, Scale>);
+  m.impl("upsample_bicubic2d", &ext::Bicubic2dAutograd);
+  m.impl("upsample_bicubic2d_backward", &ext::Bicubic2dBackwardAutograd);
+  m.impl("_upsample_bilinear2d_aa", &ext::Bilinear2dAAAutograd);
+  m.impl("_upsample_bilinear2d_aa_backward", &ext::Bilinear2dAABackwardAutograd);
+  m.impl("_upsample_bicubic2d_aa", &ext::Bicubic2dAAAutograd);
+  m.impl("_upsample_bicubic2d_aa_backward", &ext::Bicubic2dAABackwardAutograd);
 }
 
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {

@@ -53,7 +53,7 @@ def test_route_is_installed():
     assert [row.name for row in _compile.COVERED] == [
         "upsample_trilinear3d", "upsample_bilinear2d", "upsample_linear1d", "upsample_nearest3d",
         "upsample_nearest2d", "upsample_nearest1d", "_upsample_nearest_exact3d", "_upsample_nearest_exact2d",
-        "_upsample_nearest_exact1d"]
+        "_upsample_nearest_exact1d", "upsample_bicubic2d", "_upsample_bilinear2d_aa", "_upsample_bicubic2d_aa"]
 
 
 @pytest.mark.parametrize("channels_last", [False, True], ids=["contiguous", "channels_last_3d"])

@@ -316,7 +316,8 @@ def test_nn_upsample_linear_script():
 def test_stats_keys_and_overridden_operators():
     trilinear3d.reset_stats()
     counts = trilinear3d.stats()
-    operators = {"upsample_trilinear3d", "upsample_bilinear2d", "upsample_linear1d"} | {
+    operators = {"upsample_trilinear3d", "upsample_bilinear2d", "upsample_linear1d", "upsample_bicubic2d",
+                 "_upsample_bilinear2d_aa", "_upsample_bicubic2d_aa"} | {
         f"{prefix}{rank}d" for prefix in ("upsample_nearest", "_upsample_nearest_exact") for rank in (1, 2, 3)}
     assert set(counts) == {"forward", "backward", "fallback_forward", "fallback_backward"} | operators
     assert all(v == 0 for k, v in counts.items() if not isinstance(v, dict))

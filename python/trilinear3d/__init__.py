@@ -78,11 +78,14 @@ except ImportError as error:  # e.g. the source folder python/trilinear3d import
     ) from error
 
 __all__ = ["interpolate", "upsample_trilinear3d", "upsample_trilinear3d_backward", "upsample_bilinear2d",
+__all__ = ["interpolate", "upsample_trilinear3d", "upsample_trilinear3d_backward", "upsample_bilinear2d",
            "upsample_bilinear2d_backward", "upsample_linear1d", "upsample_linear1d_backward", "upsample_nearest1d",
            "upsample_nearest1d_backward", "upsample_nearest2d", "upsample_nearest2d_backward", "upsample_nearest3d",
            "upsample_nearest3d_backward", "upsample_nearest_exact1d", "upsample_nearest_exact1d_backward",
            "upsample_nearest_exact2d", "upsample_nearest_exact2d_backward", "upsample_nearest_exact3d",
-           "upsample_nearest_exact3d_backward", "enable", "disable", "is_enabled", "enabled", "stats",
+           "upsample_nearest_exact3d_backward", "upsample_bicubic2d", "upsample_bicubic2d_backward",
+           "upsample_bilinear2d_aa", "upsample_bilinear2d_aa_backward", "upsample_bicubic2d_aa",
+           "upsample_bicubic2d_aa_backward", "enable", "disable", "is_enabled", "enabled", "stats",
            "reset_stats", "empty_cache", "cache_info"]
 __version__ = "0.1.0"
 
@@ -181,6 +184,12 @@ upsample_nearest_exact2d = torch.ops.trilinear3d._upsample_nearest_exact2d
 upsample_nearest_exact2d_backward = torch.ops.trilinear3d._upsample_nearest_exact2d_backward
 upsample_nearest_exact3d = torch.ops.trilinear3d._upsample_nearest_exact3d
 upsample_nearest_exact3d_backward = torch.ops.trilinear3d._upsample_nearest_exact3d_backward
+upsample_bicubic2d = torch.ops.trilinear3d.upsample_bicubic2d
+upsample_bicubic2d_backward = torch.ops.trilinear3d.upsample_bicubic2d_backward
+upsample_bilinear2d_aa = torch.ops.trilinear3d._upsample_bilinear2d_aa
+upsample_bilinear2d_aa_backward = torch.ops.trilinear3d._upsample_bilinear2d_aa_backward
+upsample_bicubic2d_aa = torch.ops.trilinear3d._upsample_bicubic2d_aa
+upsample_bicubic2d_aa_backward = torch.ops.trilinear3d._upsample_bicubic2d_aa_backward
 
 # interpolate()'s modes: the operator per input rank (the linear modes have one rank each), and whether the
 # operator takes align_corners.

@@ -74,6 +74,9 @@ COVERED = (
     Covered("_upsample_nearest_exact3d", _NEAREST_DTYPES),
     Covered("_upsample_nearest_exact2d", _NEAREST_DTYPES),
     Covered("_upsample_nearest_exact1d", _NEAREST_DTYPES),
+    Covered("upsample_bicubic2d"),
+    Covered("_upsample_bilinear2d_aa"),
+    Covered("_upsample_bicubic2d_aa"),
 )
 
 _routing = False  # enable() in effect; read by the route while tracing (and guarded by Dynamo)

@@ -43,6 +43,13 @@ enum class Filter {
   kNearest,
   // PyTorch's nearest-exact (nearest_exact_idx): min(floor((o + 0.5) * r), in - 1), r in float.
   kNearestExact,
+  // Keys' cubic convolution (a = -0.75): four taps floor(src) - 1 ... floor(src) + 2 around the unclamped
+  // source index, clamped to [0, in - 1]; taps that land on one input merge, their weights added.
+  kCubic,
+  // Antialiased shrink filters: the kernel (a triangle; Keys' cubic with a = -0.5) stretched by the
+  // shrink factor, every input inside its support taken, each output's weights normalised to sum 1.
+  kLinearAntialias,
+  kCubicAntialias,
 };
 
 // One tap per output of weight 1 that copies (or, transposed, sums) the input at the picked index.
@@ -59,8 +66,49 @@ constexpr int MaxTapsPerOutput(Filter filter) {
     case Filter::kNearest:
     case Filter::kNearestExact:
       return 1;
+    case Filter::kCubic:
+      return 4;
+    case Filter::kLinearAntialias:
+    case Filter::kCubicAntialias:
+      return 0;  // grows with the shrink factor: AxisSpec::MaxTaps
   }
   return 0;
+}
+
+// The scale PyTorch's cubic and antialiased modes take (area_pixel_compute_scale): no identity shortcut,
+// a user scale > 0 counts even where in == out.
+inline double FilterAxisScale(int64_t in, int64_t out, bool alignCorners, double userScale) {
+  if (alignCorners) return out > 1 ? static_cast<double>(in - 1) / static_cast<double>(out - 1) : 0.0;
+  if (userScale > 0.0) return 1.0 / userScale;
+  return static_cast<double>(in) / static_cast<double>(out);
+}
+
+// Keys' cubic convolution kernel with parameter a, at distance x from the tap.
+inline double CubicKernel(double x, double a) {
+  x = std::fabs(x);
+  if (x < 1.0) return ((a + 2.0) * x - (a + 3.0)) * x * x + 1.0;
+  if (x < 2.0) return ((a * x - 5.0 * a) * x + 8.0 * a) * x - 4.0 * a;
+  return 0.0;
+}
+
+inline double TriangleKernel(double x) {
+  x = std::fabs(x);
+  return x < 1.0 ? 1.0 - x : 0.0;
+}
+
+constexpr double kCubicA = -0.75;          // upsample_bicubic2d
+constexpr double kCubicAntialiasA = -0.5;  // _upsample_bicubic2d_aa
+
+// Half the width of an antialiased filter's support in source points: the kernel's own (1 for the
+// triangle, 2 for the cubic) stretched by the shrink factor when the axis shrinks.
+inline double AntialiasSupport(Filter filter, double scale) {
+  const double base = filter == Filter::kCubicAntialias ? 2.0 : 1.0;
+  return scale >= 1.0 ? base * scale : base;
+}
+
+// The most taps an antialiased output takes (PyTorch's max_interp_size).
+inline int AntialiasMaxTaps(Filter filter, double scale) {
+  return static_cast<int>(std::ceil(AntialiasSupport(filter, scale))) * 2 + 1;
 }
 
 // Source step per output index. userScale is the user's scale factor for this axis where the
@@ -133,7 +181,12 @@ struct AxisSpec {
   Filter filter = Filter::kLinear;
 
   bool NeedResize() const { return in != out || (filter == Filter::kNearestExact && scale != 1.0); }
-  int MaxTaps() const { return MaxTapsPerOutput(filter); }
+  int MaxTaps() const {
+    if (filter == Filter::kLinearAntialias || filter == Filter::kCubicAntialias) {
+      return AntialiasKeepsAxis() ? 1 : AntialiasMaxTaps(filter, scale);
+    }
+    return MaxTapsPerOutput(filter);
+  }
   // The two taps of a linear axis (filter kLinear); a unit axis's one tap is {o, 1} (ForEachTap).
   Tap TapOf(int64_t o) const { return ComputeTap(in, out, scale, alignCorners, o); }
   // visit(i, w) for each tap of output o, in the order its terms are summed.
@@ -153,13 +206,100 @@ struct AxisSpec {
       case Filter::kNearestExact:
         visit(NearestIndex(filter, in, out, scale, o), 1.0);
         return;
+      case Filter::kCubic:
+        CubicTaps(o, visit);
+        return;
+      case Filter::kLinearAntialias:
+      case Filter::kCubicAntialias:
+        AntialiasTaps(o, visit);
+        return;
     }
   }
+  // The first and last source index output o reads (its taps come in increasing index order).
+  int64_t FirstSource(int64_t o) const {
+    int64_t first = -1;
+    ForEachTap(o, [&](int64_t i, double) {
+      if (first < 0) first = i;
+    });
+    return first;
+  }
+  int64_t LastSource(int64_t o) const {
+    int64_t last = -1;
+    ForEachTap(o, [&](int64_t i, double) { last = i; });
+    return last;
+  }
+
+ private:
+  // Keys' four taps around the unclamped source index (PyTorch: floor, clamped to in - 1, and the
+  // fraction clamped to [0, 1]); indices clamped to [0, in - 1], equal neighbours merged.
+  template <typename Visit>
+  void CubicTaps(int64_t o, Visit &&visit) const {
+    const double src =
+        alignCorners ? scale * static_cast<double>(o) : scale * (static_cast<double>(o) + 0.5) - 0.5;
+    const int64_t base = std::min(static_cast<int64_t>(std::floor(src)), in - 1);
+    const double t = std::clamp(src - static_cast<double>(base), 0.0, 1.0);
+    const double w[4] = {CubicKernel(t + 1.0, kCubicA), CubicKernel(t, kCubicA),
+                         CubicKernel(1.0 - t, kCubicA), CubicKernel(2.0 - t, kCubicA)};
+    int64_t pending = -1;
+    double sum = 0.0;
+    for (int k = 0; k < 4; ++k) {
+      const int64_t i = std::clamp<int64_t>(base - 1 + k, 0, in - 1);
+      if (i != pending && pending >= 0) {
+        visit(pending, sum);
+        sum = 0.0;
+      }
+      pending = i;
+      sum += w[k];
+    }
+    visit(pending, sum);
+  }
+
+  // An antialiased axis whose size does not change and whose step is 1 is not resampled (one tap of
+  // weight 1), as PyTorch's forward skips such an axis; its backward resamples one whose user scale gives
+  // another step, which the operators pass on (op_api: the forwards drop the scale of such an axis).
+  bool AntialiasKeepsAxis() const { return !NeedResize() && scale == 1.0; }
+
+  // PyTorch's _upsample_*_aa: the support centred on scale * (o + 0.5), the inputs whose centres it
+  // covers, the kernel at their distance in units of the stretched kernel, normalised to sum 1.
+  template <typename Visit>
+  void AntialiasTaps(int64_t o, Visit &&visit) const {
+    if (AntialiasKeepsAxis()) {
+      visit(o, 1.0);
+      return;
+    }
+    const double support = AntialiasSupport(filter, scale);
+    const double center = scale * (static_cast<double>(o) + 0.5);
+    const double invScale = scale >= 1.0 ? 1.0 / scale : 1.0;
+    const int64_t first = std::max<int64_t>(static_cast<int64_t>(center - support + 0.5), 0);
+    const int64_t size = std::clamp<int64_t>(
+        std::min<int64_t>(static_cast<int64_t>(center + support + 0.5), in) - first, 0, MaxTaps());
+    double w[kMaxAntialiasStack];
+    std::vector<double> heap;
+    double *weights = w;
+    if (size > kMaxAntialiasStack) {
+      heap.resize(static_cast<size_t>(size));
+      weights = heap.data();
+    }
+    double total = 0.0;
+    for (int64_t j = 0; j < size; ++j) {
+      const double x = (static_cast<double>(first + j) - center + 0.5) * invScale;
+      weights[j] = filter == Filter::kCubicAntialias ? CubicKernel(x, kCubicAntialiasA) : TriangleKernel(x);
+      total += weights[j];
+    }
+    for (int64_t j = 0; j < size; ++j) visit(first + j, total != 0.0 ? weights[j] / total : weights[j]);
+  }
+
+  static constexpr int64_t kMaxAntialiasStack = 64;
 };
 
 inline AxisSpec MakeAxis(int64_t in, int64_t out, bool alignCorners, double userScale,
                          Filter filter = Filter::kLinear) {
-  return AxisSpec{in, out, alignCorners, AxisScale(in, out, alignCorners, userScale, filter), filter};
+  const bool pytorchScale =
+      filter == Filter::kCubic || filter == Filter::kLinearAntialias || filter == Filter::kCubicAntialias;
+  return AxisSpec{in, out, alignCorners,
+                  pytorchScale ? FilterAxisScale(in, out, alignCorners, userScale)
+                               : AxisScale(in, out, alignCorners, userScale, filter),
+                  filter};
 }
 
 // All taps of an axis, indexed by output position: the forward weight table.

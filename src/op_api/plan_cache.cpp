@@ -48,7 +48,8 @@ uint64_t VectorBytes(const V &v) {
 template <typename A>
 uint64_t TapTableBytes(const kernel::TapTable<A> &t) {
   return VectorBytes(t.i0) + VectorBytes(t.i1) + VectorBytes(t.l0) + VectorBytes(t.l1) +
-         VectorBytes(t.firstO) + VectorBytes(t.lastO);
+         VectorBytes(t.firstO) + VectorBytes(t.lastO) + VectorBytes(t.moreBegin) + VectorBytes(t.moreI) +
+         VectorBytes(t.moreL);
 }
 
 template <typename A>

@@ -87,9 +87,8 @@ int32_t PlanAndPublish(const char *api, tiling::Direction direction, const aclTe
   FoldPlanesIntoRows(&srcView, &dstView);
   tiling::TilingInput input = TilingInputOf(direction, dataType, srcView, dstView, alignCorners, axisScales);
   // The axes a 2-D (1-D) operator does not have: D (and H), one tap each.
-  for (size_t a = 0; a < 3; ++a) {
-    input.filters[a] = a + src.viewDims.size() < 5 ? math::Filter::kUnit : filter;
-  }
+  for (size_t a = 0; a + src.viewDims.size() < 5; ++a) input.filters[a] = math::Filter::kUnit;
+  for (size_t a = 5 - src.viewDims.size(); a < 3; ++a) input.filters[a] = filter;
   input.cores = runtime::ConfiguredCores();
   input.forcedKernel = RequestedKernel();
   input.streamStores = RequestedStreamStores();

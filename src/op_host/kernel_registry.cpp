@@ -10,7 +10,7 @@ namespace {
 bool Always(const TilingContext &) { return true; }
 
 // A nearest operator's problem: an axis of a nearest filter (the others then take one tap too: kUnit).
-// The two-tap kernels take the others.
+// The tap-table kernels take the others.
 bool NearestAxes(const TilingContext &ctx) {
   for (const math::AxisSpec &axis : ctx.axes) {
     if (math::IsNearest(axis.filter)) return true;
@@ -19,6 +19,16 @@ bool NearestAxes(const TilingContext &ctx) {
 }
 
 bool TwoTapAxes(const TilingContext &ctx) { return !NearestAxes(ctx); }
+
+// The D axis of the forward's and the width-first backward's tap tables blends at most two planes; their
+// H pass takes any number of taps (the forward) or two (the width-first backward's H scatter).
+bool TwoTapAxis(const math::AxisSpec &axis) { return axis.MaxTaps() <= 2; }
+
+bool ForwardApplies(const TilingContext &ctx) { return !NearestAxes(ctx) && TwoTapAxis(ctx.axes[0]); }
+
+bool BackwardWidthFirstApplies(const TilingContext &ctx) {
+  return !NearestAxes(ctx) && TwoTapAxis(ctx.axes[0]) && TwoTapAxis(ctx.axes[1]);
+}
 
 // The backward of an exact doubling on every axis (gradOut = 2 x gradInput, align_corners false,
 // real scale 0.5), fp32, W-inner rows of unit W stride: every axis is then the fixed stencil 1/4,
@@ -30,7 +40,7 @@ bool StencilApplies(const TilingContext &ctx) {
     return false;
   }
   for (const math::AxisSpec &axis : ctx.axes) {
-    if (axis.out != 2 * axis.in || axis.scale != 0.5) return false;
+    if (axis.out != 2 * axis.in || axis.scale != 0.5 || axis.filter != math::Filter::kLinear) return false;
   }
   return true;
 }
@@ -77,6 +87,10 @@ bool BackwardWidthFirstCheaper(const TilingContext &ctx) {
 bool ForwardWidthFirstCheaper(const TilingContext &ctx) {
   const int64_t *inSize = ctx.input.inSize, *outSize = ctx.input.outSize;
   if (outSize[2] >= inSize[2]) return false;
+  // An H axis of more than two taps (cubic, antialias) reads every source row and blends many per out row:
+  // the H pass's long-row FMAs on the source width cost less than W-resampling every source row first (the C3
+  // shrink in docs/performance.md).
+  if (ctx.axes[1].MaxTaps() > 2) return false;
   constexpr double kResampleCost = 2.0;
   const double iD = static_cast<double>(inSize[0]), iH = static_cast<double>(inSize[1]),
                iW = static_cast<double>(inSize[2]);
@@ -97,19 +111,21 @@ constexpr KernelTables kNearestBackwardTables{false, true, RowGatherKind::kBackw
 constexpr KernelTables kNearestForwardTables{true, false, RowGatherKind::kForward, true};
 
 // In order of preference. Every kernel of a direction but the stencil applies to every input of it
-// that has no nearest axis; the doubling stencil reads no table (its weights are fixed:
-// op_kernel/stencil2x_steps.h). The nearest kernels take the nearest operators' problems and only those
-// (their place in the order decides nothing).
+// In order of preference. Every kernel of a direction but the stencil applies to every input of it
+// that has no nearest axis and whose filters its tap tables hold (the last of each direction to every
+// such input); the doubling stencil reads no table (its weights are fixed: op_kernel/stencil2x_steps.h).
+// The nearest kernels take the nearest operators' problems and only those (their place in the order
+// decides nothing).
 constexpr KernelEntry kEntries[kKernelCount] = {
     {Kernel::kBackwardStencil2x, "backward_stencil2x", Direction::kBackward, StencilApplies, Always,
      TileBackwardStencil2x, kNoTables},
-    {Kernel::kBackwardWidthFirst, "backward_width_first", Direction::kBackward, TwoTapAxes,
+    {Kernel::kBackwardWidthFirst, "backward_width_first", Direction::kBackward, BackwardWidthFirstApplies,
      BackwardWidthFirstCheaper, TileBackwardWidthFirst, kTapTables},
     {Kernel::kBackwardWidthLast, "backward_width_last", Direction::kBackward, TwoTapAxes, Always,
      TileBackwardWidthLast, kColumnTables},
-    {Kernel::kForwardWidthFirst, "forward_width_first", Direction::kForward, TwoTapAxes,
+    {Kernel::kForwardWidthFirst, "forward_width_first", Direction::kForward, ForwardApplies,
      ForwardWidthFirstCheaper, TileForwardWidthFirst, kForwardTables},
-    {Kernel::kForwardWidthLast, "forward_width_last", Direction::kForward, TwoTapAxes, Always,
+    {Kernel::kForwardWidthLast, "forward_width_last", Direction::kForward, ForwardApplies, Always,
      TileForwardWidthLast, kForwardTables},
     {Kernel::kNearestBackward, "nearest_backward", Direction::kBackward, NearestAxes, Always,
      TileNearestBackward, kNearestBackwardTables},

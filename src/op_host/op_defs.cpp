@@ -11,6 +11,8 @@ namespace {
 const std::vector<aclDataType> kDataTypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE};
 const std::vector<aclFormat> kFormats = {ACL_FORMAT_ND, ACL_FORMAT_NCDHW, ACL_FORMAT_NDHWC};
 const std::vector<aclFormat> kFormats2d = {ACL_FORMAT_ND, ACL_FORMAT_NCHW, ACL_FORMAT_NHWC};
+// CANN's antialiased operators take channels-first tensors only.
+const std::vector<aclFormat> kFormatsNchw = {ACL_FORMAT_ND, ACL_FORMAT_NCHW};
 // CANN's 1-D operators check no format: every 3-D tensor is read as NCL.
 const std::vector<aclFormat> kFormats1d = {ACL_FORMAT_ND, ACL_FORMAT_NCL};
 
@@ -143,12 +145,62 @@ const OpDef &ResizeDef() {
   return def;
 }
 
+const OpDef &UpsampleBicubic2dGradDef() {
+  static const OpDef def{"UpsampleBicubic2dGrad",
+                         {"grad_output"},
+                         {"grad_input"},
+                         Attrs({kInputSize}, {"scales_h", "scales_w"}),
+                         kDataTypes,
+                         kFormats2d};
+  return def;
+}
+
+const OpDef &UpsampleBicubic2dDef() {
+  static const OpDef def{"UpsampleBicubic2d", {"x"},     {"y"}, Attrs({}, {"scales_h", "scales_w"}),
+                         kDataTypes,          kFormats2d};
+  return def;
+}
+
+const OpDef &UpsampleBilinear2dAAGradDef() {
+  static const OpDef def{"UpsampleBilinear2dAAGrad",
+                         {"grad_output"},
+                         {"grad_input"},
+                         Attrs({kInputSize}, {"scales_h", "scales_w"}),
+                         kDataTypes,
+                         kFormatsNchw};
+  return def;
+}
+
+const OpDef &UpsampleBilinear2dAADef() {
+  static const OpDef def{
+      "UpsampleBilinear2dAA", {"x"}, {"y"}, Attrs({}, {"scales_h", "scales_w"}), kDataTypes, kFormatsNchw};
+  return def;
+}
+
+const OpDef &UpsampleBicubic2dAAGradDef() {
+  static const OpDef def{"UpsampleBicubic2dAAGrad",
+                         {"grad_output"},
+                         {"grad_input"},
+                         Attrs({kInputSize}, {"scales_h", "scales_w"}),
+                         kDataTypes,
+                         kFormatsNchw};
+  return def;
+}
+
+const OpDef &UpsampleBicubic2dAADef() {
+  static const OpDef def{"UpsampleBicubic2dAA", {"x"}, {"y"}, Attrs({}, {"scales_h", "scales_w"}), kDataTypes,
+                         kFormatsNchw};
+  return def;
+}
+
 const OpDef *FindOpDef(const std::string &type) {
   for (const OpDef *def :
        {&UpsampleTrilinear3dGradDef(), &UpsampleTrilinear3dDef(), &UpsampleBilinear2dGradDef(),
         &UpsampleBilinear2dDef(), &UpsampleLinear1dGradDef(), &UpsampleLinear1dDef(), &UpsampleNearest1dDef(),
         &UpsampleNearest2dDef(), &UpsampleNearest3dDef(), &UpsampleNearest1dGradDef(),
-        &UpsampleNearest2dGradDef(), &UpsampleNearest3dGradDef(), &ResizeDef()}) {
+        &UpsampleNearest2dGradDef(), &UpsampleNearest3dGradDef(), &ResizeDef(), &UpsampleBicubic2dGradDef(),
+        &UpsampleBicubic2dDef(), &UpsampleBilinear2dAAGradDef(), &UpsampleBilinear2dAADef(),
+        &UpsampleBicubic2dAAGradDef(), &UpsampleBicubic2dAADef()}) {
     if (def->type == type) return def;
   }
   return nullptr;

@@ -46,6 +46,14 @@ const OpDef &UpsampleNearest2dGradDef();
 const OpDef &UpsampleNearest3dGradDef();
 // aclnnResize: NCHW float tensors, mode "nearest" or "bilinear".
 const OpDef &ResizeDef();
+// The cubic group's 2-D ops (aclnnUpsampleBicubic2d, aclnnUpsampleBilinear2dAA, aclnnUpsampleBicubic2dAA)
+// and their grads.
+const OpDef &UpsampleBicubic2dGradDef();
+const OpDef &UpsampleBicubic2dDef();
+const OpDef &UpsampleBilinear2dAAGradDef();
+const OpDef &UpsampleBilinear2dAADef();
+const OpDef &UpsampleBicubic2dAAGradDef();
+const OpDef &UpsampleBicubic2dAADef();
 // The registered op of that type, or null.
 const OpDef *FindOpDef(const std::string &type);
 

@@ -12,7 +12,7 @@ int64_t MaxSourceRowsPerChunk(const math::AxisSpec &axis, int64_t hChunk) {
   int64_t most = 1;
   for (int64_t start = 0; start < axis.out; start += hChunk) {
     const int64_t last = std::min(start + hChunk, axis.out) - 1;
-    most = std::max(most, axis.TapOf(last).i1 - axis.TapOf(start).i0 + 1);
+    most = std::max(most, axis.LastSource(last) - axis.FirstSource(start) + 1);
   }
   return most;
 }

@@ -25,11 +25,24 @@ namespace trilinear3d::kernel {
 // Backward scatters gradOut rows / planes through them; the forward gathers with them.
 // firstO / lastO give, per in-side index, the first and last o whose taps reach it (-1 if none):
 // backward uses them to know when an accumulator is first written and when it is complete.
+// Filters of more than two taps (cubic, antialias) keep an output's further taps, in increasing source
+// index, as lists: those of o are [moreBegin[o], moreBegin[o + 1]) of moreI / moreL (no lists, empty
+// vectors, for the filters of one or two taps).
 template <typename Acc>
 struct TapTable {
   std::vector<int64_t> i0, i1;
   std::vector<Acc> l0, l1;
   std::vector<int64_t> firstO, lastO;
+  std::vector<int64_t> moreBegin, moreI;
+  std::vector<Acc> moreL;
+
+  // The highest source index output o reads.
+  int64_t LastSource(int64_t o) const {
+    const size_t k = static_cast<size_t>(o);
+    if (!moreBegin.empty() && moreBegin[k + 1] > moreBegin[k])
+      return moreI[static_cast<size_t>(moreBegin[k + 1] - 1)];
+    return std::max(i0[k], i1[k]);
+  }
 };
 
 // dst[j] = sum_k w[j][k] * src[s[j][k]] for every j of a row (the W pass), as CSR lists.
@@ -94,12 +107,19 @@ TapTable<Acc> BuildTapTable(const math::AxisSpec &axis) {
   t.l1.resize(out);
   t.firstO.assign(static_cast<size_t>(axis.in), -1);
   t.lastO.assign(static_cast<size_t>(axis.in), -1);
+  const bool more = axis.MaxTaps() > 2;
+  if (more) t.moreBegin.assign(1, 0);
   for (int64_t o = 0; o < axis.out; ++o) {
     const size_t k = static_cast<size_t>(o);
     int taps = 0;
     axis.ForEachTap(o, [&](int64_t i, double w) {
-      (taps == 0 ? t.i0 : t.i1)[k] = i;
-      (taps == 0 ? t.l0 : t.l1)[k] = static_cast<Acc>(w);
+      if (taps >= 2) {
+        t.moreI.push_back(i);
+        t.moreL.push_back(static_cast<Acc>(w));
+      } else {
+        (taps == 0 ? t.i0 : t.i1)[k] = i;
+        (taps == 0 ? t.l0 : t.l1)[k] = static_cast<Acc>(w);
+      }
       ++taps;
       if (t.firstO[static_cast<size_t>(i)] < 0) t.firstO[static_cast<size_t>(i)] = o;
       t.lastO[static_cast<size_t>(i)] = o;
@@ -108,6 +128,7 @@ TapTable<Acc> BuildTapTable(const math::AxisSpec &axis) {
       t.i1[k] = -1;
       t.l1[k] = Acc(0);
     }
+    if (more) t.moreBegin.push_back(static_cast<int64_t>(t.moreI.size()));
   }
   return t;
 }

@@ -1,8 +1,9 @@
-// libFuzzer target: GetWorkspaceSize and run of the linear and nearest groups' entry points with
-// arbitrary descriptors: the 3-D pair, aclnnUpsampleBilinear2d, aclnnUpsampleLinear1d,
+// libFuzzer target: GetWorkspaceSize and run of the resize family's entry points with arbitrary
+// descriptors: the 3-D pair, aclnnUpsampleBilinear2d, aclnnUpsampleLinear1d,
 // aclnnUpsampleBilinear2dBackward (V1) and ...BackwardV2, aclnnUpsampleLinear1dBackward; the nearest
 // group's aclnnUpsampleNearest1dV2 / 2dV2 / 3d, the exact forwards and every nearest backward (the
-// alignCorners bit picks the exact rule), with uint8 tensors among their dtypes.
+// alignCorners bit picks the exact rule), with uint8 tensors among their dtypes; and the cubic group's six
+// (aclnnUpsampleBicubic2d, aclnnUpsampleBilinear2dAA, aclnnUpsampleBicubic2dAA and their backwards).
 //
 // The input decodes (DecodeInput below; tests/fuzz/make_corpus.py writes the same format) into one
 // call: operator, two tensors (rank 0-9, any dims, strides, offset, storage, dtype, format, null
@@ -33,6 +34,12 @@
 
 #include "acl/acl.h"
 #include "aclnn/aclnn_base.h"
+#include "aclnnop/aclnn_upsample_bicubic2d_aa.h"
+#include "aclnnop/aclnn_upsample_bicubic2d_aa_grad.h"
+#include "aclnnop/aclnn_upsample_bicubic_2d.h"
+#include "aclnnop/aclnn_upsample_bicubic_2d_backward.h"
+#include "aclnnop/aclnn_upsample_bilinear2d_aa.h"
+#include "aclnnop/aclnn_upsample_bilinear2d_aa_backward.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
@@ -203,8 +210,20 @@ struct TensorSpec {
 };
 
 // The entry point: the 3-D pair, or (forward) Bilinear2d / Linear1d, (backward) V2 / V1 / Linear1d.
-// kNearest*: the nearest group (Call::alignCorners set: the exact rule).
-enum class Op { kTrilinear3d, kBilinear2d, kBilinear2dV1, kLinear1d, kNearest3d, kNearest2d, kNearest1d };
+// kNearest*: the nearest group (Call::alignCorners set: the exact rule). A cubic-group pair (Bicubic2d,
+// Bilinear2dAA, Bicubic2dAA): the same op for both directions.
+enum class Op {
+  kTrilinear3d,
+  kBilinear2d,
+  kBilinear2dV1,
+  kLinear1d,
+  kNearest3d,
+  kNearest2d,
+  kNearest1d,
+  kBicubic2d,
+  kBilinear2dAA,
+  kBicubic2dAA
+};
 
 bool IsNearest(Op op) { return op == Op::kNearest3d || op == Op::kNearest2d || op == Op::kNearest1d; }
 
@@ -213,6 +232,10 @@ size_t SpatialRank(Op op) {
   if (op == Op::kTrilinear3d || op == Op::kNearest3d) return 3;
   return op == Op::kLinear1d || op == Op::kNearest1d ? 1 : 2;
 }
+
+// Op bytes from kCubicGroupOps on choose a cubic-group pair ((byte - kCubicGroupOps) % 3), so that the
+// bytes below keep the meaning they had before the group existed.
+constexpr uint8_t kCubicGroupOps = 0xF0;
 
 TensorSpec ReadTensor(Reader &r, Op op) {
   TensorSpec t;
@@ -550,11 +573,16 @@ Call DecodeInput(const uint8_t *data, size_t size) {
   c.twice = header & 0x80;
   // The entry point: 0 the 3-D op; forward 1 Bilinear2d, 2 Linear1d; backward 1 V2, 2 V1, 3 Linear1d.
   const uint8_t op = r.U8();
-  // 128 and up: the nearest group (3-D, 2-D, 1-D); below, the linear group as before.
+  // 0xF0 and up: the cubic group; 128 to 0xEF: the nearest group (3-D, 2-D, 1-D by op % 3); below, the
+  // linear group as before.
   static const Op kForwardOps[] = {Op::kTrilinear3d, Op::kBilinear2d, Op::kLinear1d};
   static const Op kBackwardOps[] = {Op::kTrilinear3d, Op::kBilinear2d, Op::kBilinear2dV1, Op::kLinear1d};
   static const Op kNearestOps[] = {Op::kNearest3d, Op::kNearest2d, Op::kNearest1d};
-  c.op = op >= 128 ? kNearestOps[op % 3] : c.backward ? kBackwardOps[op % 4] : kForwardOps[op % 3];
+  static const Op kCubicOps[] = {Op::kBicubic2d, Op::kBilinear2dAA, Op::kBicubic2dAA};
+  c.op = op >= kCubicGroupOps ? kCubicOps[(op - kCubicGroupOps) % 3]
+         : op >= 128          ? kNearestOps[op % 3]
+         : c.backward         ? kBackwardOps[op % 4]
+                              : kForwardOps[op % 3];
   const size_t rank = SpatialRank(c.op);
   c.src = ReadTensor(r, c.op);
   c.dst = ReadTensor(r, c.op);
@@ -571,7 +599,7 @@ Call DecodeInput(const uint8_t *data, size_t size) {
   c.outputSize = ReadArray(r, Spatial(c.backward ? c.src : c.dst, rank));
   if (c.backward) {
     std::vector<int64_t> inputSize = Logical(c.dst);
-    const TensorSpec &orderedBy = c.op == Op::kBilinear2dV1 ? c.dst : c.src;
+    const TensorSpec &orderedBy = c.op == Op::kBilinear2dV1 || c.op == Op::kBicubic2d ? c.dst : c.src;
     if (rank == 2 && inputSize.size() == 4 && orderedBy.format == ACL_FORMAT_NHWC && !IsNearest(c.op))
       inputSize = {inputSize[0], inputSize[2], inputSize[3], inputSize[1]};
     c.inputSize = ReadArray(r, inputSize);
@@ -701,6 +729,21 @@ aclnnStatus GetWorkspaceSize(const Call &c, aclTensor *src, aclTensor *dst, aclI
     case Op::kNearest2d:
     case Op::kNearest1d:
       return NearestGetWorkspaceSize(c, src, dst, outputSize, inputSize, workspaceSize, executor);
+    case Op::kBicubic2d:
+      return c.backward ? aclnnUpsampleBicubic2dBackwardGetWorkspaceSize(src, outputSize, inputSize, align,
+                                                                         sH, sW, dst, workspaceSize, executor)
+                        : aclnnUpsampleBicubic2dGetWorkspaceSize(src, outputSize, align, sH, sW, dst,
+                                                                 workspaceSize, executor);
+    case Op::kBilinear2dAA:
+      return c.backward ? aclnnUpsampleBilinear2dAABackwardGetWorkspaceSize(
+                              src, outputSize, inputSize, align, sH, sW, dst, workspaceSize, executor)
+                        : aclnnUpsampleBilinear2dAAGetWorkspaceSize(src, outputSize, align, sH, sW, dst,
+                                                                    workspaceSize, executor);
+    case Op::kBicubic2dAA:
+      return c.backward ? aclnnUpsampleBicubic2dAAGradGetWorkspaceSize(src, outputSize, inputSize, align, sH,
+                                                                       sW, dst, workspaceSize, executor)
+                        : aclnnUpsampleBicubic2dAAGetWorkspaceSize(src, outputSize, align, sH, sW, dst,
+                                                                   workspaceSize, executor);
   }
   if (c.backward) {
     return aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize(src, outputSize, inputSize, c.alignCorners,
@@ -727,6 +770,15 @@ aclnnStatus Run(const Call &c, void *workspace, uint64_t size, aclOpExecutor *ex
     case Op::kNearest2d:
     case Op::kNearest1d:
       return NearestRun(c, workspace, size, executor, stream);
+    case Op::kBicubic2d:
+      return c.backward ? aclnnUpsampleBicubic2dBackward(workspace, size, executor, stream)
+                        : aclnnUpsampleBicubic2d(workspace, size, executor, stream);
+    case Op::kBilinear2dAA:
+      return c.backward ? aclnnUpsampleBilinear2dAABackward(workspace, size, executor, stream)
+                        : aclnnUpsampleBilinear2dAA(workspace, size, executor, stream);
+    case Op::kBicubic2dAA:
+      return c.backward ? aclnnUpsampleBicubic2dAAGrad(workspace, size, executor, stream)
+                        : aclnnUpsampleBicubic2dAA(workspace, size, executor, stream);
   }
   return c.backward ? aclnnUpsampleTrilinear3dBackward(workspace, size, executor, stream)
                     : aclnnUpsampleTrilinear3d(workspace, size, executor, stream);
@@ -842,10 +894,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ++(status == ACLNN_SUCCESS ? g_stats.planned : g_stats.rejected);
   if (status == ACLNN_SUCCESS) {
     Require(executor != nullptr, "success without an executor");
-    // CANN's 3-D and 1-D forwards reject C = 0 (161002); the backwards and Bilinear2d take empty channels.
-    // The nearest forwards too, but Nearest2dV2, which succeeds on any empty tensor first.
+    // CANN's 3-D, 1-D, Bicubic2d and Bilinear2dAA forwards reject C = 0 (161002); the backwards, Bilinear2d
+    // and Bicubic2dAA (an empty x is an empty call) take empty channels. The nearest forwards reject it too,
+    // but Nearest2dV2, which succeeds on any empty tensor first.
     const bool v2Empty = c.op == Op::kNearest2d && !c.alignCorners;
-    const bool rejectsNoChannels = !c.backward && c.op != Op::kBilinear2d && !v2Empty;
+    const bool rejectsNoChannels =
+        !c.backward && c.op != Op::kBilinear2d && c.op != Op::kBicubic2dAA && !v2Empty;
     Require(!rejectsNoChannels || c.src.dims.size() != SpatialRank(c.op) + 2 || Logical(c.src)[1] != 0,
             "a forward with C = 0 was planned");
     if (c.twice && runnable) {
@@ -891,8 +945,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::vector<uint8_t> result;
   // CANN's Bilinear2d forward: an empty self (H or W = 0) is an empty call whatever out's size, so a
   // non-empty out is left as it was (the only entry point that succeeds without writing its output).
-  // Nearest2dV2 likewise on an empty self.
-  const bool emptyFirst = c.op == Op::kBilinear2d || (c.op == Op::kNearest2d && !c.alignCorners);
+  // Bicubic2dAA's forward and Nearest2dV2 likewise (an empty x is an empty call).
+  const bool emptyFirst = c.op == Op::kBilinear2d || c.op == Op::kBicubic2dAA ||
+                          (c.op == Op::kNearest2d && !c.alignCorners);
   const bool writesOutput = c.backward || !emptyFirst || srcCount != 0;
   // Elements of the output view that share memory get racing writes: their values may differ
   // from run to run (docs/spec.md §3: overlapping output is unspecified), so the runs are compared only when

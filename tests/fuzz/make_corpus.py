@@ -10,9 +10,12 @@ give zeros):
   op       u8  the entry point: forward % 3: 0 aclnnUpsampleTrilinear3d, 1 aclnnUpsampleBilinear2d,
                2 aclnnUpsampleLinear1d; backward % 4: 0 aclnnUpsampleTrilinear3dBackward,
                1 aclnnUpsampleBilinear2dBackwardV2, 2 aclnnUpsampleBilinear2dBackward (V1),
-               3 aclnnUpsampleLinear1dBackward; 128 and up, % 3: the nearest group's 3-D, 2-D, 1-D
+               3 aclnnUpsampleLinear1dBackward; 128 to 0xEF, % 3: the nearest group's 3-D, 2-D, 1-D
                entry points (forward: Nearest3d, Nearest2dV2, Nearest1dV2, or with alignCorners the
-               Exact ones; backward: Nearest*Backward, with alignCorners NearestExact*Backward)
+               Exact ones; backward: Nearest*Backward, with alignCorners NearestExact*Backward);
+               0xF0 and above, either direction: the cubic group, (op - 0xF0) % 3:
+               0 aclnnUpsampleBicubic2d(Backward), 1 aclnnUpsampleBilinear2dAA(Backward),
+               2 aclnnUpsampleBicubic2dAA(Grad)
   tensor   src (self / gradOut), then dst (out / gradInput), each:
            u8  flags: bit0 null tensor, bit1 null data, bits2-3 strides (0 row-major, 1 dim 1
                innermost, 2 explicit, 3 row-major with one stride 0), bits4-5 storage (0 1-D extent,
@@ -53,6 +56,7 @@ TRILINEAR, BILINEAR2D, LINEAR1D_FWD = 0, 1, 2                # forward
 BILINEAR2D_V2, BILINEAR2D_V1, LINEAR1D_BWD = 1, 2, 3         # backward
 NEAREST3D, NEAREST2D, NEAREST1D = 128, 129, 130              # either direction; align: the exact rule
 UINT8_OR_INT32 = 7
+BICUBIC2D, BILINEAR2D_AA, BICUBIC2D_AA = 0xF0, 0xF1, 0xF2    # either direction
 EDGE = {"-1": 0xE0, "2^20": 0xE2, "2^20+1": 0xE3, "2^62": 0xE7, "INT64_MAX": 0xE8, "INT64_MIN": 0xE9,
         "INT64_MAX-1": 0xEA, "4097": 0xF2, "65536": 0xF3}
 SCALE = {"none": 0, "neg": 2, "one": 3, "two": 4, "half": 5, "nan": 6, "inf": 7, "-inf": 8,
@@ -276,6 +280,34 @@ SEEDS = {
         derived() + scales("none", "none", "none"),
     "nearest_exact1d_empty_n0_rejected": header(align=True, op=NEAREST1D) + tensor([0, 2, 4]) +
         tensor([0, 2, 8], copy_nc=True) + derived() + scales("none", "none", "none"),
+    # The cubic group: each pair valid in its formats and dtypes (strong antialiased shrinks, channels last for
+    # the bicubic pair, strided views), planned twice and misused; then its own rejections and empty calls.
+    "bicubic2d_float_nchw_consistent_scales_twice": header(op=BICUBIC2D, twice=True) + tensor([2, 3, 5, 7]) +
+        tensor([2, 3, 9, 11], copy_nc=True) + derived() + scales("none", "consistent", "consistent"),
+    "bicubic2d_bf16_nhwc_align_misuse": header(op=BICUBIC2D, align=True, misuse=True, stream=True) +
+        tensor([1, 6, 5, 9], BF16, NHWC) + tensor([1, 12, 3, 9], BF16, NHWC, copy_nc=True) + derived() +
+        scales("none", "none", "none"),
+    "bicubic2d_backward_double_nhwc_strided": header(backward=True, op=BICUBIC2D) +
+        tensor([1, 9, 11, 4], DOUBLE, NHWC) + tensor([1, 4, 5, 4], DOUBLE, NHWC, copy_nc=True, offset=2,
+                                                      storage_mode=3, delta=3) +
+        derived() + derived() + scales("none", "two", "nan"),
+    "bicubic2d_backward_fp16_empty_n0": header(backward=True, op=BICUBIC2D) + tensor([0, 3, 6, 6], FLOAT16) +
+        tensor([0, 3, 3, 3], FLOAT16, copy_nc=True, null_data=True) + derived() + derived() +
+        scales("none", "none", "none"),
+    "bilinear2d_aa_float_shrink7_twice": header(op=BILINEAR2D_AA, twice=True) + tensor([1, 3, 63, 49]) +
+        tensor([1, 3, 9, 7], copy_nc=True) + derived() + scales("none", "none", "none") + bytes([1]),
+    "bilinear2d_aa_negative_scale_rejected": header(op=BILINEAR2D_AA) + tensor([1, 2, 8, 8]) +
+        tensor([1, 2, 4, 4], copy_nc=True) + derived() + scales("none", "neg", "none"),
+    "bilinear2d_aa_backward_bf16_strided": header(backward=True, op=BILINEAR2D_AA) +
+        tensor([2, 3, 5, 4], BF16, NCHW, strides_mode=1) + tensor([2, 3, 17, 12], BF16, copy_nc=True) +
+        derived() + derived() + scales("none", "none", "none"),
+    "bicubic2d_aa_fp16_nd_misuse": header(op=BICUBIC2D_AA, misuse=True) + tensor([2, 2, 40, 30], FLOAT16, ND) +
+        tensor([2, 2, 5, 6], FLOAT16, ND, copy_nc=True) + derived() + scales("none", "none", "none"),
+    "bicubic2d_aa_empty_x_nonempty_out": header(op=BICUBIC2D_AA) + tensor([1, 2, 0, 4]) + tensor([1, 2, 5, 5]) +
+        derived() + scales("none", "none", "none"),
+    "bicubic2d_aa_grad_double_align_twice": header(backward=True, op=BICUBIC2D_AA, align=True, twice=True) +
+        tensor([1, 4, 6, 5], DOUBLE) + tensor([1, 4, 20, 13], DOUBLE, copy_nc=True) + derived() + derived() +
+        scales("none", "none", "none"),
 }
 
 # Inputs that expose open bugs (reported, not fixed yet), written to known_bugs/ rather than to the

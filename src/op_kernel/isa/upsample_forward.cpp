@@ -68,7 +68,7 @@ class ForwardItemRunner : RunnerLaunch {
     srcBase_ = PlaneBase<const T>(src_, t_, b.plane);
     dstBase_ = PlaneBase<T>(dst_, t_, b.plane);
     const int64_t ihFirst = p_.h.i0[oh0];
-    const int64_t ihLast = std::max(p_.h.i0[oh1 - 1], p_.h.i1[oh1 - 1]);  // i1 = -1: one tap
+    const int64_t ihLast = p_.h.LastSource(oh1 - 1);  // i1 = -1: one tap
     if (widthFirst_) {
       const int64_t planeElems = (ihLast - ihFirst + 1) * dstRowStride_;
       for (int k = 0; k < 2; ++k) {
@@ -97,6 +97,7 @@ class ForwardItemRunner : RunnerLaunch {
           BlendRows(hRow, dPlane_ + (p_.h.i0[oh + k] - ihFirst) * srcRowStride_, p_.h.l0[oh + k],
                     TapRowOf(dPlane_, p_.h.i1[oh + k], ihFirst, srcRowStride_), p_.h.l1[oh + k],
                     srcRowElems_);
+          AddMoreTapRows(hRow, p_.h, oh + k, dPlane_, ihFirst, srcRowStride_, srcRowElems_);
           hRows[k] = hRow;
           outRows[k] = dstRow_ + k * dstRowStride_;
         }
@@ -140,6 +141,7 @@ class ForwardItemRunner : RunnerLaunch {
     for (int64_t oh = oh0; oh < oh1; ++oh) {
       BlendRows(dstRow_, dPlane_ + (p_.h.i0[oh] - ihFirst) * dstRowStride_, p_.h.l0[oh],
                 TapRowOf(dPlane_, p_.h.i1[oh], ihFirst, dstRowStride_), p_.h.l1[oh], t_.rowElems);
+      AddMoreTapRows(dstRow_, p_.h, oh, dPlane_, ihFirst, dstRowStride_, t_.rowElems);
       out_.Put(dstRow_, OutRow(od, oh), t_.w.outSize);
     }
     out_.Finish();
@@ -203,8 +205,10 @@ class ForwardItemRunner : RunnerLaunch {
     }
     const int64_t c = t_.c;
     for (int64_t ow = 0; ow < g.dstLen; ++ow) {
-      const int64_t e = g.begin[ow];  // exactly two entries: (i0, l0), (i1, l1)
-      BlendRows(outRow + ow * c, hRow + g.src[e] * c, g.w[e], hRow + g.src[e + 1] * c, g.w[e + 1], c);
+      const int64_t e = g.begin[ow], end = g.begin[ow + 1];  // the linear filter: two entries
+      BlendRows(outRow + ow * c, hRow + g.src[e] * c, g.w[e], end > e + 1 ? hRow + g.src[e + 1] * c : nullptr,
+                end > e + 1 ? g.w[e + 1] : A(0), c);
+      for (int64_t m = e + 2; m < end; ++m) AxpyRow(outRow + ow * c, hRow + g.src[m] * c, g.w[m], c, false);
     }
   }
 

@@ -1,0 +1,136 @@
+// Accuracy of the cubic group's 2-D operators, forward and backward, against the float64 reference
+// (reference/filter_reference.h): every dtype x format (NCHW / NHWC / ND) x alignCorners x (sizes | scales)
+// on shapes that grow, shrink (antialias: as strongly as 1/7), keep their size or go to and from size 1,
+// with rows and channel counts longer than a vector. TRILINEAR3D_TEST_SAMPLE=k runs every k-th sweep case.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "acl_test_environment.h"
+#include "cubic_ops.h"
+#include "op_runner.h"
+#include "reference/filter_reference.h"
+#include "test_tensor.h"
+
+namespace trilinear3d::test {
+namespace {
+
+struct SizeCase {
+  const char *name;
+  int64_t n, c, inH, inW, outH, outW;
+};
+
+const SizeCase kSizes[] = {
+    {"Up", 2, 3, 5, 7, 11, 16},          {"Down", 1, 2, 13, 17, 5, 6},      {"Doubling", 1, 3, 6, 20, 12, 40},
+    {"Identity", 1, 2, 6, 9, 6, 9},      {"FromOne", 1, 2, 1, 1, 4, 5},     {"ToOne", 1, 2, 6, 7, 1, 1},
+    {"Shrink7", 1, 2, 49, 63, 7, 9},     {"WideRows", 1, 19, 4, 37, 7, 53}, {"Mixed", 2, 9, 13, 5, 4, 12},
+    {"StrongDown", 1, 1, 90, 130, 3, 2},
+};
+
+// CANN's antialiased operators refuse a shrink or a growth by more than 50 on an axis.
+bool WithinAntialiasLimits(const SizeCase &s) {
+  auto within = [](int64_t in, int64_t out) { return in / out <= 50 && out <= 50 * in; };
+  return within(s.inH, s.outH) && within(s.inW, s.outW);
+}
+
+struct SweepParam {
+  FilterKind kind;
+  bool backward;
+  SizeCase size;
+  aclDataType dtype;
+  aclFormat format;
+  bool alignCorners;
+  bool scales;
+};
+
+std::vector<SweepParam> Sweep() {
+  std::vector<SweepParam> params;
+  for (FilterKind kind : CubicOpsUnderTest()) {
+    for (bool backward : {false, true}) {
+      for (const SizeCase &size : kSizes) {
+        if (kind != FilterKind::kBicubic && !WithinAntialiasLimits(size)) continue;
+        for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}) {
+          for (aclFormat format : {ACL_FORMAT_NCHW, ACL_FORMAT_NHWC, ACL_FORMAT_ND}) {
+            if (format == ACL_FORMAT_NHWC && kind != FilterKind::kBicubic) continue;  // CANN's AA: NCHW / ND
+            for (bool alignCorners : {false, true}) {
+              for (bool scales : {false, true}) {
+                if (alignCorners && scales) continue;  // align_corners ignores the scales
+                params.push_back({kind, backward, size, dtype, format, alignCorners, scales});
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  return SampledCases(params);
+}
+
+std::string SweepName(const ::testing::TestParamInfo<SweepParam> &info) {
+  const SweepParam &p = info.param;
+  return std::string(CubicOpName(p.kind)) + (p.backward ? "Backward_" : "_") + p.size.name + "_" +
+         DtypeName(p.dtype) + "_" + FormatName(p.format) + (p.alignCorners ? "_Align" : "") +
+         (p.scales ? "_Scales" : "") + "_" + std::to_string(info.index);
+}
+
+class CubicAccuracy : public ::testing::TestWithParam<SweepParam> {};
+
+TEST_P(CubicAccuracy, MatchesFloat64Reference) {
+  const SweepParam &s = GetParam();
+  FilterProblem p;
+  p.kind = s.kind;
+  p.n = s.size.n;
+  p.c = s.size.c;
+  p.inH = s.size.inH;
+  p.inW = s.size.inW;
+  p.outH = s.size.outH;
+  p.outW = s.size.outW;
+  p.alignCorners = s.alignCorners;
+  if (s.scales) {  // scales that give the sizes but differ from out / in
+    p.scalesH = (double(p.outH) + 0.4) / double(p.inH);
+    p.scalesW = (double(p.outW) + 0.3) / double(p.inW);
+  }
+  TracedRng rng;
+  ExpectCubicOpAccurate(p, s.backward, s.dtype, s.format, rng);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sweep, CubicAccuracy, ::testing::ValuesIn(Sweep()), SweepName);
+
+// Strided (sliced) and permuted views of both tensors: the same results, nothing outside the views written.
+TEST(CubicViews, StridedViewsMatchReference) {
+  for (FilterKind kind : CubicOpsUnderTest()) {
+    for (bool backward : {false, true}) {
+      for (MemLayout layout : {MemLayout::kSliced, MemLayout::kPermuted}) {
+        FilterProblem p{kind, 2, 3, 9, 11, 4, 19, false, 0.0, 0.0};
+        TracedRng rng;
+        SCOPED_TRACE(std::string(CubicOpName(kind)) + (backward ? " backward " : " forward ") +
+                     LayoutName(layout));
+        ExpectCubicOpAccurate(p, backward, ACL_FLOAT, ACL_FORMAT_NCHW, rng, layout);
+      }
+    }
+  }
+}
+
+// Scales count per axis where they are > 0 (PyTorch's rule for these modes): a result under a scale that
+// gives the size but is not out / in differs from the sizes' result, and matches the scale's.
+TEST(CubicScales, EachScaleCountsOnItsAxis) {
+  for (FilterKind kind : CubicOpsUnderTest()) {
+    FilterProblem p{kind, 1, 2, 5, 6, 11, 3, false, 11.7 / 5, 0.0};
+    TracedRng rng;
+    SCOPED_TRACE(CubicOpName(kind));
+    const CubicRun run = ExpectCubicOpAccurate(p, false, ACL_DOUBLE, ACL_FORMAT_NCHW, rng);
+    FilterProblem sizes = p;
+    sizes.scalesH = 0.0;
+    const FilterReferenceResult other = FilterReference(sizes, run.input, false);
+    double largest = 0.0;
+    for (size_t i = 0; i < run.got.size(); ++i)
+      largest = std::max(largest, std::abs(run.got[i] - other.golden[i]));
+    EXPECT_GT(largest, 1e-3) << "scalesH was not used";
+  }
+}
+
+}  // namespace
+}  // namespace trilinear3d::test
