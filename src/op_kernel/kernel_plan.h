@@ -64,6 +64,17 @@ struct DoublingRun {
   Acc w[4] = {};
 };
 
+// A run of halving lists in a backward W gather, the transpose of a doubling run: for every i in
+// [begin, end), list i is exactly (2i - 1: w[0], 2i: w[1], 2i + 1: w[2], 2i + 2: w[3]), in that
+// order (increasing gradOut index). That is the interior of an exact 2x upsampling's backward
+// (align_corners false), where a kernel reads the gradOut row as de-interleaved even and odd vectors
+// instead of permuting a window per output block. begin == end: no run.
+template <typename Acc>
+struct HalvingRun {
+  int64_t begin = 0, end = 0;
+  Acc w[4] = {};
+};
+
 template <typename Acc>
 struct RowGather {
   int64_t dstLen = 0;
@@ -84,6 +95,7 @@ struct RowGather {
   std::vector<Acc> stepW;        // V per step
 
   DoublingRun<Acc> doubling;  // forward gathers only (BuildForwardRowGather)
+  HalvingRun<Acc> halving;    // backward gathers only (BuildBackwardRowGather)
 };
 
 template <typename Acc>
@@ -133,6 +145,40 @@ TapTable<Acc> BuildTapTable(const math::AxisSpec &axis) {
   return t;
 }
 
+// The longest run of halving lists of g (HalvingRun): consecutive i whose lists are exactly the four
+// entries of the pattern, with the weights of the run's first list.
+template <typename Acc>
+HalvingRun<Acc> FindHalvingRun(const RowGather<Acc> &g) {
+  HalvingRun<Acc> best;
+  HalvingRun<Acc> cur;
+  auto listOf = [&](int64_t i, Acc w[4]) {
+    const int64_t e0 = g.begin[static_cast<size_t>(i)];
+    if (g.begin[static_cast<size_t>(i) + 1] - e0 != 4 || 2 * i + 2 >= g.srcLen) return false;
+    for (int k = 0; k < 4; ++k) {
+      if (g.src[static_cast<size_t>(e0 + k)] != 2 * i - 1 + k) return false;
+      w[k] = g.w[static_cast<size_t>(e0 + k)];
+    }
+    return true;
+  };
+  for (int64_t i = 1; i < g.dstLen; ++i) {
+    Acc w[4];
+    if (!listOf(i, w)) {
+      cur = HalvingRun<Acc>{};
+      continue;
+    }
+    // The same weights bit for bit: a weight of -0 instead of 0 can change the sign of a zero result.
+    if (cur.end == i && std::memcmp(w, cur.w, sizeof(w)) == 0) {
+      cur.end = i + 1;
+    } else {
+      cur.begin = i;
+      cur.end = i + 1;
+      std::copy(w, w + 4, cur.w);
+    }
+    if (cur.end - cur.begin > best.end - best.begin) best = cur;
+  }
+  return best;
+}
+
 // Backward W pass: gradInput row index i gathers the gradOut entries of the transposed table.
 template <typename Acc>
 RowGather<Acc> BuildBackwardRowGather(const math::AxisSpec &axis) {
@@ -147,6 +193,7 @@ RowGather<Acc> BuildBackwardRowGather(const math::AxisSpec &axis) {
     g.src[e] = static_cast<int32_t>(table.entries[e].o);
     g.w[e] = static_cast<Acc>(table.entries[e].w);
   }
+  g.halving = FindHalvingRun(g);
   return g;
 }
 

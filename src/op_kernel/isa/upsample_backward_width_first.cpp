@@ -64,8 +64,13 @@ class BackwardWidthFirstRunner : RunnerLaunch {
     srcBase_ = PlaneBase<const T>(src_, t_, b.plane);
     dstBase_ = PlaneBase<T>(dst_, t_, b.plane);
 
-    // Destinations no tap reaches are zero (a forward that skips input points).
-    std::fill(hPlane_, hPlane_ + rows * t_.rowElems, A(0));
+    // Destinations no tap reaches are zero (a forward that skips input points). Every other H-pass row
+    // is assigned by its first gradOut row, so the zeros are written only where some plane or row of
+    // the chunk has no tap.
+    bool untapped = false;
+    for (int64_t id = d0_; id < d1_; ++id) untapped = untapped || p_.d.firstO[id] < 0;
+    for (int64_t ih = h0_; ih < h1_; ++ih) untapped = untapped || p_.h.firstO[ih] < 0;
+    if (untapped) std::fill(hPlane_, hPlane_ + rows * t_.rowElems, A(0));
     bool anyD = false;
     int64_t odFirst = t_.d.outSize, odLast = -1;
     for (int64_t id = d0_; id < d1_; ++id) {

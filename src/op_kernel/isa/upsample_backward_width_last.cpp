@@ -80,11 +80,12 @@ class BackwardWidthLastRunner : RunnerLaunch {
     for (int64_t id = b.d0; id < b.d1; ++id) {
       const bool reached = p_.colD.begin[id] < p_.colD.begin[id + 1] && slabRowCount_ > 0 && colCount_ > 0;
       out_.Begin(DstRow(id, h0_));
+      directPlane_ = reached ? DirectPlane(id) : nullptr;
       if (t_.layout == RowLayout::kCInner) {
         RingRows(id, reached);
       } else {
         QueueNextPlanes(b, id, nextItem);
-        if (reached) DStep(id);
+        if (reached && directPlane_ == nullptr) DStep(id);
         for (int64_t ih = h0_; ih < h1_; ih += kRowBatch) {
           const int count = static_cast<int>(std::min<int64_t>(kRowBatch, h1_ - ih));
           HAndWSteps(id, ih, count, reached);
@@ -139,7 +140,20 @@ class BackwardWidthLastRunner : RunnerLaunch {
     }
     const int64_t groups = (p_.colD.begin[id + 1] - p_.colD.begin[id] + kTapGroup - 1) / kTapGroup;
     const int64_t pieces = groups * ((slabRowCount_ * srcRowElems_ + kPieceElems - 1) / kPieceElems);
-    prefetch_.PlanDoses(pieces + (h1_ - h0_));
+    prefetch_.PlanDoses((directPlane_ != nullptr ? 0 : pieces) + (h1_ - h0_));
+  }
+
+  // The gradOut plane whose rows are gradInput index id's D step as they are, or null: a D list of one
+  // tap of weight 1 (a unit axis), whose D step would copy each row exactly (1 * x is x, converted
+  // exactly from a narrow dtype), over rows of unit stride. The H step then reads the gradOut rows
+  // themselves (converting as it loads), which sums the same values in the same order.
+  const T *DirectPlane(int64_t id) const {
+    const int64_t e0 = p_.colD.begin[id];
+    if (!unitRows_ || t_.layout == RowLayout::kCInner || p_.colD.begin[id + 1] - e0 != 1 ||
+        !(p_.colD.w[e0] == A(1))) {
+      return nullptr;
+    }
+    return srcBase_ + p_.colD.src[e0] * src_.strides[2];
   }
 
   // slab_[r] = D pass of gradOut rows ohFirst_ + r for gradInput index id.
@@ -191,6 +205,15 @@ class BackwardWidthLastRunner : RunnerLaunch {
     if (!reached || e0 == e1) {
       std::fill(hRow, hRow + srcRowElems_, A(0));
       return false;
+    }
+    if (directPlane_ != nullptr) {
+      const T *rows[kTapGroup];
+      for (int64_t g = e0; g < e1; g += kTapGroup) {
+        const int k = static_cast<int>(std::min<int64_t>(kTapGroup, e1 - g));
+        for (int j = 0; j < k; ++j) rows[j] = directPlane_ + p_.colH.src[g + j] * src_.strides[3];
+        CombineRows(hRow, rows, p_.colH.w.data() + g, k, srcRowElems_, g > e0);
+      }
+      return true;
     }
     const A *rows[kTapGroup];
     for (int64_t g = e0; g < e1; g += kTapGroup) {
@@ -269,6 +292,7 @@ class BackwardWidthLastRunner : RunnerLaunch {
   int64_t srcRowElems_ = 0, srcRowStride_ = 0, dstRowStride_ = 0;
   A *slab_ = nullptr, *hRows_ = nullptr, *wRows_ = nullptr, *tapRows_ = nullptr;
   const T *srcBase_ = nullptr;
+  const T *directPlane_ = nullptr;  // DirectPlane of the current D index (W-inner rows)
   T *dstBase_ = nullptr;
   int64_t h0_ = 0, h1_ = 0, ohFirst_ = 0, slabRowCount_ = 0;
   int64_t w0_ = 0, w1_ = 0, colFirst_ = 0, colCount_ = 0;  // the W chunk and the gradOut columns it spans

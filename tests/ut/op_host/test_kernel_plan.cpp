@@ -281,6 +281,71 @@ TEST(ForwardRowGather, DoublingRunHandWorked) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The backward gather's halving run (FindHalvingRun), against a scan of the brute-force transpose.
+
+// Whether gradInput i's list is exactly (2i - 1, 2i, 2i + 1, 2i + 2), and its weights in list order.
+template <typename Acc>
+bool BruteHalvingList(const std::vector<std::vector<Entry<Acc>>> &lists, int64_t i, Acc w[4]) {
+  const std::vector<Entry<Acc>> &list = lists[static_cast<size_t>(i)];
+  if (list.size() != 4) return false;
+  for (int k = 0; k < 4; ++k) {
+    if (list[static_cast<size_t>(k)].src != 2 * i - 1 + k) return false;
+    w[k] = list[static_cast<size_t>(k)].w;
+  }
+  return true;
+}
+
+template <typename Acc>
+void CheckHalvingRun(const BruteAxis &a) {
+  const HalvingRun<Acc> run = BuildBackwardRowGather<Acc>(Spec(a)).halving;
+  const std::vector<std::vector<Entry<Acc>>> lists = BruteTranspose<Acc>(a);
+  EXPECT_LE(run.begin, run.end);
+  for (int64_t i = run.begin; i < run.end; ++i) {
+    Acc w[4];
+    ASSERT_TRUE(BruteHalvingList(lists, i, w)) << "i " << i;
+    EXPECT_EQ(std::memcmp(w, run.w, sizeof(w)), 0) << "i " << i;  // bit for bit: a -0 weight differs
+  }
+  // No longer run of lists with equal weights exists.
+  int64_t longest = 0, length = 0;
+  Acc previous[4] = {};
+  for (int64_t i = 0; i < a.in; ++i) {
+    Acc w[4];
+    if (!BruteHalvingList(lists, i, w)) {
+      length = 0;
+      continue;
+    }
+    length = length > 0 && std::memcmp(w, previous, sizeof(w)) == 0 ? length + 1 : 1;
+    std::memcpy(previous, w, sizeof(w));
+    longest = std::max(longest, length);
+  }
+  EXPECT_EQ(run.end - run.begin, longest);
+}
+
+TEST(BackwardRowGather, HalvingRunIsTheLongestRunOfEqualLists) {
+  ForEachAxis([](const BruteAxis &a) {
+    CheckHalvingRun<float>(a);
+    CheckHalvingRun<double>(a);
+  });
+}
+
+TEST(BackwardRowGather, HalvingRunHandWorked) {
+  // 40 <- 80, scale 0.5: gradInput i takes gradOut 2i - 1 (1/4), 2i (3/4), 2i + 1 (3/4) and 2i + 2
+  // (1/4) for i = 2 .. 38; i = 0 and 1 also take out 0's clamped taps ((0, 1), (1, 0)), i = 39 out
+  // 79's ((39, 3/4), (39, 1/4)).
+  const RowGather<float> g = BuildBackwardRowGather<float>(math::AxisSpec{40, 80, false, 0.5});
+  EXPECT_EQ(g.halving.begin, 2);
+  EXPECT_EQ(g.halving.end, 39);
+  EXPECT_EQ(std::vector<float>(g.halving.w, g.halving.w + 4),
+            std::vector<float>({0.25f, 0.75f, 0.75f, 0.25f}));
+  // align_corners: the weights change from list to list, so no run is longer than one list.
+  const RowGather<float> corners = BuildBackwardRowGather<float>(math::AxisSpec{40, 80, true, 39.0 / 79.0});
+  EXPECT_LE(corners.halving.end - corners.halving.begin, 1);
+  // The forward's gathers have none.
+  const RowGather<float> forward = BuildForwardRowGather<float>(math::AxisSpec{40, 80, false, 0.5});
+  EXPECT_EQ(forward.halving.end, forward.halving.begin);
+}
+
+// ---------------------------------------------------------------------------------------------
 // BuildRowSteps: the vector steps replayed by a scalar emulation.
 
 // Checks the steps' structure and replays them, recording the (source, weight) sequence each lane

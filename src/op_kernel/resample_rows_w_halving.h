@@ -1,0 +1,175 @@
+// The backward's W pass over a halving run (RowGather::halving, the interior of an exact 2x
+// upsampling's backward): gradInput i for V consecutive i from the gradOut row read as two pairs of
+// vectors at 2i - 1 and 2i + 1, each de-interleaved into its even and odd lanes, which are the
+// gradOut elements 2i - 1, 2i, 2i + 1 and 2i + 2 of every lane; four FMAs. Per V outputs: 4 loads,
+// 4 permutes (AVX2: 2 shuffles and 2 lane permutes per pair), 4 FMAs and a store, where the windowed
+// steps take a window, and per step an index, a weight and a mask load, a permute and an FMA.
+// The outputs outside the run (the row's ends) go through the gather's lists.
+// Every output sums its list in list order with FMAs from zero, as the vector steps do
+// (resample_rows_w_inner_avx2.h, _avx512.h), so the bits are the steps' bits. The baseline tier's
+// loops sum as its scalar lists do (HalvingRowBaseline). Included by resample_rows_w_inner.h after
+// resample_rows_w_doubling.h, whose lanes and list helpers it shares.
+#ifndef TRILINEAR3D_OP_KERNEL_RESAMPLE_ROWS_W_HALVING_H_
+#define TRILINEAR3D_OP_KERNEL_RESAMPLE_ROWS_W_HALVING_H_
+
+#if !defined(TRILINEAR3D_ISA_REGION)
+#error "an ISA header: include op_kernel/isa_begin.h before it"
+#endif
+
+#include <cstdint>
+#include <type_traits>
+
+#include "op_kernel/kernel_plan.h"
+#include "op_kernel/resample_rows_w_doubling.h"
+#include "op_kernel/row_arith.h"
+#include "op_kernel/vector_lanes.h"
+
+namespace trilinear3d::kernel::TRILINEAR3D_ISA {
+namespace w_inner {
+
+#if defined(TRILINEAR3D_HAVE_AVX2)
+
+#if defined(TRILINEAR3D_HAVE_AVX512)
+// The even and odd elements of the 2V elements a, b (a first) as two vectors.
+inline void Deinterleave(__m512 a, __m512 b, __m512 *even, __m512 *odd) {
+  const __m512i evens = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
+  const __m512i odds = _mm512_set_epi32(31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
+  *even = _mm512_permutex2var_ps(a, evens, b);
+  *odd = _mm512_permutex2var_ps(a, odds, b);
+}
+#else
+inline void Deinterleave(__m256 a, __m256 b, __m256 *even, __m256 *odd) {
+  // Per 128-bit half: a0 a2 b0 b2 | a4 a6 b4 b6; the 64-bit lanes' order 0 2 1 3 puts a's first.
+  const __m256 e = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
+  const __m256 o = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1));
+  *even = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(e), _MM_SHUFFLE(3, 1, 2, 0)));
+  *odd = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(o), _MM_SHUFFLE(3, 1, 2, 0)));
+}
+#endif
+
+// gradInput i .. i + V - 1 of the run: lane m sums gradOut 2(i + m) - 1 .. 2(i + m) + 2 with w[0..3].
+inline DoublingVec HalvingVector(const float *src, int64_t i, const DoublingVec w[4]) {
+  using L = DoublingLanes;
+  DoublingVec before, at, next, after;
+  Deinterleave(L::Load(src + 2 * i - 1), L::Load(src + 2 * i - 1 + kDoublingLanes), &before, &at);
+  Deinterleave(L::Load(src + 2 * i + 1), L::Load(src + 2 * i + 1 + kDoublingLanes), &next, &after);
+  return L::Fma(after, w[3], L::Fma(next, w[2], L::Fma(at, w[1], L::Fma(before, w[0], L::Zero()))));
+}
+
+// Whether the halving vectors serve g's rows: fp32, a run of at least V outputs, and the plan built for
+// this tier (whose steps' bits they give).
+template <typename A>
+inline bool HalvingApplies(const RowGather<A> &g) {
+  if constexpr (std::is_same_v<A, float>) {
+    return g.lanes == GatherLanes<float>() && g.halving.end - g.halving.begin >= kDoublingLanes;
+  }
+  return false;
+}
+
+// The W pass of one fp32 row whose halving run HalvingApplies to. The vectors read gradOut elements
+// [2 begin - 1, 2 end]: the run's own entries.
+inline void HalvingRow(const RowGather<float> &g, const float *src, float *dst) {
+  const HalvingRun<float> &run = g.halving;
+  const DoublingVec w[4] = {Broadcast(run.w[0]), Broadcast(run.w[1]), Broadcast(run.w[2]),
+                            Broadcast(run.w[3])};
+  for (int64_t j = 0; j < run.begin; ++j) dst[j] = ListOutput(g, src, j);
+  int64_t i = run.begin;
+  for (; i + kDoublingLanes <= run.end; i += kDoublingLanes) StoreVec(dst + i, HalvingVector(src, i, w));
+  if (i < run.end) {  // the rest as the run's last V outputs: outputs computed twice get the same bits
+    i = run.end - kDoublingLanes;
+    StoreVec(dst + i, HalvingVector(src, i, w));
+  }
+  for (int64_t j = run.end; j < g.dstLen; ++j) dst[j] = ListOutput(g, src, j);
+}
+
+// Output j's value v applied to the targets t (the fused H scatter): w * v assigned, or added with one
+// FMA, as the vector steps' epilogue applies it (row_arith.h).
+inline void ApplyTargetsAt(const RowTargets<float> &t, int64_t j, float v) {
+  for (int k = 0; k < t.count; ++k) {
+    float *p = t.row[k] + j;
+    *p = t.assign[k] ? t.w[k] * v : FmaLane(v, t.w[k], *p);
+  }
+}
+
+inline void ApplyTargetsAt(const RowTargets<float> &t, int64_t j, DoublingVec v) {
+  using L = DoublingLanes;
+  for (int k = 0; k < t.count; ++k) {
+    float *p = t.row[k] + j;
+    const DoublingVec w = L::Broadcast(t.w[k]);
+    L::Store(p, t.assign[k] ? L::Mul(w, v) : L::Fma(w, v, L::Load(p)));
+  }
+}
+
+// HalvingRow with its results applied to the targets t instead of stored (no round trip through a
+// W-pass row). The run's last partial group goes through the lists: a group computed twice would add
+// twice.
+inline void HalvingRowTargets(const RowGather<float> &g, const float *src, const RowTargets<float> &t) {
+  const HalvingRun<float> &run = g.halving;
+  const DoublingVec w[4] = {Broadcast(run.w[0]), Broadcast(run.w[1]), Broadcast(run.w[2]),
+                            Broadcast(run.w[3])};
+  for (int64_t j = 0; j < run.begin; ++j) ApplyTargetsAt(t, j, ListOutput(g, src, j));
+  int64_t i = run.begin;
+  for (; i + kDoublingLanes <= run.end; i += kDoublingLanes) ApplyTargetsAt(t, i, HalvingVector(src, i, w));
+  for (int64_t j = i; j < g.dstLen; ++j) ApplyTargetsAt(t, j, ListOutput(g, src, j));
+}
+
+// The W pass of kRows rows through HalvingRow when HalvingApplies, or with targets (one per row),
+// through HalvingRowTargets; returns false (nothing done) otherwise.
+template <int kRows, typename A>
+inline bool HalvingRows(const RowGather<A> &g, const A *const *src, A *const *dst,
+                        const RowTargets<A> *targets = nullptr) {
+  if constexpr (std::is_same_v<A, float>) {
+    if (!HalvingApplies(g)) return false;
+    for (int r = 0; r < kRows; ++r) {
+      if (targets != nullptr) {
+        HalvingRowTargets(g, src[r], targets[r]);
+      } else {
+        HalvingRow(g, src[r], dst[r]);
+      }
+    }
+    return true;
+  }
+  return false;
+}
+
+#else
+
+// The baseline tier's halving run: plain loops the compiler vectorises (SSE2, NEON), every output
+// summed as the scalar lists sum it (ListSum: from zero, in list order, the same expressions), so the
+// bits are the lists' bits.
+template <typename A>
+inline void HalvingRowBaseline(const RowGather<A> &g, const A *__restrict src, A *__restrict dst) {
+  const HalvingRun<A> &run = g.halving;
+  const A w0 = run.w[0], w1 = run.w[1], w2 = run.w[2], w3 = run.w[3];
+  for (int64_t j = 0; j < run.begin; ++j) dst[j] = ListSum(g, src, j);
+  for (int64_t i = run.begin; i < run.end; ++i) {
+    A acc = A(0);
+    acc += w0 * src[2 * i - 1];
+    acc += w1 * src[2 * i];
+    acc += w2 * src[2 * i + 1];
+    acc += w3 * src[2 * i + 2];
+    dst[i] = acc;
+  }
+  for (int64_t j = run.end; j < g.dstLen; ++j) dst[j] = ListSum(g, src, j);
+}
+
+// The W pass of kRows rows through HalvingRowBaseline when the gather has a halving run of at least 4
+// outputs and no vector steps, then the targets (one per row, optional) applied from the rows, as the
+// scalar lists' path applies them; returns false (nothing done) otherwise.
+template <int kRows, typename A>
+inline bool HalvingRows(const RowGather<A> &g, const A *const *src, A *const *dst,
+                        const RowTargets<A> *targets = nullptr) {
+  if (g.lanes != GatherLanes<A>() || g.halving.end - g.halving.begin < 4) return false;
+  for (int r = 0; r < kRows; ++r) HalvingRowBaseline(g, src[r], dst[r]);
+  if (targets != nullptr) {
+    for (int r = 0; r < kRows; ++r) ApplyTargets(targets[r], dst[r], g.dstLen);
+  }
+  return true;
+}
+
+#endif
+
+}  // namespace w_inner
+}  // namespace trilinear3d::kernel::TRILINEAR3D_ISA
+
+#endif  // TRILINEAR3D_OP_KERNEL_RESAMPLE_ROWS_W_HALVING_H_
