@@ -40,7 +40,7 @@
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
 namespace {
 
-#if defined(TRILINEAR3D_HAVE_AVX2)  // AVX-512 builds too
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)  // AVX-512 builds too
 using Stencil2xBase = stencil2x::Stencil2xLockstep;
 #else
 using Stencil2xBase = stencil2x::Stencil2xStrips;
@@ -58,16 +58,16 @@ class Stencil2xRunner : public Stencil2xBase {
     srcBase_ = PlaneBase<const float>(src_, t_, b.plane);
     dstBase_ = PlaneBase<float>(dst_, t_, b.plane);
     StencilSteps(b.d0, b.d1, t_.d.inSize, &dSteps_);
-#if !defined(TRILINEAR3D_HAVE_AVX2)
+#if !defined(TRILINEAR3D_HAVE_AVX2) && !defined(TRILINEAR3D_HAVE_VEC128)
     StencilSteps(b.h0, b.h1, t_.h.inSize, &hSteps_);  // the vector code spells the H steps out
 #endif
-#if defined(TRILINEAR3D_HAVE_AVX2)  // AVX-512 builds too
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)  // AVX-512 builds too
     // Rows of 128 or 64 gradInput columns (8 or 4 zmm, 16 or 8 ymm vectors).
     const int quadV = !alignedRows_ ? 0 : t_.w.inSize == 128 ? 128 / kL : t_.w.inSize == 64 ? 64 / kL : 0;
     const bool quads = quadV != 0;
 #endif
     for (size_t i = 0; i < dSteps_.size(); ++i) {
-#if defined(TRILINEAR3D_HAVE_AVX2)
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
       if (quads) {
         const size_t ran = quadV == 128 / kL ? Lockstep<128 / kL>(i) : Lockstep<64 / kL>(i);
         if (ran > 0) {
