@@ -160,10 +160,32 @@ struct Vec128Lanes<float> {
   static Vec Fma(Vec a, Vec b, Vec c) { return _mm_add_ps(_mm_mul_ps(a, b), c); }
   static float Fma(float a, float b, float c) { return a * b + c; }
 #endif
-  // fp16: exact, as ToAcc (an inf or a NaN keeps its bits).
+  // fp16, exactly as HalfToFloat (an inf or a NaN keeps its payload; no FP16 conversion in SSE2, and
+  // NEON's would quiet a signalling NaN): a normal number's exponent rebiased (+112, inf and NaN +224),
+  // a subnormal one's magnitude man * 2^-24 (exact), then the sign.
   static Vec Load(const Fp16 *p) {
-    alignas(16) float x[4] = {ToAcc(p[0]), ToAcc(p[1]), ToAcc(p[2]), ToAcc(p[3])};
-    return Load(static_cast<const float *>(x));
+#if defined(__aarch64__)
+    const uint32x4_t h = vmovl_u16(vld1_u16(reinterpret_cast<const uint16_t *>(p)));
+    const uint32x4_t em = vandq_u32(h, vdupq_n_u32(0x7fff));
+    const uint32x4_t rebias = vdupq_n_u32(112u << 23);
+    uint32x4_t bits = vaddq_u32(vshlq_n_u32(em, 13), rebias);
+    bits = vaddq_u32(bits, vandq_u32(vcgtq_u32(em, vdupq_n_u32(0x7bff)), rebias));
+    const float32x4_t sub = vmulq_n_f32(vcvtq_f32_u32(em), 5.9604644775390625e-8f);
+    bits = vbslq_u32(vcltq_u32(em, vdupq_n_u32(0x400)), vreinterpretq_u32_f32(sub), bits);
+    return vreinterpretq_f32_u32(vorrq_u32(bits, vshlq_n_u32(vandq_u32(h, vdupq_n_u32(0x8000)), 16)));
+#else
+    const __m128i h =
+        _mm_unpacklo_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i *>(p)), _mm_setzero_si128());
+    const __m128i em = _mm_and_si128(h, _mm_set1_epi32(0x7fff));
+    const __m128i rebias = _mm_set1_epi32(112 << 23);
+    __m128i bits = _mm_add_epi32(_mm_slli_epi32(em, 13), rebias);
+    bits = _mm_add_epi32(bits, _mm_and_si128(_mm_cmpgt_epi32(em, _mm_set1_epi32(0x7bff)), rebias));
+    const __m128i sub =
+        _mm_castps_si128(_mm_mul_ps(_mm_cvtepi32_ps(em), _mm_set1_ps(5.9604644775390625e-8f)));
+    const __m128i isSub = _mm_cmplt_epi32(em, _mm_set1_epi32(0x400));
+    bits = _mm_or_si128(_mm_andnot_si128(isSub, bits), _mm_and_si128(isSub, sub));
+    return _mm_castsi128_ps(_mm_or_si128(bits, _mm_slli_epi32(_mm_and_si128(h, _mm_set1_epi32(0x8000)), 16)));
+#endif
   }
   template <typename S>
   static Vec Load(const S *p, Mask n) {

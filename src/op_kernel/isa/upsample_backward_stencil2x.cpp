@@ -7,12 +7,13 @@
 // (two accumulator planes of scratch, chosen by parity), and a finished D index is stored into
 // gradInput. So gradOut is read once, in order, plane after plane (or four planes at a time,
 // below), which is faster than the width-last kernel's passes over whole rows.
-// With AVX-512 and AVX2 the W and H steps run on strips of up to 128 (AVX2: 32) gradInput columns
-// with the H sums in registers, so each gradOut row is loaded once and only finished H rows touch
-// memory, and a D index finished in a plane of one strip per row (AVX2: or of rows of whole 64-byte
-// lines) is streamed to gradInput as its rows finish; the baseline ISA runs the same steps
-// (StencilSteps' list) on whole rows of scratch. The two ISAs share that code through Lanes (their
-// vectors) and differ in the W step of a vector (WStep, WBlock) and in Quad's block width. Rows of
+// With AVX-512, AVX2 and the baseline tier's 128-bit vectors (SSE2, NEON) the W and H steps run on
+// strips of up to 128 (AVX2: 32, baseline: 16) gradInput columns with the H sums in registers, so each
+// gradOut row is loaded once and only finished H rows touch memory, and a D index finished in a plane
+// of one strip per row (AVX2, baseline: or of rows of whole 64-byte lines) is streamed to gradInput as
+// its rows finish; a baseline tier without vectors runs the same steps (StencilSteps' list) on whole
+// rows of scratch. The vector ISAs share that code through Lanes (their vectors) and differ in the W
+// step of a vector (WStep, WBlock) and in Quad's block width. Rows of
 // 128 (B1) or 64 go four planes at a time where their D steps allow, row by row (Quad): the D sums
 // then stay in L1 and in registers instead of L2, and gradOut streams faster; with AVX2 the planes
 // between (the D axis's ends, D chunk ends) also go row by row, a few at a time (Lockstep).
