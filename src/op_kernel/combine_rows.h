@@ -64,16 +64,16 @@ inline void CombineK(A *__restrict dst, const S *const *src, const A *weights, i
 }
 
 }  // namespace combine_detail
-#elif defined(TRILINEAR3D_HAVE_AVX2)
+#elif defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
 namespace combine_detail {
 
-// CombineK for AVX2 (8 fp32 or 4 fp64 lanes; Avx2Lanes): the accumulator stays in
-// a register across the k sources (one store per vector, instead of one sweep over dst per source);
-// fp16 / bf16 sources are converted as they are loaded (exactly, as LoadRow does), and the tail runs
-// the same fused operations one element at a time.
+// CombineK for AVX2 (8 fp32 or 4 fp64 lanes; Avx2Lanes) and the baseline tier's 128-bit vectors
+// (Vec128Lanes): the accumulator stays in a register across the k sources (one store per vector,
+// instead of one sweep over dst per source); fp16 / bf16 sources are converted as they are loaded
+// (exactly, as LoadRow does), and the tail runs the lanes' operations one element at a time.
 template <int K, typename A, typename S>
 inline void CombineK(A *__restrict dst, const S *const *src, const A *weights, int64_t n, bool accumulate) {
-  using L = Avx2Lanes<A>;
+  using L = TierLanes<A>;
   typename L::Vec w[K];
   const S *s[K];
   for (int j = 0; j < K; ++j) {
@@ -89,8 +89,8 @@ inline void CombineK(A *__restrict dst, const S *const *src, const A *weights, i
     L::Store(dst + x, acc);
   }
   for (; x < n; ++x) {
-    A acc = accumulate ? std::fma(weights[0], ToAcc(s[0][x]), dst[x]) : weights[0] * ToAcc(s[0][x]);
-    for (int j = 1; j < K; ++j) acc = std::fma(weights[j], ToAcc(s[j][x]), acc);
+    A acc = accumulate ? L::Fma(weights[0], ToAcc(s[0][x]), dst[x]) : weights[0] * ToAcc(s[0][x]);
+    for (int j = 1; j < K; ++j) acc = L::Fma(weights[j], ToAcc(s[j][x]), acc);
     dst[x] = acc;
   }
 }
@@ -98,7 +98,7 @@ inline void CombineK(A *__restrict dst, const S *const *src, const A *weights, i
 }  // namespace combine_detail
 #endif
 
-#if defined(TRILINEAR3D_HAVE_AVX2)
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
 namespace combine_detail {
 
 // This ISA's CombineK as a type, so that WithTapCount can pick its tap count.
@@ -139,7 +139,7 @@ inline void CombineRows(A *__restrict dst, const S *const *src, const A *w, int 
   static_assert(std::is_same_v<A, Acc<S>>, "sources are the dtype or its accumulation type");
   while (k > 0) {
     const int part = std::min(k, 4);
-#if defined(TRILINEAR3D_HAVE_AVX2)  // AVX-512 builds too
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)  // AVX-512 builds too
     combine_detail::WithTapCount<combine_detail::VectorCombine>(part, dst, src, w, n, accumulate);
 #else
     // One sweep per source, in order: the same sum as the vector path's chain, and loops the

@@ -33,9 +33,9 @@ inline void LoadRow(const T *src, int64_t stride, Acc<T> *__restrict dst, int64_
         return;
       }
     }
-#elif defined(TRILINEAR3D_HAVE_AVX2)
+#elif defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
     if constexpr (std::is_same_v<T, Bf16> || std::is_same_v<T, Fp16>) {
-      using L = Avx2Lanes<float>;
+      using L = TierLanes<float>;
       for (; i + L::kLanes <= n; i += L::kLanes) L::Store(dst + i, L::Load(src + i));
     }
 #endif
@@ -62,6 +62,29 @@ inline __m256i FloatToHalfLanes(__m512 v) {
   } else {
     return _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
   }
+}
+#endif
+
+#if defined(TRILINEAR3D_HAVE_VEC128)
+// Round-to-nearest-even fp32 -> bf16 of 4 lanes stored at dst, NaN kept quiet (as FloatToBf16).
+inline void StoreBf16x4(Bf16 *dst, Vec128Lanes<float>::Vec v) {
+#if defined(__aarch64__)
+  const uint32x4_t u = vreinterpretq_u32_f32(v);
+  const uint32x4_t lsb = vandq_u32(vshrq_n_u32(u, 16), vdupq_n_u32(1));
+  const uint32x4_t rounded = vaddq_u32(u, vaddq_u32(lsb, vdupq_n_u32(0x7fff)));
+  const uint32x4_t r = vbslq_u32(vceqq_f32(v, v), rounded, vorrq_u32(u, vdupq_n_u32(0x400000)));
+  vst1_u16(reinterpret_cast<uint16_t *>(dst), vshrn_n_u32(r, 16));
+#else
+  const __m128i u = _mm_castps_si128(v);
+  const __m128i lsb = _mm_and_si128(_mm_srli_epi32(u, 16), _mm_set1_epi32(1));
+  const __m128i rounded = _mm_add_epi32(u, _mm_add_epi32(lsb, _mm_set1_epi32(0x7fff)));
+  const __m128i nan = _mm_castps_si128(_mm_cmpunord_ps(v, v));
+  const __m128i r = _mm_or_si128(_mm_andnot_si128(nan, rounded),
+                                 _mm_and_si128(nan, _mm_or_si128(u, _mm_set1_epi32(0x400000))));
+  // The high halves, sign-extended, fit int16: the saturating pack keeps them as they are.
+  const __m128i h = _mm_srai_epi32(r, 16);
+  _mm_storel_epi64(reinterpret_cast<__m128i *>(dst), _mm_packs_epi32(h, h));
+#endif
 }
 #endif
 
@@ -93,6 +116,10 @@ inline void StoreRow(const Acc<T> *__restrict src, T *dst, int64_t stride, int64
             reinterpret_cast<__m128i *>(dst + i),
             _mm256_cvtps_ph(_mm256_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
       }
+    }
+#elif defined(TRILINEAR3D_HAVE_VEC128)
+    if constexpr (std::is_same_v<T, Bf16>) {
+      for (; i + 4 <= n; i += 4) StoreBf16x4(dst + i, Vec128Lanes<float>::Load(src + i));
     }
 #endif
   }

@@ -33,6 +33,9 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>  // each intrinsic carries its own target attribute
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>  // NEON is aarch64's baseline: every aarch64 CPU has it
+#endif
 
 #include "common/half_convert.h"
 #include "common/resample_math.h"
@@ -44,7 +47,9 @@
 #include "op_kernel/stencil2x_steps.h"
 
 // TRILINEAR3D_HAVE_AVX2: AVX2 + FMA + F16C code may be used (the avx2 and avx512 tiers);
-// TRILINEAR3D_HAVE_AVX512: AVX-512 F/BW/VL/DQ code may be used (the avx512 tier).
+// TRILINEAR3D_HAVE_AVX512: AVX-512 F/BW/VL/DQ code may be used (the avx512 tier);
+// TRILINEAR3D_HAVE_VEC128: the baseline tier's 128-bit vectors (SSE2 on x86-64, NEON on aarch64:
+// the architectures' baselines, so no target pragma) may be used (Vec128Lanes).
 #if defined(TRILINEAR3D_ISA_AVX512)
 #define TRILINEAR3D_HAVE_AVX2 1
 #define TRILINEAR3D_HAVE_AVX512 1
@@ -63,6 +68,8 @@
 #pragma GCC push_options
 #pragma GCC target("avx2,fma,f16c")
 #endif
+#elif defined(__SSE2__) || defined(__aarch64__)
+#define TRILINEAR3D_HAVE_VEC128 1
 #endif
 
 // ISA headers (the headers that open the ISA namespace) check this.

@@ -69,11 +69,11 @@ inline void Chunk(const A *__restrict src, int64_t srcFirst, const int32_t *__re
     }
   }
   for (int v = 0; v < vectors; ++v) EmitLanes(acc[v], out + v * kLanes, mask[v], targets, at + v * kLanes);
-#elif defined(TRILINEAR3D_HAVE_AVX2)
-  // Up to 8 vectors of channels, the accumulators in registers across the entry list, a partial last
-  // vector loaded and stored with a mask; the results go to out, or to the targets at element offset
-  // `at` (w * v assigned, or added with one FMA).
-  using L = Avx2Lanes<A>;
+#elif defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
+  // Up to 8 vectors of channels (AVX2's, or the baseline tier's 128-bit ones), the accumulators in
+  // registers across the entry list, a partial last vector loaded and stored with a mask; the results
+  // go to out, or to the targets at element offset `at` (w * v assigned, or added with the lanes' Fma).
+  using L = TierLanes<A>;
   constexpr int kMaxVectors = 8;
   const int vectors = static_cast<int>((width + L::kLanes - 1) / L::kLanes);
   const typename L::Mask tail = L::FirstLanes(width - (vectors - 1) * L::kLanes);
@@ -150,7 +150,11 @@ inline void ResampleRowCInner(const RowGather<A> &g, ResampleSpan span, const A 
                               A *__restrict dst, int64_t c, SourceIn sourceIn,
                               const RowTargets<A> *targets = nullptr) {
   constexpr int kLanes = 64 / static_cast<int>(sizeof(A));  // one 64-byte vector of A
-  constexpr int kChunk = 4 * kLanes;                        // channels a Chunk takes at most
+#if defined(TRILINEAR3D_HAVE_VEC128)
+  constexpr int kChunk = 2 * kLanes;  // channels a Chunk takes at most: 8 of the baseline's 16-byte vectors
+#else
+  constexpr int kChunk = 4 * kLanes;  // channels a Chunk takes at most
+#endif
   const int64_t *__restrict begin = g.begin.data();
   const int32_t *__restrict srcIdx = g.src.data();
   const A *__restrict weights = g.w.data();

@@ -6,8 +6,10 @@
 // per-step index, weight and mask loads. DoublingRowStreamed stores a row straight into the
 // destination with non-temporal stores, in place of a scratch row and a streamed copy of it.
 // Every output sums its list in list order with FMAs from zero, as the vector steps do
-// (resample_rows_w_inner_avx2.h, _avx512.h), so the bits are the steps' bits. The baseline tier has
-// its own loops, which sum as its scalar lists do (DoublingRowBaseline).
+// (resample_rows_w_inner_avx2.h, _avx512.h), so the bits are the steps' bits. The baseline tier's
+// 128-bit vectors (Vec128Lanes: SSE2, NEON) run the same code; their lanes' Fma sums as its scalar
+// lists do (ListSum: a multiply and an add on SSE2, one FMA on NEON), so the bits are the lists'.
+// A baseline tier without vectors has its own loops (DoublingRowBaseline).
 #ifndef TRILINEAR3D_OP_KERNEL_RESAMPLE_ROWS_W_DOUBLING_H_
 #define TRILINEAR3D_OP_KERNEL_RESAMPLE_ROWS_W_DOUBLING_H_
 
@@ -24,14 +26,18 @@
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
 namespace w_inner {
 
-#if defined(TRILINEAR3D_HAVE_AVX2)
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
 
 // This tier has the doubling vectors (DoublingRows, DoublingRowStreamed).
 constexpr bool kDoublingVectors = true;
 
-// acc + x * w with one rounding, as a vector lane's FMA.
+// acc + x * w rounded as a vector lane's Fma.
 inline float FmaLane(float x, float w, float acc) {
+#if defined(TRILINEAR3D_HAVE_AVX2)
   return _mm_cvtss_f32(_mm_fmadd_ss(_mm_set_ss(x), _mm_set_ss(w), _mm_set_ss(acc)));
+#else
+  return Vec128Lanes<float>::Fma(x, w, acc);
+#endif
 }
 
 // Output j of g through its list: FMAs from zero in list order (the outputs outside the run).
@@ -72,7 +78,7 @@ template <int kLane>
 inline __m512 WithLane(__m512 v, float x) {
   return _mm512_mask_mov_ps(v, static_cast<__mmask16>(1u << kLane), _mm512_set1_ps(x));
 }
-#else
+#elif defined(TRILINEAR3D_HAVE_AVX2)
 using DoublingLanes = Avx2Lanes<float>;
 
 inline void Interleave(__m256 even, __m256 odd, __m256 *first, __m256 *second) {
@@ -94,6 +100,45 @@ inline __m256 ShiftDownOne(__m256 v) {
 template <int kLane>
 inline __m256 WithLane(__m256 v, float x) {
   return _mm256_blend_ps(v, _mm256_set1_ps(x), 1 << kLane);
+}
+#elif defined(__aarch64__)
+using DoublingLanes = Vec128Lanes<float>;
+
+inline void Interleave(float32x4_t even, float32x4_t odd, float32x4_t *first, float32x4_t *second) {
+  *first = vzip1q_f32(even, odd);   // e0 o0 e1 o1
+  *second = vzip2q_f32(even, odd);  // e2 o2 e3 o3
+}
+
+inline void StreamVec(float *p, float32x4_t v) { vst1q_f32(p, v); }
+
+inline float32x4_t ShiftUpOne(float32x4_t v) { return vextq_f32(vdupq_laneq_f32(v, 0), v, 3); }
+inline float32x4_t ShiftDownOne(float32x4_t v) { return vextq_f32(v, vdupq_laneq_f32(v, 3), 1); }
+
+template <int kLane>
+inline float32x4_t WithLane(float32x4_t v, float x) {
+  return vsetq_lane_f32(x, v, kLane);
+}
+#else
+using DoublingLanes = Vec128Lanes<float>;
+
+inline void Interleave(__m128 even, __m128 odd, __m128 *first, __m128 *second) {
+  *first = _mm_unpacklo_ps(even, odd);   // e0 o0 e1 o1
+  *second = _mm_unpackhi_ps(even, odd);  // e2 o2 e3 o3
+}
+
+// Four back-to-back 16-byte stores fill a 64-byte line (a group is two of them: 8 outputs).
+inline void StreamVec(float *p, __m128 v) { _mm_stream_ps(p, v); }
+
+inline __m128 ShiftUpOne(__m128 v) { return _mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 1, 0, 0)); }
+inline __m128 ShiftDownOne(__m128 v) { return _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 3, 2, 1)); }
+
+// v with lane kLane set to x (SSE2 has no blend: the lane is stored and reloaded).
+template <int kLane>
+inline __m128 WithLane(__m128 v, float x) {
+  alignas(16) float lanes[4];
+  _mm_store_ps(lanes, v);
+  lanes[kLane] = x;
+  return _mm_load_ps(lanes);
 }
 #endif
 
@@ -222,9 +267,8 @@ inline bool DoublingRows(const RowGather<A> &g, const A *const *src, A *const *d
 
 constexpr bool kDoublingVectors = false;
 
-// The baseline tier's doubling run: plain loops the compiler vectorises (SSE2, NEON), every output
-// summed as the scalar lists sum it (ListSum: from zero, in list order, the same expressions), so the
-// bits are the lists' bits.
+// A baseline tier without vectors: plain loops, every output summed as the scalar lists sum it
+// (ListSum: from zero, in list order, the same expressions), so the bits are the lists' bits.
 template <typename A>
 inline void DoublingRowBaseline(const RowGather<A> &g, const A *__restrict src, A *__restrict dst) {
   const DoublingRun<A> &run = g.doubling;

@@ -39,6 +39,26 @@ inline void AxpyRow(A *__restrict dst, const A *__restrict src, A w, int64_t n, 
     }
     return;
   }
+#elif defined(TRILINEAR3D_HAVE_VEC128)
+  // The baseline tier's vectors, two per iteration, then the lanes' operations one element at a time.
+  using L = Vec128Lanes<A>;
+  constexpr int64_t kL = L::kLanes;
+  const typename L::Vec wv = L::Broadcast(w);
+  int64_t i = 0;
+  if (assign) {
+    for (; i + 2 * kL <= n; i += 2 * kL) {
+      L::Store(dst + i, L::Mul(wv, L::Load(src + i)));
+      L::Store(dst + i + kL, L::Mul(wv, L::Load(src + i + kL)));
+    }
+    for (; i < n; ++i) dst[i] = w * src[i];
+  } else {
+    for (; i + 2 * kL <= n; i += 2 * kL) {
+      L::Store(dst + i, L::Fma(wv, L::Load(src + i), L::Load(dst + i)));
+      L::Store(dst + i + kL, L::Fma(wv, L::Load(src + i + kL), L::Load(dst + i + kL)));
+    }
+    for (; i < n; ++i) dst[i] = L::Fma(w, src[i], dst[i]);
+  }
+  return;
 #endif
   if (assign) {
     for (int64_t i = 0; i < n; ++i) dst[i] = w * src[i];
@@ -52,10 +72,27 @@ template <typename A>
 inline void BlendRows(A *__restrict dst, const A *__restrict a, A w0, const A *__restrict b, A w1,
                       int64_t n) {
   if (b == nullptr) {  // one tap (a unit axis): no zero-weight term, so an inf stays an inf
+#if defined(TRILINEAR3D_HAVE_VEC128)
+    AxpyRow(dst, a, w0, n, true);
+#else
     for (int64_t i = 0; i < n; ++i) dst[i] = w0 * a[i];
+#endif
     return;
   }
+#if defined(TRILINEAR3D_HAVE_VEC128)
+  // The baseline tier's vectors: w1 * b added to w0 * a (one FMA on NEON), the tail as a lane.
+  using L = Vec128Lanes<A>;
+  constexpr int64_t kL = L::kLanes;
+  const typename L::Vec v0 = L::Broadcast(w0), v1 = L::Broadcast(w1);
+  int64_t i = 0;
+  for (; i + 2 * kL <= n; i += 2 * kL) {
+    L::Store(dst + i, L::Fma(v1, L::Load(b + i), L::Mul(v0, L::Load(a + i))));
+    L::Store(dst + i + kL, L::Fma(v1, L::Load(b + i + kL), L::Mul(v0, L::Load(a + i + kL))));
+  }
+  for (; i < n; ++i) dst[i] = L::Fma(w1, b[i], w0 * a[i]);
+#else
   for (int64_t i = 0; i < n; ++i) dst[i] = w0 * a[i] + w1 * b[i];
+#endif
 }
 
 // dst += the taps of out index o beyond its first two (TapTable's lists: cubic and antialias filters),
@@ -102,24 +139,24 @@ inline void EmitLanes(typename Avx512Lanes<A>::Vec v, A *out, typename Avx512Lan
     L::Store(p, targets->assign[t] ? L::Mul(w, v) : L::Fma(w, v, L::Load(p, m)), m);
   }
 }
-#elif defined(TRILINEAR3D_HAVE_AVX2)
+#elif defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
 // v stored at p: every lane, or (masked) only the lanes of m; AVX2's masked stores are slow (on AMD
-// especially), so they serve partial vectors only.
+// especially), and the baseline tier's go through a buffer, so they serve partial vectors only.
 template <typename A>
-inline void StoreLanes(A *p, typename Avx2Lanes<A>::Vec v, bool masked, typename Avx2Lanes<A>::Mask m) {
+inline void StoreLanes(A *p, typename TierLanes<A>::Vec v, bool masked, typename TierLanes<A>::Mask m) {
   if (masked) {
-    Avx2Lanes<A>::Store(p, v, m);
+    TierLanes<A>::Store(p, v, m);
   } else {
-    Avx2Lanes<A>::Store(p, v);
+    TierLanes<A>::Store(p, v);
   }
 }
 
 // The W pass's fused H scatter on one vector: the target at p becomes w * v (assign) or p + w * v
-// (one FMA); masked: only the lanes of m are read and written.
+// (the lanes' Fma); masked: only the lanes of m are read and written.
 template <typename A>
-inline void ApplyTargetLanes(A *p, typename Avx2Lanes<A>::Vec v, A w, bool assign, bool masked,
-                             typename Avx2Lanes<A>::Mask m) {
-  using L = Avx2Lanes<A>;
+inline void ApplyTargetLanes(A *p, typename TierLanes<A>::Vec v, A w, bool assign, bool masked,
+                             typename TierLanes<A>::Mask m) {
+  using L = TierLanes<A>;
   const typename L::Vec wv = L::Broadcast(w);
   StoreLanes(p, assign ? L::Mul(wv, v) : L::Fma(wv, v, masked ? L::Load(p, m) : L::Load(p)), masked, m);
 }

@@ -45,10 +45,11 @@ class Stencil2xDStep : public Stencil2xWStep {
                    reinterpret_cast<uintptr_t>(dst_.data) % 64 == 0 && ds[0] % 16 == 0 && ds[1] % 16 == 0 &&
                    ds[2] % 16 == 0 && ds[3] % 16 == 0;
 #endif
-#if defined(TRILINEAR3D_HAVE_AVX2) && !defined(TRILINEAR3D_HAVE_AVX512)
+#if (defined(TRILINEAR3D_HAVE_AVX2) && !defined(TRILINEAR3D_HAVE_AVX512)) || defined(TRILINEAR3D_HAVE_VEC128)
     // Every gradInput row starts a 64-byte line and spans whole lines: streamed from the registers,
-    // strip by strip (each strip is whole lines: 4 or 2 vectors, as the row has an even count).
-    const int64_t inW = t_.w.inSize, vectors = (inW + 7) / 8;
+    // strip by strip (each strip is whole lines: AVX2's 4 or 2 vectors, as the row has an even count;
+    // the baseline's 4).
+    const int64_t inW = t_.w.inSize, vectors = (inW + kL - 1) / kL;
     const int64_t *ds = dst_.strides;
     alignedRows_ = t_.streamStores && ds[4] == 1 && inW % 16 == 0 &&
                    reinterpret_cast<uintptr_t>(dst_.data) % 64 == 0 && ds[0] % 16 == 0 && ds[1] % 16 == 0 &&
@@ -74,7 +75,7 @@ class Stencil2xDStep : public Stencil2xWStep {
   }
   const float *SrcRow(const float *planeBase, int64_t oh) const { return planeBase + oh * src_.strides[3]; }
 
-#if defined(TRILINEAR3D_HAVE_AVX2)  // AVX-512 builds too
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)  // AVX-512 builds too
   // What one gradOut plane's D step does with a finished H row, worked out once per plane and strip
   // (the row loop then reads nothing else): up to two gradInput indices, each taking its terms of
   // this plane in order (the first assigning or adding), into its accumulator row, or, its last,

@@ -18,7 +18,7 @@
 namespace trilinear3d::kernel::TRILINEAR3D_ISA::stencil2x {
 namespace {
 
-#if defined(TRILINEAR3D_HAVE_AVX2)  // AVX-512 builds too
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)  // AVX-512 builds too
 // Several planes row by row (Lockstep), on the strips' row steps at the chunk's ends.
 class Stencil2xLockstep : public Stencil2xStrips {
  protected:
@@ -148,7 +148,7 @@ class Stencil2xLockstep : public Stencil2xStrips {
   template <int V>
   static constexpr int kQuadBlock = V;
 #endif
-#if defined(TRILINEAR3D_HAVE_AVX2) && !defined(TRILINEAR3D_HAVE_AVX512)
+#if (defined(TRILINEAR3D_HAVE_AVX2) && !defined(TRILINEAR3D_HAVE_AVX512)) || defined(TRILINEAR3D_HAVE_VEC128)
   template <int V>
   static constexpr int kQuadBlock = 2;
 #endif
@@ -277,8 +277,8 @@ class Stencil2xLockstep : public Stencil2xStrips {
   __attribute__((always_inline)) static void PrefetchAhead(const float *at, int64_t rowStride) {
 #pragma GCC unroll 16
     for (int q = 0; q < 2 * S * kL; q += 16) {
-      _mm_prefetch(reinterpret_cast<const char *>(at + 8 * rowStride + q), _MM_HINT_T0);
-      _mm_prefetch(reinterpret_cast<const char *>(at + 9 * rowStride + q), _MM_HINT_T0);
+      __builtin_prefetch(at + 8 * rowStride + q, 0, 3);  // prefetcht0 on x86-64
+      __builtin_prefetch(at + 9 * rowStride + q, 0, 3);
     }
   }
 

@@ -23,7 +23,7 @@ class Stencil2xStrips : public Stencil2xDStep {
  protected:
   using Stencil2xDStep::Stencil2xDStep;
 
-#if defined(TRILINEAR3D_HAVE_AVX2)  // AVX-512 builds too
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)  // AVX-512 builds too
   // W then H steps of one gradOut plane on strips of 8, 4, 2 or 1 vectors of gradInput columns (AVX2:
   // 4, 2 or 1; the last strip ends the row). Four strip widths and two strip kinds keep the
   // instantiations few: all of 1 to 8 times three row ends made the file take minutes and gigabytes

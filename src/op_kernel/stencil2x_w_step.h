@@ -1,8 +1,8 @@
 // The doubling stencil's W step (op_kernel/isa/upsample_backward_stencil2x.cpp), compiled once per
 // ISA: the vectors of the vector ISAs (Lanes), the W step of one vector (AVX-512: lane permutes of the
-// even and odd elements; AVX2: in-lane shuffles of loads), and Stencil2xWStep, the W step of a strip
-// or a block of vectors of one gradOut row with the row end's masks worked out once per call (the
-// portable ISA: of a whole row).
+// even and odd elements; AVX2 and the baseline tier's 128-bit vectors: shuffles of loads), and
+// Stencil2xWStep, the W step of a strip or a block of vectors of one gradOut row with the row end's
+// masks worked out once per call (a baseline tier without vectors: of a whole row).
 #ifndef TRILINEAR3D_OP_KERNEL_STENCIL2X_W_STEP_H_
 #define TRILINEAR3D_OP_KERNEL_STENCIL2X_W_STEP_H_
 
@@ -11,6 +11,7 @@
 #endif
 
 #include <cstdint>
+#include <cstring>
 
 #include "op_kernel/vector_lanes.h"
 
@@ -27,7 +28,7 @@ using tiling::TilingData;
 // and its last output's g[2k + 2] is the row's last element.
 enum class RowEnd { kNo, kEnd };
 
-#if defined(TRILINEAR3D_HAVE_AVX2)  // AVX-512 builds too
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)  // AVX-512 builds too
 // The W step leaves out its factor 1/4: 3 (g[2k] + g[2k + 1]) + (g[2k - 1] + g[2k + 2]) is two adds
 // and an FMA, on both of Zen 4's FP pipe pairs (its adds and its FMAs), where 1/4, 3/4, 3/4, 1/4
 // take a multiply and three FMAs on one (the difference shows with gradOut in L2, not by itself
@@ -68,6 +69,33 @@ struct Lanes {
   __attribute__((always_inline)) static void Stream(float *p, Vec v) { _mm256_stream_ps(p, v); }
   __attribute__((always_inline)) static Vec Mul(Vec a, Vec b) { return _mm256_mul_ps(a, b); }
   __attribute__((always_inline)) static Vec Fma(Vec a, Vec b, Vec c) { return _mm256_fmadd_ps(a, b, c); }
+};
+#endif
+#if defined(TRILINEAR3D_HAVE_VEC128)
+// The baseline tier's 4 lanes (Vec128Lanes: SSE2 or NEON; Fma: mul + add on SSE2), strips of up to
+// 4 vectors as AVX2's (16 xmm registers on SSE2). Select: a where the lanes of mask are set, else b.
+struct Lanes {
+  using V4 = Vec128Lanes<float>;
+  using Vec = V4::Vec;
+  static constexpr int kLanes = 4;
+  static constexpr int kMaxStrip = 4;
+  static constexpr bool kLockstepAll = true;
+  __attribute__((always_inline)) static Vec Zero() { return V4::Zero(); }
+  __attribute__((always_inline)) static Vec Set1(float x) { return V4::Broadcast(x); }
+  __attribute__((always_inline)) static Vec Load(const float *p) { return V4::Load(p); }
+  __attribute__((always_inline)) static void Store(float *p, Vec v) { V4::Store(p, v); }
+  __attribute__((always_inline)) static void Stream(float *p, Vec v) { V4::Stream(p, v); }
+  __attribute__((always_inline)) static Vec Mul(Vec a, Vec b) { return V4::Mul(a, b); }
+  __attribute__((always_inline)) static Vec Fma(Vec a, Vec b, Vec c) { return V4::Fma(a, b, c); }
+#if defined(__aarch64__)
+  __attribute__((always_inline)) static Vec Select(Vec mask, Vec a, Vec b) {
+    return vbslq_f32(vreinterpretq_u32_f32(mask), a, b);
+  }
+#else
+  __attribute__((always_inline)) static Vec Select(Vec mask, Vec a, Vec b) {
+    return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b));
+  }
+#endif
 };
 #endif
 #endif
@@ -155,11 +183,65 @@ __attribute__((always_inline)) inline __m256 WVectorPartial(const float *g, int6
 }
 #endif
 
+#if defined(TRILINEAR3D_HAVE_VEC128)
+// The baseline tier's W step of one vector: outputs k = 0 .. 3 from the 8 gradOut elements g[0 .. 7]
+// at its start, as AVX2's WCombine: 3 (g[2k] + g[2k + 1]) + (g[2k - 1] + g[2k + 2]). The even (odd)
+// elements of two vectors (SSE2 shufps, NEON uzp1 / uzp2) come in output order: from a = g[0 .. 3]
+// and b = g[4 .. 7] g[2k] and g[2k + 1], from the vectors at g - 1 and g + 3 g[2k - 1], from those
+// at g + 1 and g + 5 g[2k + 2]. The same operands in the same order as AVX2's (Fma: one rounding on
+// NEON, a multiply and an add on SSE2).
+__attribute__((always_inline)) inline Lanes::Vec WCombine(Lanes::Vec a, Lanes::Vec b, Lanes::Vec before0,
+                                                          Lanes::Vec before4, Lanes::Vec after1,
+                                                          Lanes::Vec after5) {
+#if defined(__aarch64__)
+  const float32x4_t even = vuzp1q_f32(a, b), odd = vuzp2q_f32(a, b);
+  const float32x4_t left = vuzp1q_f32(before0, before4), right = vuzp2q_f32(after1, after5);
+  return vfmaq_f32(vaddq_f32(left, right), vdupq_n_f32(3.0f), vaddq_f32(even, odd));
+#else
+  const __m128 even = _mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));              // g[2k]
+  const __m128 odd = _mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1));               // g[2k + 1]
+  const __m128 left = _mm_shuffle_ps(before0, before4, _MM_SHUFFLE(2, 0, 2, 0));  // g[2k - 1]
+  const __m128 right = _mm_shuffle_ps(after1, after5, _MM_SHUFFLE(3, 1, 3, 1));   // g[2k + 2]
+  return _mm_add_ps(_mm_mul_ps(_mm_set1_ps(3.0f), _mm_add_ps(even, odd)), _mm_add_ps(left, right));
+#endif
+}
+
+// A whole vector at g. kFirst: g starts the row (g[-1] is g[0], clamped); kLast: g[7] ends it (g[8]
+// is g[7]); those come from lane moves of the loaded vectors, so nothing outside the row is read.
+template <bool kFirst, bool kLast>
+__attribute__((always_inline)) inline Lanes::Vec WVector(const float *g) {
+  using L = Lanes;
+  const L::Vec a = L::Load(g), b = L::Load(g + 4);
+#if defined(__aarch64__)
+  const L::Vec before0 = kFirst ? vextq_f32(vdupq_laneq_f32(a, 0), a, 3) : L::Load(g - 1);
+  const L::Vec after5 = kLast ? vextq_f32(b, vdupq_laneq_f32(b, 3), 1) : L::Load(g + 5);
+#else
+  const L::Vec before0 = kFirst ? _mm_shuffle_ps(a, a, _MM_SHUFFLE(2, 1, 0, 0)) : _mm_loadu_ps(g - 1);
+  const L::Vec after5 = kLast ? _mm_shuffle_ps(b, b, _MM_SHUFFLE(3, 3, 2, 1)) : _mm_loadu_ps(g + 5);
+#endif
+  return WCombine(a, b, before0, L::Load(g + 3), L::Load(g + 1), after5);
+}
+
+// The row's partial last vector: its n gradOut elements at g (n even, below 8), copied into a buffer
+// between g[-1] (g[0] where g starts the row) and copies of the row's last element, then WCombine
+// from the buffer: the same values as WVector's, nothing past the row read. Lanes of outputs past the
+// row hold what the copies give (stored into scratch padding).
+__attribute__((always_inline)) inline Lanes::Vec WVectorPartial(const float *g, int64_t n, bool first) {
+  using L = Lanes;
+  alignas(16) float buf[16];
+  buf[0] = first ? g[0] : g[-1];
+  for (int64_t i = 0; i < n; ++i) buf[1 + i] = g[i];
+  for (int64_t i = 1 + n; i < 16; ++i) buf[i] = g[n - 1];
+  return WCombine(L::Load(buf + 1), L::Load(buf + 5), L::Load(buf), L::Load(buf + 4), L::Load(buf + 2),
+                  L::Load(buf + 6));
+}
+#endif
+
 // The root of the kernel's layers (Stencil2xWStep -> Stencil2xDStep -> Stencil2xStrips ->
 // Stencil2xLockstep -> the runner): the W step, with the row end's masks of the tiling's W axis.
 class Stencil2xWStep {
  protected:
-#if defined(TRILINEAR3D_HAVE_AVX2)  // AVX-512 builds too
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)  // AVX-512 builds too
   using L = Lanes;
   using Vec = L::Vec;
   static constexpr int kL = L::kLanes;
@@ -175,6 +257,15 @@ class Stencil2xWStep {
     lastLane_ = __mmask16(1u << ((inW - 1) % 16));
     partialEnd_ = inW % 16 != 0;
     zeroTapLane_ = __mmask16(inW > 1 ? 2 : 1);
+#elif defined(TRILINEAR3D_HAVE_VEC128)
+    // The row's last vector: its gradOut elements (2 .. 8).
+    const int64_t inW = t.w.inSize;
+    lastN_ = 2 * inW - 8 * ((inW - 1) / 4);
+    partialEnd_ = inW % 4 != 0;
+    alignas(16) float lane[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    const uint32_t on = 0xffffffffu;
+    std::memcpy(&lane[inW > 1 ? 1 : 0], &on, sizeof(on));
+    zeroTapLane_ = L::Load(lane);
 #else
     // The row's last vector: its gradOut elements (2 .. 16) and the masks of its two halves.
     const int64_t inW = t.w.inSize;
@@ -297,10 +388,62 @@ class Stencil2xWStep {
     if constexpr (kFirst) r[0] = _mm256_blend_ps(r[0], L::Fma(L::Zero(), L::Set1(at[0]), r[0]), 2);
   }
 #endif
+#if defined(TRILINEAR3D_HAVE_VEC128)
+  // AVX2's WStep and WBlock on the baseline tier's vectors (4 gradInput columns of 8 gradOut elements
+  // each): the same operations per output.
+  template <int V, RowEnd kEnd>
+  __attribute__((always_inline)) void WStep(const float *strip, const StripEdges &edges, Vec (&r)[V]) const {
+    constexpr bool kRowEnd = kEnd == RowEnd::kEnd;
+#pragma GCC unroll 8
+    for (int j = 0; j < V; ++j) {
+      const float *at = strip + 2 * kL * j;
+      const bool first = j == 0 && edges.first;
+      if (kRowEnd && j + 1 == V) {
+        if (partialEnd_) {
+          r[j] = WVectorPartial(at, lastN_, first);
+        } else {
+          r[j] = first ? WVector<true, true>(at) : WVector<false, true>(at);
+        }
+      } else {
+        r[j] = first ? WVector<true, false>(at) : WVector<false, false>(at);
+      }
+    }
+    if (edges.first) {  // 0 * g[0] into output min(1, inW - 1): the zero-weight tap (stencil2x_steps.h)
+      r[0] = L::Select(zeroTapLane_, L::Fma(L::Zero(), L::Set1(strip[0]), r[0]), r[0]);
+    }
+  }
+
+  template <int S, bool kFirst, bool kLast>
+  __attribute__((always_inline)) static void WBlock(const float *at, Vec (&r)[S]) {
+#pragma GCC unroll 8
+    for (int j = 0; j < S; ++j) {
+      const float *g = at + 2 * kL * j;
+      if (kFirst && j == 0) {
+        r[j] = kLast && j + 1 == S ? WVector<true, true>(g) : WVector<true, false>(g);
+      } else {
+        r[j] = kLast && j + 1 == S ? WVector<false, true>(g) : WVector<false, false>(g);
+      }
+    }
+    if constexpr (kFirst) {  // lane 1 (a row of whole vectors has inW >= 4)
+      r[0] = L::Select(SecondLane(), L::Fma(L::Zero(), L::Set1(at[0]), r[0]), r[0]);
+    }
+  }
+
+  // The mask of lane 1.
+  __attribute__((always_inline)) static Vec SecondLane() {
+    alignas(16) float lane[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    const uint32_t on = 0xffffffffu;
+    std::memcpy(&lane[1], &on, sizeof(on));
+    return L::Load(lane);
+  }
+#endif
 
   bool partialEnd_ = false;  // the row's last vector is partial (masks needed)
 #if defined(TRILINEAR3D_HAVE_AVX512)
   __mmask16 lastLo_ = 0, lastHi_ = 0, lastLane_ = 0, zeroTapLane_ = 0;
+#elif defined(TRILINEAR3D_HAVE_VEC128)
+  Vec zeroTapLane_;    // lane min(1, inW - 1)
+  int64_t lastN_ = 0;  // gradOut elements of the row's last vector
 #else
   __m256i lastLo_, lastHi_;  // the masks of the last vector's halves (WVectorPartial)
   __m256 zeroTapLane_;       // lane min(1, inW - 1)

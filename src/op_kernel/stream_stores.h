@@ -90,7 +90,7 @@ inline void StoreRowStreamingScaled(const float *__restrict src, float w, float 
 }
 
 inline void StreamFence() {
-#if defined(TRILINEAR3D_HAVE_AVX2)  // AVX-512 builds too
+#if defined(TRILINEAR3D_HAVE_AVX2) || (defined(TRILINEAR3D_HAVE_VEC128) && defined(__SSE2__))  // and SSE2's
   _mm_sfence();
 #endif
 }

@@ -1,8 +1,10 @@
 // This ISA's vectors of the accumulation type A (Avx512Lanes: 16 fp32 or 8 fp64 lanes; Avx2Lanes:
-// 8 fp32 or 4 fp64): loads (fp16 / bf16 widened exactly to fp32), masked loads and stores (nothing
-// outside the mask read or written) and the arithmetic, one overload set per ISA, so that the row
-// code is written once per ISA for both accumulation types. Compiled once per ISA (included only
-// from src/op_kernel/isa/*.cpp); the baseline tier has no vectors here.
+// 8 fp32 or 4 fp64; Vec128Lanes, the baseline tier's: 4 fp32 or 2 fp64 of SSE2 or NEON): loads
+// (fp16 / bf16 widened exactly to fp32), masked loads and stores (nothing outside the mask read or
+// written) and the arithmetic, one overload set per ISA, so that the row code is written once per
+// ISA for both accumulation types. TierLanes<A> names the tier's set. Compiled once per ISA
+// (included only from src/op_kernel/isa/*.cpp); a baseline tier of another architecture has no
+// vectors here.
 #ifndef TRILINEAR3D_OP_KERNEL_VECTOR_LANES_H_
 #define TRILINEAR3D_OP_KERNEL_VECTOR_LANES_H_
 
@@ -10,6 +12,7 @@
 #error "an ISA header: include op_kernel/isa_begin.h before it"
 #endif
 
+#include <cmath>
 #include <cstdint>
 
 #include "op_kernel/element_types.h"
@@ -91,6 +94,7 @@ struct Avx2Lanes<float> {
   static Vec Broadcast(float w) { return _mm256_set1_ps(w); }
   static Vec Mul(Vec a, Vec b) { return _mm256_mul_ps(a, b); }
   static Vec Fma(Vec a, Vec b, Vec c) { return _mm256_fmadd_ps(a, b, c); }
+  static float Fma(float a, float b, float c) { return std::fma(a, b, c); }  // one lane's (tails)
 };
 template <>
 struct Avx2Lanes<double> {
@@ -108,7 +112,145 @@ struct Avx2Lanes<double> {
   static Vec Broadcast(double w) { return _mm256_set1_pd(w); }
   static Vec Mul(Vec a, Vec b) { return _mm256_mul_pd(a, b); }
   static Vec Fma(Vec a, Vec b, Vec c) { return _mm256_fmadd_pd(a, b, c); }
+  static double Fma(double a, double b, double c) { return std::fma(a, b, c); }
 };
+#elif defined(TRILINEAR3D_HAVE_VEC128)
+// The baseline tier's 128-bit vectors, one source for x86-64 (SSE2) and aarch64 (NEON). Mask is a
+// lane count (the first n lanes): SSE2 has no masked loads or stores, so a partial vector goes
+// through a small buffer, element by element, and nothing outside the n lanes is read or written.
+// Fma is a fused multiply-add on NEON (vfmaq) and a multiply then an add on SSE2 (two roundings: no
+// FMA in x86-64's baseline); the scalar Fma rounds as a vector lane does, for the tails.
+template <typename A>
+struct Vec128Lanes;
+template <>
+struct Vec128Lanes<float> {
+#if defined(__aarch64__)
+  using Vec = float32x4_t;
+#else
+  using Vec = __m128;
+#endif
+  using Mask = int64_t;
+  static constexpr int64_t kLanes = 4;
+  static Mask FirstLanes(int64_t n) { return n < 0 ? 0 : (n > kLanes ? kLanes : n); }
+#if defined(__aarch64__)
+  static Vec Zero() { return vdupq_n_f32(0.0f); }
+  static Vec Load(const float *p) { return vld1q_f32(p); }
+  static Vec Load(const Bf16 *p) {  // bf16 is the high half of an fp32
+    return vreinterpretq_f32_u32(vshll_n_u16(vld1_u16(reinterpret_cast<const uint16_t *>(p)), 16));
+  }
+  static void Store(float *p, Vec v) { vst1q_f32(p, v); }
+  static void Stream(float *p, Vec v) { vst1q_f32(p, v); }
+  static Vec Broadcast(float w) { return vdupq_n_f32(w); }
+  static Vec Add(Vec a, Vec b) { return vaddq_f32(a, b); }
+  static Vec Mul(Vec a, Vec b) { return vmulq_f32(a, b); }
+  static Vec Fma(Vec a, Vec b, Vec c) { return vfmaq_f32(c, a, b); }
+  static float Fma(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
+#else
+  static Vec Zero() { return _mm_setzero_ps(); }
+  static Vec Load(const float *p) { return _mm_loadu_ps(p); }
+  static Vec Load(const Bf16 *p) {  // bf16 is the high half of an fp32: zeros below it
+    const __m128i h = _mm_loadl_epi64(reinterpret_cast<const __m128i *>(p));
+    return _mm_castsi128_ps(_mm_unpacklo_epi16(_mm_setzero_si128(), h));
+  }
+  static void Store(float *p, Vec v) { _mm_storeu_ps(p, v); }
+  static void Stream(float *p, Vec v) { _mm_stream_ps(p, v); }  // p 16-byte aligned
+  static Vec Broadcast(float w) { return _mm_set1_ps(w); }
+  static Vec Add(Vec a, Vec b) { return _mm_add_ps(a, b); }
+  static Vec Mul(Vec a, Vec b) { return _mm_mul_ps(a, b); }
+  static Vec Fma(Vec a, Vec b, Vec c) { return _mm_add_ps(_mm_mul_ps(a, b), c); }
+  static float Fma(float a, float b, float c) { return a * b + c; }
+#endif
+  // fp16, exactly as HalfToFloat (an inf or a NaN keeps its payload; no FP16 conversion in SSE2, and
+  // NEON's would quiet a signalling NaN): a normal number's exponent rebiased (+112, inf and NaN +224),
+  // a subnormal one's magnitude man * 2^-24 (exact), then the sign.
+  static Vec Load(const Fp16 *p) {
+#if defined(__aarch64__)
+    const uint32x4_t h = vmovl_u16(vld1_u16(reinterpret_cast<const uint16_t *>(p)));
+    const uint32x4_t em = vandq_u32(h, vdupq_n_u32(0x7fff));
+    const uint32x4_t rebias = vdupq_n_u32(112u << 23);
+    uint32x4_t bits = vaddq_u32(vshlq_n_u32(em, 13), rebias);
+    bits = vaddq_u32(bits, vandq_u32(vcgtq_u32(em, vdupq_n_u32(0x7bff)), rebias));
+    const float32x4_t sub = vmulq_n_f32(vcvtq_f32_u32(em), 5.9604644775390625e-8f);
+    bits = vbslq_u32(vcltq_u32(em, vdupq_n_u32(0x400)), vreinterpretq_u32_f32(sub), bits);
+    return vreinterpretq_f32_u32(vorrq_u32(bits, vshlq_n_u32(vandq_u32(h, vdupq_n_u32(0x8000)), 16)));
+#else
+    const __m128i h =
+        _mm_unpacklo_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i *>(p)), _mm_setzero_si128());
+    const __m128i em = _mm_and_si128(h, _mm_set1_epi32(0x7fff));
+    const __m128i rebias = _mm_set1_epi32(112 << 23);
+    __m128i bits = _mm_add_epi32(_mm_slli_epi32(em, 13), rebias);
+    bits = _mm_add_epi32(bits, _mm_and_si128(_mm_cmpgt_epi32(em, _mm_set1_epi32(0x7bff)), rebias));
+    const __m128i sub =
+        _mm_castps_si128(_mm_mul_ps(_mm_cvtepi32_ps(em), _mm_set1_ps(5.9604644775390625e-8f)));
+    const __m128i isSub = _mm_cmplt_epi32(em, _mm_set1_epi32(0x400));
+    bits = _mm_or_si128(_mm_andnot_si128(isSub, bits), _mm_and_si128(isSub, sub));
+    return _mm_castsi128_ps(_mm_or_si128(bits, _mm_slli_epi32(_mm_and_si128(h, _mm_set1_epi32(0x8000)), 16)));
+#endif
+  }
+  template <typename S>
+  static Vec Load(const S *p, Mask n) {
+    alignas(16) float x[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    for (int64_t i = 0; i < n; ++i) x[i] = ToAcc(p[i]);
+    return Load(static_cast<const float *>(x));
+  }
+  static void Store(float *p, Vec v, Mask n) {
+    alignas(16) float x[4];
+    Store(x, v);
+    for (int64_t i = 0; i < n; ++i) p[i] = x[i];
+  }
+};
+template <>
+struct Vec128Lanes<double> {
+#if defined(__aarch64__)
+  using Vec = float64x2_t;
+#else
+  using Vec = __m128d;
+#endif
+  using Mask = int64_t;
+  static constexpr int64_t kLanes = 2;
+  static Mask FirstLanes(int64_t n) { return n < 0 ? 0 : (n > kLanes ? kLanes : n); }
+#if defined(__aarch64__)
+  static Vec Zero() { return vdupq_n_f64(0.0); }
+  static Vec Load(const double *p) { return vld1q_f64(p); }
+  static void Store(double *p, Vec v) { vst1q_f64(p, v); }
+  static Vec Broadcast(double w) { return vdupq_n_f64(w); }
+  static Vec Add(Vec a, Vec b) { return vaddq_f64(a, b); }
+  static Vec Mul(Vec a, Vec b) { return vmulq_f64(a, b); }
+  static Vec Fma(Vec a, Vec b, Vec c) { return vfmaq_f64(c, a, b); }
+  static double Fma(double a, double b, double c) { return __builtin_fma(a, b, c); }
+#else
+  static Vec Zero() { return _mm_setzero_pd(); }
+  static Vec Load(const double *p) { return _mm_loadu_pd(p); }
+  static void Store(double *p, Vec v) { _mm_storeu_pd(p, v); }
+  static Vec Broadcast(double w) { return _mm_set1_pd(w); }
+  static Vec Add(Vec a, Vec b) { return _mm_add_pd(a, b); }
+  static Vec Mul(Vec a, Vec b) { return _mm_mul_pd(a, b); }
+  static Vec Fma(Vec a, Vec b, Vec c) { return _mm_add_pd(_mm_mul_pd(a, b), c); }
+  static double Fma(double a, double b, double c) { return a * b + c; }
+#endif
+  static Vec Load(const double *p, Mask n) {
+    alignas(16) double x[2] = {0.0, 0.0};
+    for (int64_t i = 0; i < n; ++i) x[i] = p[i];
+    return Load(static_cast<const double *>(x));
+  }
+  static void Store(double *p, Vec v, Mask n) {
+    alignas(16) double x[2];
+    Store(x, v);
+    for (int64_t i = 0; i < n; ++i) p[i] = x[i];
+  }
+};
+#endif
+
+// The tier's lanes (a vector tier only).
+#if defined(TRILINEAR3D_HAVE_AVX512)
+template <typename A>
+using TierLanes = Avx512Lanes<A>;
+#elif defined(TRILINEAR3D_HAVE_AVX2)
+template <typename A>
+using TierLanes = Avx2Lanes<A>;
+#elif defined(TRILINEAR3D_HAVE_VEC128)
+template <typename A>
+using TierLanes = Vec128Lanes<A>;
 #endif
 
 }  // namespace trilinear3d::kernel::TRILINEAR3D_ISA

@@ -7,12 +7,13 @@
 // (two accumulator planes of scratch, chosen by parity), and a finished D index is stored into
 // gradInput. So gradOut is read once, in order, plane after plane (or four planes at a time,
 // below), which is faster than the width-last kernel's passes over whole rows.
-// With AVX-512 and AVX2 the W and H steps run on strips of up to 128 (AVX2: 32) gradInput columns
-// with the H sums in registers, so each gradOut row is loaded once and only finished H rows touch
-// memory, and a D index finished in a plane of one strip per row (AVX2: or of rows of whole 64-byte
-// lines) is streamed to gradInput as its rows finish; the baseline ISA runs the same steps
-// (StencilSteps' list) on whole rows of scratch. The two ISAs share that code through Lanes (their
-// vectors) and differ in the W step of a vector (WStep, WBlock) and in Quad's block width. Rows of
+// With AVX-512, AVX2 and the baseline tier's 128-bit vectors (SSE2, NEON) the W and H steps run on
+// strips of up to 128 (AVX2: 32, baseline: 16) gradInput columns with the H sums in registers, so each
+// gradOut row is loaded once and only finished H rows touch memory, and a D index finished in a plane
+// of one strip per row (AVX2, baseline: or of rows of whole 64-byte lines) is streamed to gradInput as
+// its rows finish; a baseline tier without vectors runs the same steps (StencilSteps' list) on whole
+// rows of scratch. The vector ISAs share that code through Lanes (their vectors) and differ in the W
+// step of a vector (WStep, WBlock) and in Quad's block width. Rows of
 // 128 (B1) or 64 go four planes at a time where their D steps allow, row by row (Quad): the D sums
 // then stay in L1 and in registers instead of L2, and gradOut streams faster; with AVX2 the planes
 // between (the D axis's ends, D chunk ends) also go row by row, a few at a time (Lockstep).
@@ -40,7 +41,7 @@
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
 namespace {
 
-#if defined(TRILINEAR3D_HAVE_AVX2)  // AVX-512 builds too
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)  // AVX-512 builds too
 using Stencil2xBase = stencil2x::Stencil2xLockstep;
 #else
 using Stencil2xBase = stencil2x::Stencil2xStrips;
@@ -58,16 +59,16 @@ class Stencil2xRunner : public Stencil2xBase {
     srcBase_ = PlaneBase<const float>(src_, t_, b.plane);
     dstBase_ = PlaneBase<float>(dst_, t_, b.plane);
     StencilSteps(b.d0, b.d1, t_.d.inSize, &dSteps_);
-#if !defined(TRILINEAR3D_HAVE_AVX2)
+#if !defined(TRILINEAR3D_HAVE_AVX2) && !defined(TRILINEAR3D_HAVE_VEC128)
     StencilSteps(b.h0, b.h1, t_.h.inSize, &hSteps_);  // the vector code spells the H steps out
 #endif
-#if defined(TRILINEAR3D_HAVE_AVX2)  // AVX-512 builds too
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)  // AVX-512 builds too
     // Rows of 128 or 64 gradInput columns (8 or 4 zmm, 16 or 8 ymm vectors).
     const int quadV = !alignedRows_ ? 0 : t_.w.inSize == 128 ? 128 / kL : t_.w.inSize == 64 ? 64 / kL : 0;
     const bool quads = quadV != 0;
 #endif
     for (size_t i = 0; i < dSteps_.size(); ++i) {
-#if defined(TRILINEAR3D_HAVE_AVX2)
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
       if (quads) {
         const size_t ran = quadV == 128 / kL ? Lockstep<128 / kL>(i) : Lockstep<64 / kL>(i);
         if (ran > 0) {
