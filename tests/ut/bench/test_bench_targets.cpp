@@ -77,6 +77,23 @@ TEST(BenchTargets, EveryTargetOfARunThatMeetsThem) {
   EXPECT_NE(Find(checks, "B1 2 threads >= 1.7x"), nullptr);
 }
 
+// The cubic group: C1 against PyTorch (10x) and every C case against its streaming floor (50 % on the vector
+// tiers), one check each, met and unmet.
+TEST(BenchTargets, TheCubicGroupsSpeedUpAndFloorTargets) {
+  std::vector<CaseResult> results = {CaseRun("C1", 30, 400, 16, 0.5), CaseRun("C3", 20, 60, 8, 0.5)};
+  const std::vector<TargetCheck> checks = CheckTargets(results, ScalingResult{});
+  const TargetCheck *speedUp = Find(checks, "C1 speed-up >= 10x");
+  ASSERT_NE(speedUp, nullptr);
+  EXPECT_TRUE(speedUp->met);
+  const TargetCheck *floorC1 = Find(checks, "C1 >= 50 % of its streaming floor");
+  ASSERT_NE(floorC1, nullptr);
+  EXPECT_TRUE(floorC1->met) << floorC1->measured;  // 16 / 30 = 53 %
+  EXPECT_EQ(Find(checks, "C3 speed-up"), nullptr);
+  const TargetCheck *floorC3 = Find(checks, "C3 >= 50 % of its streaming floor");
+  ASSERT_NE(floorC3, nullptr);
+  EXPECT_FALSE(floorC3->met) << floorC3->measured;  // 8 / 20 = 40 %
+}
+
 TEST(BenchTargets, AnUnmetRatioSaysWhetherItsTimeWasBelowTheFloor) {
   // PyTorch 176 ms: 25x needs 7.04 ms, below the 9.39 ms floor.
   std::vector<TargetCheck> checks = CheckTargets({CaseRun("B1", 11.3, 176, 9.39, 0.82)}, ScalingResult{});
