@@ -103,6 +103,7 @@ EMULATED_PROGRAMS=(
   tests/ut/op_api/trilinear3d_ut_op_api_test_nearest_accuracy
   tests/ut/op_api/trilinear3d_ut_op_api_test_nearest_determinism
   tests/ut/op_api/trilinear3d_ut_op_api_test_resize
+  tests/reliability/trilinear3d_reliability_nearest_streams
 )
 
 # run_emulated BUILD_DIR EXPECTED_TIER LAUNCHER... [-- PROGRAM...]: each program (default:
