@@ -75,10 +75,18 @@ const char *BenchCase::OperatorName() const {
       {"_upsample_bilinear2d_aa_backward", "_upsample_bilinear2d_aa"},
       {"_upsample_bicubic2d_aa_backward", "_upsample_bicubic2d_aa"}};
   if (filter != Filter2d::kLinear) return kCubicNames[static_cast<int>(filter) - 1][forward ? 1 : 0];
-  static const char *const kNames[3][2] = {{"upsample_linear1d_backward", "upsample_linear1d"},
-                                           {"upsample_bilinear2d_backward", "upsample_bilinear2d"},
-                                           {"upsample_trilinear3d_backward", "upsample_trilinear3d"}};
-  return kNames[SpatialRank() - 1][forward ? 1 : 0];
+  // By mode (Mode's order), spatial rank, then direction.
+  static const char *const kNames[3][3][2] = {
+      {{"upsample_linear1d_backward", "upsample_linear1d"},
+       {"upsample_bilinear2d_backward", "upsample_bilinear2d"},
+       {"upsample_trilinear3d_backward", "upsample_trilinear3d"}},
+      {{"upsample_nearest1d_backward", "upsample_nearest1d"},
+       {"upsample_nearest2d_backward", "upsample_nearest2d"},
+       {"upsample_nearest3d_backward", "upsample_nearest3d"}},
+      {{"_upsample_nearest_exact1d_backward", "_upsample_nearest_exact1d"},
+       {"_upsample_nearest_exact2d_backward", "_upsample_nearest_exact2d"},
+       {"_upsample_nearest_exact3d_backward", "_upsample_nearest_exact3d"}}};
+  return kNames[static_cast<int>(mode)][SpatialRank() - 1][forward ? 1 : 0];
 }
 
 std::string BenchCase::ShapeText() const {
@@ -88,14 +96,17 @@ std::string BenchCase::ShapeText() const {
 std::string BenchCase::FormatText() const {
   std::string text = std::string(DTypeName(dtype)) + " " + Layout();
   if (alignCorners) text += ", align_corners";
+  if (mode == Mode::kNearest) text += ", nearest";
+  if (mode == Mode::kNearestExact) text += ", nearest-exact";
   return text;
 }
 
 const std::vector<BenchCase> &AllCases() {
   using D = DType;
+  using M = Mode;
   static const std::vector<BenchCase> cases = {
       // id, forward, gradInput or x (N, C, spatial), gradOut's or y's spatial sizes, dtype, channelsLast,
-      // alignCorners
+      // alignCorners, mode (default linear)
       {"B1", false, {1, 64, 8, 128, 128}, {16, 256, 256}, D::kFloat32, false, false},
       {"B2", false, {1, 64, 8, 128, 128}, {16, 256, 256}, D::kBFloat16, false, false},
       {"B3", false, {1, 64, 8, 128, 128}, {16, 256, 256}, D::kFloat32, true, false},
@@ -115,11 +126,19 @@ const std::vector<BenchCase> &AllCases() {
       {"L5", false, {8, 64, 128, 128}, {256, 256}, D::kBFloat16, false, false},
       {"L6", false, {4, 32, 75, 111}, {149, 223}, D::kFloat32, false, true},
       // The cubic group: bicubic 2-D (forward and backward) and the image pipeline's antialiased shrink.
-      {"C1", false, {8, 64, 128, 128}, {256, 256}, D::kFloat32, false, false, Filter2d::kBicubic},
-      {"C2", true, {8, 64, 128, 128}, {256, 256}, D::kFloat32, false, false, Filter2d::kBicubic},
-      {"C3", true, {8, 3, 1024, 1024}, {224, 224}, D::kFloat32, false, false, Filter2d::kBilinearAntialias},
-      {"C4", false, {8, 3, 1024, 1024}, {224, 224}, D::kFloat32, false, false, Filter2d::kBilinearAntialias},
-      {"C5", false, {8, 64, 128, 128}, {256, 256}, D::kFloat32, true, false, Filter2d::kBicubic},
+      {"C1", false, {8, 64, 128, 128}, {256, 256}, D::kFloat32, false, false, M::kLinear, Filter2d::kBicubic},
+      {"C2", true, {8, 64, 128, 128}, {256, 256}, D::kFloat32, false, false, M::kLinear, Filter2d::kBicubic},
+      {"C3", true, {8, 3, 1024, 1024}, {224, 224}, D::kFloat32, false, false, M::kLinear, Filter2d::kBilinearAntialias},
+      {"C4", false, {8, 3, 1024, 1024}, {224, 224}, D::kFloat32, false, false, M::kLinear, Filter2d::kBilinearAntialias},
+      {"C5", false, {8, 64, 128, 128}, {256, 256}, D::kFloat32, true, false, M::kLinear, Filter2d::kBicubic},
+      // The nearest group: nearest 2-D / 3-D (backward through aclnnUpsampleNearest2dBackward /
+      // aclnnUpsampleNearest3dBackward, forward through aclnnUpsampleNearest2dV2) and nearest-exact 2-D.
+      {"N1", false, {8, 64, 128, 128}, {256, 256}, D::kFloat32, false, false, M::kNearest},
+      {"N2", false, {8, 64, 128, 128}, {256, 256}, D::kFloat32, true, false, M::kNearest},
+      {"N3", false, {1, 64, 16, 64, 64}, {32, 128, 128}, D::kFloat32, false, false, M::kNearest},
+      {"N4", true, {8, 64, 128, 128}, {256, 256}, D::kFloat32, false, false, M::kNearest},
+      {"N5", false, {4, 32, 75, 111}, {149, 223}, D::kFloat32, false, false, M::kNearestExact},
+      {"N6", false, {8, 64, 128, 128}, {256, 256}, D::kBFloat16, false, false, M::kNearest},
   };
   return cases;
 }

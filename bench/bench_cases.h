@@ -1,5 +1,6 @@
 // The benchmark's cases: docs/spec.md §8 (B1-B8, backward; F1, F3, F5, forward: the trilinear 3-D
-// operators) and the linear group's L1-L6 (linear 1-D and bilinear 2-D, forward and backward).
+// operators), the linear group's L1-L6 (linear 1-D and bilinear 2-D, forward and backward) and the
+// nearest group's N1-N6 (nearest 2-D and 3-D, nearest-exact 2-D).
 #ifndef TRILINEAR3D_BENCH_BENCH_CASES_H_
 #define TRILINEAR3D_BENCH_BENCH_CASES_H_
 
@@ -14,8 +15,14 @@ enum class DType { kFloat32, kFloat16, kBFloat16 };
 // The 2-D cases' filter: bilinear (the linear group), or the cubic group's bicubic and antialiased ones.
 enum class Filter2d { kLinear, kBicubic, kBilinearAntialias, kBicubicAntialias };
 
-// One case of any of the family's ranks: the spatial axes (1: L, 2: H, W, 3: D, H, W) pick the operator
-// (upsample_linear1d, upsample_bilinear2d, upsample_trilinear3d), the direction its forward or backward.
+// The operator group: linear (linear1d, bilinear2d, trilinear3d, or the 2-D cases' Filter2d), nearest or
+// nearest-exact.
+enum class Mode { kLinear, kNearest, kNearestExact };
+
+// One case of any of the family's ranks: the mode and the spatial axes (1: L, 2: H, W, 3: D, H, W) pick
+// the operator (upsample_linear1d, upsample_bilinear2d, upsample_trilinear3d; upsample_nearest1d/2d/3d;
+// _upsample_nearest_exact1d/2d/3d; with a 2-D filter the cubic group's), the direction its forward or
+// backward.
 struct BenchCase {
   std::string id;
   bool forward = false;          // false: backward (gradInput <- gradOut); true: forward (x -> y)
@@ -24,7 +31,8 @@ struct BenchCase {
   DType dtype = DType::kFloat32;
   bool channelsLast = false;  // channels last (NHWC, NDHWC; PyTorch channels_last(_3d)) for both tensors
   bool alignCorners = false;
-  Filter2d filter = Filter2d::kLinear;  // 2-D cases only
+  Mode mode = Mode::kLinear;
+  Filter2d filter = Filter2d::kLinear;  // 2-D cases of Mode::kLinear only
 
   int SpatialRank() const { return static_cast<int>(input.size()) - 2; }
   std::vector<int64_t> Output() const;  // N, C, outSize: gradOut, or the forward's y
@@ -35,7 +43,7 @@ struct BenchCase {
   const char *Layout() const;        // the memory order: "NCL", "NCHW", "NHWC", "NCDHW" or "NDHWC"
   const char *OperatorName() const;  // PyTorch's name: "upsample_bilinear2d_backward", ...
   std::string ShapeText() const;     // "gradInput <- gradOut" or "x -> y", channels-first sizes
-  std::string FormatText() const;    // "fp32 NCDHW", "bf16 NHWC, align_corners"
+  std::string FormatText() const;    // "fp32 NCDHW", "bf16 NHWC, align_corners", "fp32 NCHW, nearest"
 };
 
 int64_t ElementSize(DType dtype);

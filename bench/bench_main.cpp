@@ -1,6 +1,7 @@
-// trilinear3d_bench: docs/spec.md §8's cases (the trilinear B1-B8, F1, F3, F5 and the linear group's
-// L1-L6) through the library's public C API against PyTorch's CPU kernel (libtorch) and a memcpy of the
-// same bytes, in one process with the same thread count, alternating runs, medians. See --help.
+// trilinear3d_bench: docs/spec.md §8's cases (the trilinear B1-B8, F1, F3, F5, the linear group's L1-L6
+// and the nearest group's N1-N6) through the library's public C API against PyTorch's CPU kernel (libtorch)
+// and a memcpy of the same bytes, in one process with the same thread count, alternating runs, medians. See
+// --help.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -47,7 +48,7 @@ void Usage(const char *program) {
       "2\n"
       "  --reps K          timed runs per side and case, median reported; default 5\n"
       "  --warmup W        untimed runs per side and case first; default 1\n"
-      "  --cases LIST      comma-separated ids of B1..B8, F1, F3, F5, L1..L6; default all\n"
+      "  --cases LIST      comma-separated ids of B1..B8, F1, F3, F5, L1..L6, N1..N6; default all\n"
       "  --json PATH       also write the results as JSON\n"
       "  --md PATH         also write the markdown report to PATH\n"
       "  --torch-budget S  fewer PyTorch runs where K would take longer than S seconds; default 40\n"
@@ -310,7 +311,8 @@ int Main(int argc, char **argv) {
   std::string unknown;
   const std::vector<BenchCase> cases = SelectCases(options.cases, &unknown);
   if (!unknown.empty() || cases.empty()) {
-    std::fprintf(stderr, "unknown case ids: %s (known: B1..B8, F1, F3, F5, L1..L6)\n", unknown.c_str());
+    std::fprintf(stderr, "unknown case ids: %s (known: B1..B8, F1, F3, F5, L1..L6, N1..N6)\n",
+                 unknown.c_str());
     return 2;
   }
 

@@ -9,7 +9,9 @@ namespace {
 // of memcpy bandwidth, with higher bars on B1, B2 and B4, and B3 against PyTorch's channels_last
 // kernel at 4x. The forward targets: the forward of B1 (F1) >= 3x and >= 50 %. The linear group's
 // targets: every L case >= 60 % of its streaming floor on the vector tiers (AVX2, AVX-512) and >= 30 % on
-// the baseline tier; L1 and L4 (the 2x backwards) >= 5x PyTorch. A bar of 0 is no target.
+// the baseline tier; L1 and L4 (the 2x backwards) >= 5x PyTorch. The nearest group's targets: every N case
+// >= 70 % of its streaming floor on the vector tiers and >= 40 % on the baseline tier, and never slower than
+// PyTorch (>= 1x). A bar of 0 is no target.
 struct CaseTarget {
   const char *id;
   double speedUp;          // PyTorch time / ours
@@ -23,6 +25,7 @@ constexpr const char *kBackward = "backward targets";
 constexpr const char *kForward = "forward targets";
 constexpr const char *kLinear = "linear-group targets";
 constexpr const char *kCubic = "cubic-group targets";
+constexpr const char *kNearest = "nearest-group targets";
 
 constexpr CaseTarget kCaseTargets[] = {
     {"B1", 25, 0.60, 0, 0, kBackward},
@@ -47,6 +50,14 @@ constexpr CaseTarget kCaseTargets[] = {
     {"C3", 0, 0, 0.50, 0.30, kCubic},
     {"C4", 0, 0, 0.50, 0.30, kCubic},
     {"C5", 0, 0, 0.50, 0.30, kCubic},
+    // The nearest group: never slower than PyTorch; >= 70 % of the streaming floor on the vector tiers, >= 40 %
+    // on the baseline tier.
+    {"N1", 1, 0, 0.70, 0.40, kNearest},
+    {"N2", 1, 0, 0.70, 0.40, kNearest},
+    {"N3", 1, 0, 0.70, 0.40, kNearest},
+    {"N4", 1, 0, 0.70, 0.40, kNearest},
+    {"N5", 1, 0, 0.70, 0.40, kNearest},
+    {"N6", 1, 0, 0.70, 0.40, kNearest},
 };
 
 constexpr uint64_t kWorkspaceLimitBytes = uint64_t{64} << 20;  // backward targets, every case

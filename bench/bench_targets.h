@@ -1,7 +1,8 @@
 // The project's performance targets, checked against one bench run: the backward targets (docs/spec.md
-// §8's cases B1-B8, 2 threads each side), the forward targets (F1, the forward of B1) and the linear
+// §8's cases B1-B8, 2 threads each side), the forward targets (F1, the forward of B1), the linear
 // group's targets (L1-L6: a fraction of the streaming floor that depends on the ISA tier, and L1, L4
-// against PyTorch).
+// against PyTorch) and the nearest group's (N1-N6: a fraction of the floor per tier, and never slower than
+// PyTorch).
 //
 // A ratio to PyTorch moves with PyTorch's own time, which varies a lot between runs on a shared
 // machine. So a failed ratio also says what time it needed and how that compares with the run's

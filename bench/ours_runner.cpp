@@ -14,6 +14,18 @@
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
 #include "aclnnop/aclnn_upsample_linear_1d.h"
 #include "aclnnop/aclnn_upsample_linear_1d_backward.h"
+#include "aclnnop/aclnn_upsample_nearest_1d_backward.h"
+#include "aclnnop/aclnn_upsample_nearest_1d_v2.h"
+#include "aclnnop/aclnn_upsample_nearest_2d_backward.h"
+#include "aclnnop/aclnn_upsample_nearest_2d_v2.h"
+#include "aclnnop/aclnn_upsample_nearest_3d.h"
+#include "aclnnop/aclnn_upsample_nearest_3d_backward.h"
+#include "aclnnop/aclnn_upsample_nearest_exact1d.h"
+#include "aclnnop/aclnn_upsample_nearest_exact1d_backward.h"
+#include "aclnnop/aclnn_upsample_nearest_exact2d.h"
+#include "aclnnop/aclnn_upsample_nearest_exact2d_backward.h"
+#include "aclnnop/aclnn_upsample_nearest_exact3d.h"
+#include "aclnnop/aclnn_upsample_nearest_exact3d_backward.h"
 #include "aclnnop/aclnn_upsample_trilinear_3d.h"
 #include "aclnnop/aclnn_upsample_trilinear_3d_backward.h"
 #include "bench_timing.h"
@@ -91,9 +103,11 @@ OursRunner::OursRunner(const BenchCase &benchCase) : case_(benchCase), stream_(O
   sourceTensor_ = MakeTensor(sourceShape, case_, source_);
   destinationTensor_ = MakeTensor(destinationShape, case_, destination_);
   outputSize_ = aclCreateIntArray(case_.outSize.data(), case_.outSize.size());
-  // inputSize: N, C, spatial; the 2-D backward reads it in gradOut's format's order (NHWC: N, H, W, C).
-  const std::vector<int64_t> inputSize =
-      case_.SpatialRank() == 2 ? InMemoryOrder(case_.input, case_.channelsLast) : case_.input;
+  // inputSize: N, C, spatial; the bilinear 2-D backward (V2) reads it in gradOut's format's order (NHWC:
+  // N, H, W, C), the nearest backwards in that logical order whatever the format.
+  const std::vector<int64_t> inputSize = case_.SpatialRank() == 2 && case_.mode == Mode::kLinear
+                                             ? InMemoryOrder(case_.input, case_.channelsLast)
+                                             : case_.input;
   inputSize_ = aclCreateIntArray(inputSize.data(), inputSize.size());
   if (outputSize_ == nullptr || inputSize_ == nullptr) Fail("aclCreateIntArray", 0);
 }
@@ -108,11 +122,76 @@ OursRunner::~OursRunner() {
   aclrtFree(destination_);
 }
 
+namespace {
+
+// The nearest operators' plans, without scales (0: the sizes decide).
+aclnnStatus PlanNearest(const BenchCase &benchCase, aclTensor *in, const aclIntArray *outputSize,
+                        const aclIntArray *inputSize, aclTensor *out, uint64_t *workspaceSize,
+                        aclOpExecutor **executor) {
+  const bool exact = benchCase.mode == Mode::kNearestExact;
+  if (benchCase.forward) {
+    switch (benchCase.SpatialRank()) {
+      case 1:
+        return exact ? aclnnUpsampleNearestExact1dGetWorkspaceSize(in, outputSize, 0.0, out, workspaceSize,
+                                                                   executor)
+                     : aclnnUpsampleNearest1dV2GetWorkspaceSize(in, outputSize, 0.0f, out, workspaceSize,
+                                                                executor);
+      case 2:
+        return exact ? aclnnUpsampleNearestExact2dGetWorkspaceSize(in, outputSize, 0.0, 0.0, out,
+                                                                   workspaceSize, executor)
+                     : aclnnUpsampleNearest2dV2GetWorkspaceSize(in, outputSize, 0.0f, 0.0f, out,
+                                                                workspaceSize, executor);
+      default:
+        return exact ? aclnnUpsampleNearestExact3dGetWorkspaceSize(in, outputSize, 0.0, 0.0, 0.0, out,
+                                                                   workspaceSize, executor)
+                     : aclnnUpsampleNearest3dGetWorkspaceSize(in, outputSize, 0.0, 0.0, 0.0, out,
+                                                              workspaceSize, executor);
+    }
+  }
+  switch (benchCase.SpatialRank()) {
+    case 1:
+      return exact ? aclnnUpsampleNearestExact1dBackwardGetWorkspaceSize(in, outputSize, inputSize, 0.0, out,
+                                                                         workspaceSize, executor)
+                   : aclnnUpsampleNearest1dBackwardGetWorkspaceSize(in, outputSize, inputSize, 0.0, out,
+                                                                    workspaceSize, executor);
+    case 2:
+      return exact ? aclnnUpsampleNearestExact2dBackwardGetWorkspaceSize(in, outputSize, inputSize, 0.0, 0.0,
+                                                                         out, workspaceSize, executor)
+                   : aclnnUpsampleNearest2dBackwardGetWorkspaceSize(in, outputSize, inputSize, 0.0, 0.0, out,
+                                                                    workspaceSize, executor);
+    default:
+      return exact ? aclnnUpsampleNearestExact3dBackwardGetWorkspaceSize(in, outputSize, inputSize, 0.0, 0.0,
+                                                                         0.0, out, workspaceSize, executor)
+                   : aclnnUpsampleNearest3dBackwardGetWorkspaceSize(in, outputSize, inputSize, 0.0, 0.0, 0.0,
+                                                                    out, workspaceSize, executor);
+  }
+}
+
+// The run of a nearest operator's plan.
+aclnnStatus LaunchNearest(const BenchCase &benchCase, void *workspace, uint64_t workspaceSize,
+                          aclOpExecutor *executor, aclrtStream stream) {
+  using Run = aclnnStatus (*)(void *, uint64_t, aclOpExecutor *, aclrtStream);
+  // By exactness, spatial rank, then direction (backward, forward).
+  static const Run kRuns[2][3][2] = {{{aclnnUpsampleNearest1dBackward, aclnnUpsampleNearest1dV2},
+                                      {aclnnUpsampleNearest2dBackward, aclnnUpsampleNearest2dV2},
+                                      {aclnnUpsampleNearest3dBackward, aclnnUpsampleNearest3d}},
+                                     {{aclnnUpsampleNearestExact1dBackward, aclnnUpsampleNearestExact1d},
+                                      {aclnnUpsampleNearestExact2dBackward, aclnnUpsampleNearestExact2d},
+                                      {aclnnUpsampleNearestExact3dBackward, aclnnUpsampleNearestExact3d}}};
+  const Run run = kRuns[benchCase.mode == Mode::kNearestExact ? 1 : 0][benchCase.SpatialRank() - 1]
+                       [benchCase.forward ? 1 : 0];
+  return run(workspace, workspaceSize, executor, stream);
+}
+
+}  // namespace
+
 aclnnStatus OursRunner::Plan(uint64_t *workspaceSize, aclOpExecutor **executor) const {
   // No scales: the sizes decide (the 1-D forward's "none" is -1, the others' 0).
   const bool alignCorners = case_.alignCorners;
   aclTensor *in = sourceTensor_;
   aclTensor *out = destinationTensor_;
+  if (case_.mode != Mode::kLinear)
+    return PlanNearest(case_, in, outputSize_, inputSize_, out, workspaceSize, executor);
   switch (case_.SpatialRank()) {
     case 1:
       return case_.forward
@@ -137,6 +216,7 @@ aclnnStatus OursRunner::Plan(uint64_t *workspaceSize, aclOpExecutor **executor) 
 }
 
 aclnnStatus OursRunner::Launch(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor) const {
+  if (case_.mode != Mode::kLinear) return LaunchNearest(case_, workspace, workspaceSize, executor, stream_);
   switch (case_.SpatialRank()) {
     case 1:
       return case_.forward ? aclnnUpsampleLinear1d(workspace, workspaceSize, executor, stream_)

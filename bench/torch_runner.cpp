@@ -57,10 +57,50 @@ TorchRunner::TorchRunner(const BenchCase &benchCase, void *source)
     : case_(benchCase),
       source_(WrapMemory(benchCase, benchCase.forward ? benchCase.input : benchCase.Output(), source)) {}
 
+namespace {
+
+// PyTorch's nearest operator of the case (no scales: the sizes decide). inSize: the backward's input size.
+at::Tensor CallNearest(const BenchCase &benchCase, const at::Tensor &source,
+                       const std::vector<int64_t> &inSize) {
+  const std::vector<int64_t> &outSize = benchCase.outSize;
+  const bool exact = benchCase.mode == Mode::kNearestExact;
+  if (benchCase.forward) {
+    switch (benchCase.SpatialRank()) {
+      case 1:
+        return exact ? at::_upsample_nearest_exact1d(source, outSize)
+                     : at::upsample_nearest1d(source, outSize);
+      case 2:
+        return exact ? at::_upsample_nearest_exact2d(source, outSize)
+                     : at::upsample_nearest2d(source, outSize);
+      default:
+        return exact ? at::_upsample_nearest_exact3d(source, outSize)
+                     : at::upsample_nearest3d(source, outSize);
+    }
+  }
+  switch (benchCase.SpatialRank()) {
+    case 1:
+      return exact ? at::_upsample_nearest_exact1d_backward(source, outSize, inSize)
+                   : at::upsample_nearest1d_backward(source, outSize, inSize);
+    case 2:
+      return exact ? at::_upsample_nearest_exact2d_backward(source, outSize, inSize)
+                   : at::upsample_nearest2d_backward(source, outSize, inSize);
+    default:
+      return exact ? at::_upsample_nearest_exact3d_backward(source, outSize, inSize)
+                   : at::upsample_nearest3d_backward(source, outSize, inSize);
+  }
+}
+
+}  // namespace
+
 at::Tensor TorchRunner::Call(const at::Tensor &source) const {
   const std::vector<int64_t> &outSize = case_.outSize;
   const bool alignCorners = case_.alignCorners;
   if (case_.filter != Filter2d::kLinear) return CallCubic(source);
+  if (case_.mode != Mode::kLinear) {
+    std::vector<int64_t> inSize = case_.input;
+    inSize[1] = source.size(1);
+    return CallNearest(case_, source, inSize);
+  }
   if (case_.forward) {
     switch (case_.SpatialRank()) {
       case 1:

@@ -112,6 +112,7 @@ EMULATED_PROGRAMS=(
   tests/ut/op_api/trilinear3d_ut_op_api_test_cubic_accuracy
   tests/ut/op_api/trilinear3d_ut_op_api_test_cubic_determinism
   tests/reliability/trilinear3d_reliability_cubic_reliability
+  tests/reliability/trilinear3d_reliability_nearest_streams
 )
 
 # run_emulated BUILD_DIR EXPECTED_TIER LAUNCHER... [-- PROGRAM...]: each program (default:

@@ -189,10 +189,10 @@ using Run = aclnnStatus (*)(void *workspace, uint64_t workspaceSize, aclOpExecut
 
 // How the library's scales relate to torch's (LibraryScales).
 enum class ScaleRule {
-  kLinear,        // all or none, each giving its size: floor(in * s) == out
-  kNearest,       // the same; torch's upsample_nearest ignores the scale of an axis with out == in or 2 * in
-  kNearestFloat,  // kNearest through a float parameter (the V2 forwards): only scales a float holds exactly
-  kNearestExact,  // the same as kLinear, for _upsample_nearest_exact
+  kLinear,        // all or none, each giving its size: floor(in * s) == out (LibraryScales)
+  kNearest,       // torch's float ratio per axis, ambiguous on axes of out == in or 2 * in (NearestScales)
+  kNearestFloat,  // kNearest, the forward's scales passed as float (the V2 forwards)
+  kNearestExact,  // torch's float ratio per axis, nowhere ambiguous
 };
 
 // One operator of the family: aten's (and trilinear3d::'s) name for the forward (the backward is
@@ -1233,6 +1233,12 @@ at::Tensor NearestBackwardAutograd(const at::Tensor &gradOutput, at::IntArrayRef
                                    at::IntArrayRef inputSize, S... scales) {
   return ResizeBackwardFunction::apply(gradOutput, kOp, outputSize, inputSize, false, Scales{scales...});
 }
+// torch's at::cpu:: nearest functions, typed: some are overloaded (torch 1.13), so each is cast to its type.
+template <typename... S>
+using NearestForwardFn = at::Tensor (*)(const at::Tensor &, at::IntArrayRef, S...);
+template <typename... S>
+using NearestBackwardFn = at::Tensor (*)(const at::Tensor &, at::IntArrayRef, at::IntArrayRef, S...);
+
 template <int kOp, auto kTorch, typename... S>
 at::Tensor NearestAten(const at::Tensor &self, at::IntArrayRef outputSize, S... scales) {
   return OverrideForward(kOp, self, outputSize, false, Scales{scales...},
@@ -1376,28 +1382,52 @@ void ForEachOverride(Visit &&visit) {
 // The nearest rows of ForEachOverride: their kernels are also the trilinear3d:: nearest operators' CPU ones.
 template <typename Visit>
 void ForEachNearestOverride(Visit &&visit) {
-  visit("upsample_nearest3d", &NearestAten<kNearest3d, &at::cpu::upsample_nearest3d, Scale, Scale, Scale>);
+  visit("upsample_nearest3d",
+        &NearestAten<kNearest3d,
+                     static_cast<NearestForwardFn<Scale, Scale, Scale>>(&at::cpu::upsample_nearest3d), Scale,
+                     Scale, Scale>);
   visit("upsample_nearest3d_backward",
-        &NearestBackwardAten<kNearest3d, &at::cpu::upsample_nearest3d_backward, Scale, Scale, Scale>);
-  visit("upsample_nearest2d", &NearestAten<kNearest2d, &at::cpu::upsample_nearest2d, Scale, Scale>);
+        &NearestBackwardAten<kNearest3d,
+                             static_cast<NearestBackwardFn<Scale, Scale, Scale>>(
+                                 &at::cpu::upsample_nearest3d_backward),
+                             Scale, Scale, Scale>);
+  visit("upsample_nearest2d",
+        &NearestAten<kNearest2d, static_cast<NearestForwardFn<Scale, Scale>>(&at::cpu::upsample_nearest2d),
+                     Scale, Scale>);
   visit("upsample_nearest2d_backward",
-        &NearestBackwardAten<kNearest2d, &at::cpu::upsample_nearest2d_backward, Scale, Scale>);
-  visit("upsample_nearest1d", &NearestAten<kNearest1d, &at::cpu::upsample_nearest1d, Scale>);
+        &NearestBackwardAten<
+            kNearest2d, static_cast<NearestBackwardFn<Scale, Scale>>(&at::cpu::upsample_nearest2d_backward),
+            Scale, Scale>);
+  visit("upsample_nearest1d",
+        &NearestAten<kNearest1d, static_cast<NearestForwardFn<Scale>>(&at::cpu::upsample_nearest1d), Scale>);
   visit("upsample_nearest1d_backward",
-        &NearestBackwardAten<kNearest1d, &at::cpu::upsample_nearest1d_backward, Scale>);
+        &NearestBackwardAten<
+            kNearest1d, static_cast<NearestBackwardFn<Scale>>(&at::cpu::upsample_nearest1d_backward), Scale>);
   visit("_upsample_nearest_exact3d",
-        &NearestAten<kNearestExact3d, &at::cpu::_upsample_nearest_exact3d, Scale, Scale, Scale>);
+        &NearestAten<kNearestExact3d,
+                     static_cast<NearestForwardFn<Scale, Scale, Scale>>(&at::cpu::_upsample_nearest_exact3d),
+                     Scale, Scale, Scale>);
   visit("_upsample_nearest_exact3d_backward",
-        &NearestBackwardAten<kNearestExact3d, &at::cpu::_upsample_nearest_exact3d_backward, Scale, Scale,
-                             Scale>);
+        &NearestBackwardAten<kNearestExact3d,
+                             static_cast<NearestBackwardFn<Scale, Scale, Scale>>(
+                                 &at::cpu::_upsample_nearest_exact3d_backward),
+                             Scale, Scale, Scale>);
   visit("_upsample_nearest_exact2d",
-        &NearestAten<kNearestExact2d, &at::cpu::_upsample_nearest_exact2d, Scale, Scale>);
+        &NearestAten<kNearestExact2d,
+                     static_cast<NearestForwardFn<Scale, Scale>>(&at::cpu::_upsample_nearest_exact2d), Scale,
+                     Scale>);
   visit("_upsample_nearest_exact2d_backward",
-        &NearestBackwardAten<kNearestExact2d, &at::cpu::_upsample_nearest_exact2d_backward, Scale, Scale>);
+        &NearestBackwardAten<kNearestExact2d,
+                             static_cast<NearestBackwardFn<Scale, Scale>>(
+                                 &at::cpu::_upsample_nearest_exact2d_backward),
+                             Scale, Scale>);
   visit("_upsample_nearest_exact1d",
-        &NearestAten<kNearestExact1d, &at::cpu::_upsample_nearest_exact1d, Scale>);
+        &NearestAten<kNearestExact1d,
+                     static_cast<NearestForwardFn<Scale>>(&at::cpu::_upsample_nearest_exact1d), Scale>);
   visit("_upsample_nearest_exact1d_backward",
-        &NearestBackwardAten<kNearestExact1d, &at::cpu::_upsample_nearest_exact1d_backward, Scale>);
+        &NearestBackwardAten<
+            kNearestExact1d,
+            static_cast<NearestBackwardFn<Scale>>(&at::cpu::_upsample_nearest_exact1d_backward), Scale>);
 }
 
 std::mutex gOverrideMutex;

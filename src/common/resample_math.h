@@ -39,8 +39,13 @@ enum class Filter {
   // that an inf stays an inf as in PyTorch's 2-D and 1-D kernels, which have no such axis.
   kUnit,
   // One tap per output of weight 1, PyTorch's nearest rules (UpSample.h nearest_idx): in float,
-  // min(floor(o * r), in - 1), and o itself when out == in, o / 2 when out == 2 * in.
+  // min(floor(o * r), in - 1), and o itself when out == in, o / 2 when out == 2 * in. PyTorch's
+  // upsample_nearest2d and every nearest backward.
   kNearest,
+  // The same without nearest_idx's two size cases: min(floor(o * r), in - 1) always, PyTorch's
+  // upsample_nearest1d / 3d forwards (its generic N-d kernel), which differ from kNearest only where a
+  // user scale disagrees with the sizes.
+  kNearestPlain,
   // PyTorch's nearest-exact (nearest_exact_idx): min(floor((o + 0.5) * r), in - 1), r in float.
   kNearestExact,
   // Keys' cubic convolution (a = -0.75): four taps floor(src) - 1 ... floor(src) + 2 around the unclamped
@@ -54,7 +59,7 @@ enum class Filter {
 
 // One tap per output of weight 1 that copies (or, transposed, sums) the input at the picked index.
 constexpr bool IsNearest(Filter filter) {
-  return filter == Filter::kNearest || filter == Filter::kNearestExact;
+  return filter == Filter::kNearest || filter == Filter::kNearestPlain || filter == Filter::kNearestExact;
 }
 
 // The most taps one output index takes on an axis of this filter.
@@ -64,6 +69,7 @@ constexpr int MaxTapsPerOutput(Filter filter) {
       return 2;
     case Filter::kUnit:
     case Filter::kNearest:
+    case Filter::kNearestPlain:
     case Filter::kNearestExact:
       return 1;
     case Filter::kCubic:
@@ -157,14 +163,15 @@ inline Tap ComputeTap(int64_t in, int64_t out, double scale, bool alignCorners, 
 }
 
 // The source index of output o on a nearest axis of float ratio `scale` (AxisScale), with PyTorch's
-// float arithmetic: o * r in float for kNearest; (o + 0.5) * r in double, rounded to float, for
+// float arithmetic: o * r in float for kNearest (after its size cases) and kNearestPlain; (o + 0.5) * r
+// in double, rounded to float, for
 // kNearestExact (UpSample.h's floorf of a double argument).
 inline int64_t NearestIndex(Filter filter, int64_t in, int64_t out, double scale, int64_t o) {
   const float r = static_cast<float>(scale);
   float src = 0.0f;
-  if (filter == Filter::kNearest) {
-    if (out == in) return o;
-    if (out == 2 * in) return o >> 1;
+  if (filter == Filter::kNearest && out == in) return o;
+  if (filter == Filter::kNearest && out == 2 * in) return o >> 1;
+  if (filter != Filter::kNearestExact) {
     src = static_cast<float>(o) * r;
   } else {
     src = static_cast<float>((static_cast<double>(o) + 0.5) * static_cast<double>(r));
@@ -203,6 +210,7 @@ struct AxisSpec {
         visit(o, 1.0);
         return;
       case Filter::kNearest:
+      case Filter::kNearestPlain:
       case Filter::kNearestExact:
         visit(NearestIndex(filter, in, out, scale, o), 1.0);
         return;

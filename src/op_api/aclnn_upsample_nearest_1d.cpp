@@ -28,8 +28,8 @@ extern "C" aclnnStatus aclnnUpsampleNearest1dGetWorkspaceSize(const aclTensor *s
   double axisScales[3];
   op_api::PerAxisScales({0.0}, axisScales);
   const op_api::NearestRule rule{kApi, op_host::UpsampleNearest1dDef(), 3, true};
-  return op_api::PublishNearestForward(rule, math::Filter::kNearest, *self, *outputSize, *out, axisScales,
-                                       workspaceSize, executor);
+  return op_api::PublishNearestForward(rule, math::Filter::kNearestPlain, *self, *outputSize, *out,
+                                       axisScales, workspaceSize, executor);
 }
 
 extern "C" aclnnStatus aclnnUpsampleNearest1d(void *workspace, uint64_t workspaceSize,

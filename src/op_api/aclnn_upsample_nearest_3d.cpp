@@ -29,8 +29,8 @@ extern "C" aclnnStatus aclnnUpsampleNearest3dGetWorkspaceSize(const aclTensor *s
   double axisScales[3];
   op_api::AllOrNoneScales({scalesD, scalesH, scalesW}, axisScales);
   const op_api::NearestRule rule{kApi, op_host::UpsampleNearest3dDef(), 5, true};
-  return op_api::PublishNearestForward(rule, math::Filter::kNearest, *self, *outputSize, *out, axisScales,
-                                       workspaceSize, executor);
+  return op_api::PublishNearestForward(rule, math::Filter::kNearestPlain, *self, *outputSize, *out,
+                                       axisScales, workspaceSize, executor);
 }
 
 extern "C" aclnnStatus aclnnUpsampleNearest3d(void *workspace, uint64_t workspaceSize,

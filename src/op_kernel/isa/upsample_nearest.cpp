@@ -50,6 +50,21 @@ NearestIndices IndicesOf(const KernelArgs &args) {
                                                      : IndicesOf(TablesOf<float>(args));
 }
 
+// n bytes from src to dst, the whole 64-byte lines of dst with non-temporal stores (bits unchanged):
+// a large destination is written once, without reading each line for ownership first.
+void StreamBytes(void *dst, const void *src, int64_t n) {
+  auto *d = static_cast<uint8_t *>(dst);
+  const auto *s = static_cast<const uint8_t *>(src);
+  int64_t i = 0;
+#if defined(TRILINEAR3D_HAVE_AVX2)
+  const int64_t head =
+      std::min<int64_t>(n, static_cast<int64_t>((64 - (reinterpret_cast<uintptr_t>(d) & 63)) & 63));
+  std::memcpy(d, s, static_cast<size_t>(head));
+  for (i = head; i + 64 <= n; i += 64) StreamLine(d + i, s + i);
+#endif
+  std::memcpy(d + i, s + i, static_cast<size_t>(n - i));
+}
+
 // Whether a destination row of the view is one unit-stride run (W, or W x C channels inner).
 bool UnitRow(const TensorView5d &v, RowLayout layout, int64_t c) {
   return layout == RowLayout::kCInner ? (v.strides[1] == 1 && v.strides[4] == c) : v.strides[4] == 1;
@@ -59,14 +74,18 @@ bool UnitRow(const TensorView5d &v, RowLayout layout, int64_t c) {
 template <typename Bits>
 class NearestForwardRunner : RunnerLaunch {
  public:
-  using A = float;  // RunItems' scratch type; the forward has none
+  // RunItems' scratch type: the size the tiling counts scratch in (the dtype's accumulation type), so
+  // that each core's slice starts where the tiling put it; the forward keeps raw bytes there.
+  using A = std::conditional_t<sizeof(Bits) == 8, double, float>;
 
-  NearestForwardRunner(const KernelArgs &args, A *) : RunnerLaunch(args), x_(IndicesOf(args)) {
+  NearestForwardRunner(const KernelArgs &args, A *scratch)
+      : RunnerLaunch(args), x_(IndicesOf(args)), row_(reinterpret_cast<Bits *>(scratch)) {
     const int64_t inW = t_.w.inSize, outW = t_.w.outSize;
     doubling_ = outW == 2 * inW;
     for (int64_t w = 0; doubling_ && w < outW; ++w) doubling_ = x_.w[w] == (w >> 1);
     unitDstRow_ = UnitRow(dst_, t_.layout, t_.c);
     rowBytes_ = outW * rowWidth_ * static_cast<int64_t>(sizeof(Bits));
+    stream_ = t_.streamStores && unitDstRow_;
   }
 
   void Run(int64_t item, int64_t) {
@@ -81,6 +100,14 @@ class NearestForwardRunner : RunnerLaunch {
       for (int64_t h = b.h0; h < b.h1; ++h) {
         Bits *out = dstPlane + d * dS[2] + h * dS[3];
         const int64_t sh = x_.h[h];
+        if (stream_) {
+          // The row gathered once into the scratch row (kept for the rows that pick the same source
+          // row), then streamed out.
+          if (sh != previousH) CopyRow(srcD + sh * sS[3], row_);
+          StreamBytes(out, row_, rowBytes_);
+          previousH = sh;
+          continue;
+        }
         // A source row picked again (H grows): the destination row just written is that copy.
         if (sh == previousH && unitDstRow_) {
           std::memcpy(out, previous, static_cast<size_t>(rowBytes_));
@@ -125,6 +152,8 @@ class NearestForwardRunner : RunnerLaunch {
   }
 
   const NearestIndices x_;
+  Bits *row_ = nullptr;      // streamed destinations: one gathered row (TileNearestForward's scratch)
+  bool stream_ = false;      // TilingData::streamStores on unit-stride destination rows
   bool doubling_ = false;    // out W index w takes source w / 2 (an exact 2x W)
   bool unitDstRow_ = false;  // destination rows are unit-stride runs (a row may be copied whole)
   int64_t rowBytes_ = 0;
@@ -190,11 +219,13 @@ class NearestBackwardRunner : RunnerLaunch {
       }
       return;
     }
+    // Channels inner: whole C-runs added (vectors along C; the accumulator row and the source row are
+    // distinct buffers).
     const int64_t c = rowWidth_;
     for (int64_t w = 0; w < inW; ++w) {
-      A *a = acc + w * c;
+      A *__restrict a = acc + w * c;
       for (int64_t e = x_.wBegin[w]; e < x_.wBegin[w + 1]; ++e) {
-        const A *v = s + static_cast<int64_t>(x_.wSrc[e]) * c;
+        const A *__restrict v = s + static_cast<int64_t>(x_.wSrc[e]) * c;
         for (int64_t k = 0; k < c; ++k) a[k] += v[k];
       }
     }

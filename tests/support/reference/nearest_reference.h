@@ -14,13 +14,16 @@
 namespace trilinear3d::test {
 
 // PyTorch's source index of output o (scale: the operator's scale for the axis where it counts, else 0).
-inline int64_t TorchNearestIndex(bool exact, int64_t in, int64_t out, double scale, int64_t o) {
+// sizeCases: nearest_idx's out == in and out == 2 in cases (upsample_nearest2d and the backwards; the
+// 1-D and 3-D forwards' generic kernel has none).
+inline int64_t TorchNearestIndex(bool exact, int64_t in, int64_t out, double scale, int64_t o,
+                                 bool sizeCases = true) {
   // compute_scales_value<float>
   const float r =
       scale > 0.0 ? static_cast<float>(1.0 / scale) : static_cast<float>(in) / static_cast<float>(out);
   if (!exact) {
-    if (out == in) return o;
-    if (out == 2 * in) return o >> 1;
+    if (sizeCases && out == in) return o;
+    if (sizeCases && out == 2 * in) return o >> 1;
     return std::min(static_cast<int64_t>(floorf(static_cast<float>(o) * r)), in - 1);
   }
   const double position = (static_cast<double>(o) + 0.5) * static_cast<double>(r);
@@ -33,13 +36,14 @@ struct NearestProblem {
   std::array<int64_t, 3> out{};
   std::array<double, 3> scales{0.0, 0.0, 0.0};  // as the operator uses them (0: the sizes decide)
   bool exact = false;
+  bool sizeCases = true;  // TorchNearestIndex's
 
   std::array<int64_t, 5> OutShape() const { return {in[0], in[1], out[0], out[1], out[2]}; }
   std::vector<int64_t> Indices(int axis) const {
     std::vector<int64_t> idx(static_cast<size_t>(out[static_cast<size_t>(axis)]));
     for (int64_t o = 0; o < out[static_cast<size_t>(axis)]; ++o) {
       idx[static_cast<size_t>(o)] = TorchNearestIndex(exact, in[2 + axis], out[static_cast<size_t>(axis)],
-                                                      scales[static_cast<size_t>(axis)], o);
+                                                      scales[static_cast<size_t>(axis)], o, sizeCases);
     }
     return idx;
   }

@@ -107,13 +107,18 @@ TEST(NearestScales, UsedWhereTheRuleTakesThemIgnoredElsewhere) {
   TracedRng rng;
   for (const NearestEntryInfo &info : kNearestEntries) {
     for (const std::array<double, 3> &scales :
-         {std::array<double, 3>{1.7, 2.9, 2.3}, std::array<double, 3>{0.0, 2.9, 2.3},
+         {std::array<double, 3>{1.119, 3.174, 2.3}, std::array<double, 3>{0.0, 2.9, 2.3},
           std::array<double, 3>{-1.0, 0.0, 2.3}}) {
       NearestCase c;
       c.entry = info.entry;
       c.in = {1, 2, info.rank == 5 ? 3 : 1, info.rank >= 4 ? 4 : 1, 5};
       c.out = {info.rank == 5 ? 5 : 1, info.rank >= 4 ? 11 : 1, 12};
       c.scales = scales;
+      EXPECT_TRUE(NearestCaseMatches(c, rng));
+      // Sizes where nearest_idx's cases (out == in, out == 2 in) decide against the scale: PyTorch's
+      // 2-D forward and the backwards take them, its 1-D and 3-D forwards do not.
+      c.in = {1, 2, info.rank == 5 ? 5 : 1, info.rank >= 4 ? 8 : 1, 8};
+      c.out = {info.rank == 5 ? 5 : 1, info.rank >= 4 ? 16 : 1, 16};
       EXPECT_TRUE(NearestCaseMatches(c, rng));
     }
   }

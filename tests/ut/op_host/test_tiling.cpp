@@ -1289,6 +1289,7 @@ TEST(Tiling, NearestProblems) {
     }
     in.channelsContiguous = size(0, 1) == 1;
     in.cores = size(1, 5);
+    in.streamStores = size(0, 1) ? StreamStoresRequest::kAlways : StreamStoresRequest::kNever;
     const bool backward = in.direction == Direction::kBackward;
     const Kernel expected = backward ? Kernel::kNearestBackward : Kernel::kNearestForward;
     for (int forced = -1; forced < kKernelCount; ++forced) {
@@ -1309,7 +1310,11 @@ TEST(Tiling, NearestProblems) {
         EXPECT_GE(t.scratchElemsPerCore,
                   Align64Elems(dstW * rowWidth, acc) + Align64Elems(srcW * rowWidth, acc));
       } else {
-        EXPECT_EQ(t.scratchElemsPerCore, 0);
+        const int64_t elem = in.dataType == DataType::kFloat64   ? 8
+                             : in.dataType == DataType::kFloat32 ? 4
+                             : in.dataType == DataType::kUInt8   ? 1
+                                                                 : 2;
+        EXPECT_EQ(t.scratchElemsPerCore * acc, t.streamStores ? Align64Elems(dstW * rowWidth * elem, 1) : 0);
       }
       if (HasFailure()) return;
     }
