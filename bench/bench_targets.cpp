@@ -50,8 +50,8 @@ constexpr CaseTarget kCaseTargets[] = {
     {"C3", 0, 0, 0.50, 0.30, kCubic},
     {"C4", 0, 0, 0.50, 0.30, kCubic},
     {"C5", 0, 0, 0.50, 0.30, kCubic},
-    // The nearest group: never slower than PyTorch; >= 70 % of the streaming floor on the vector tiers, >= 40 %
-    // on the baseline tier.
+    // The nearest group: never slower than PyTorch; >= 70 % of the streaming floor on the vector tiers, >= 40
+    // % on the baseline tier.
     {"N1", 1, 0, 0.70, 0.40, kNearest},
     {"N2", 1, 0, 0.70, 0.40, kNearest},
     {"N3", 1, 0, 0.70, 0.40, kNearest},

@@ -946,8 +946,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // CANN's Bilinear2d forward: an empty self (H or W = 0) is an empty call whatever out's size, so a
   // non-empty out is left as it was (the only entry point that succeeds without writing its output).
   // Bicubic2dAA's forward and Nearest2dV2 likewise (an empty x is an empty call).
-  const bool emptyFirst = c.op == Op::kBilinear2d || c.op == Op::kBicubic2dAA ||
-                          (c.op == Op::kNearest2d && !c.alignCorners);
+  const bool emptyFirst =
+      c.op == Op::kBilinear2d || c.op == Op::kBicubic2dAA || (c.op == Op::kNearest2d && !c.alignCorners);
   const bool writesOutput = c.backward || !emptyFirst || srcCount != 0;
   // Elements of the output view that share memory get racing writes: their values may differ
   // from run to run (docs/spec.md §3: overlapping output is unspecified), so the runs are compared only when
