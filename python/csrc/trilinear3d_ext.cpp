@@ -1249,214 +1249,213 @@ at::Tensor NearestBackwardAten(const at::Tensor &gradOutput, at::IntArrayRef out
                                at::IntArrayRef inputSize, S... scales) {
   return OverrideBackward(kOp, gradOutput, outputSize, inputSize, false, Scales{scales...},
                           [&] { return kTorch(gradOutput, outputSize, inputSize, scales...); });
-  at::Tensor Bicubic2dCpu(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale h,
-                          Scale w) {
-    return ResizeForward(kOps[kBicubic2d], self, outputSize, alignCorners, {h, w});
-  }
-  at::Tensor Bicubic2dBackwardCpu(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
-                                  at::IntArrayRef inputSize, bool alignCorners, Scale h, Scale w) {
-    return ResizeBackward(kOps[kBicubic2d], gradOutput, outputSize, inputSize, alignCorners, {h, w});
-  }
-  at::Tensor Bicubic2dAutograd(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale h,
-                               Scale w) {
-    return ResizeFunction::apply(self, int(kBicubic2d), outputSize, alignCorners, Scales{h, w});
-  }
-  at::Tensor Bicubic2dBackwardAutograd(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
-                                       at::IntArrayRef inputSize, bool alignCorners, Scale h, Scale w) {
-    return ResizeBackwardFunction::apply(gradOutput, int(kBicubic2d), outputSize, inputSize, alignCorners,
-                                         Scales{h, w});
-  }
-  at::Tensor Bicubic2dAten(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale h,
+}
+
+at::Tensor Bicubic2dCpu(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale h,
+                        Scale w) {
+  return ResizeForward(kOps[kBicubic2d], self, outputSize, alignCorners, {h, w});
+}
+at::Tensor Bicubic2dBackwardCpu(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                                at::IntArrayRef inputSize, bool alignCorners, Scale h, Scale w) {
+  return ResizeBackward(kOps[kBicubic2d], gradOutput, outputSize, inputSize, alignCorners, {h, w});
+}
+at::Tensor Bicubic2dAutograd(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale h,
+                             Scale w) {
+  return ResizeFunction::apply(self, int(kBicubic2d), outputSize, alignCorners, Scales{h, w});
+}
+at::Tensor Bicubic2dBackwardAutograd(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                                     at::IntArrayRef inputSize, bool alignCorners, Scale h, Scale w) {
+  return ResizeBackwardFunction::apply(gradOutput, int(kBicubic2d), outputSize, inputSize, alignCorners,
+                                       Scales{h, w});
+}
+at::Tensor Bicubic2dAten(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale h,
+                         Scale w) {
+  return OverrideForward(kBicubic2d, self, outputSize, alignCorners, {h, w},
+                         [&] { return at::cpu::upsample_bicubic2d(self, outputSize, alignCorners, h, w); });
+}
+at::Tensor Bicubic2dBackwardAten(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                                 at::IntArrayRef inputSize, bool alignCorners, Scale h, Scale w) {
+  return OverrideBackward(kBicubic2d, gradOutput, outputSize, inputSize, alignCorners, {h, w}, [&] {
+    return at::cpu::upsample_bicubic2d_backward(gradOutput, outputSize, inputSize, alignCorners, h, w);
+  });
+}
+
+at::Tensor Bilinear2dAACpu(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale h,
                            Scale w) {
-    return OverrideForward(kBicubic2d, self, outputSize, alignCorners, {h, w},
-                           [&] { return at::cpu::upsample_bicubic2d(self, outputSize, alignCorners, h, w); });
-  }
-  at::Tensor Bicubic2dBackwardAten(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+  return ResizeForward(kOps[kBilinear2dAA], self, outputSize, alignCorners, {h, w});
+}
+at::Tensor Bilinear2dAABackwardCpu(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
                                    at::IntArrayRef inputSize, bool alignCorners, Scale h, Scale w) {
-    return OverrideBackward(kBicubic2d, gradOutput, outputSize, inputSize, alignCorners, {h, w}, [&] {
-      return at::cpu::upsample_bicubic2d_backward(gradOutput, outputSize, inputSize, alignCorners, h, w);
-    });
-  }
-
-  at::Tensor Bilinear2dAACpu(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale h,
-                             Scale w) {
-    return ResizeForward(kOps[kBilinear2dAA], self, outputSize, alignCorners, {h, w});
-  }
-  at::Tensor Bilinear2dAABackwardCpu(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
-                                     at::IntArrayRef inputSize, bool alignCorners, Scale h, Scale w) {
-    return ResizeBackward(kOps[kBilinear2dAA], gradOutput, outputSize, inputSize, alignCorners, {h, w});
-  }
-  at::Tensor Bilinear2dAAAutograd(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners,
-                                  Scale h, Scale w) {
-    return ResizeFunction::apply(self, int(kBilinear2dAA), outputSize, alignCorners, Scales{h, w});
-  }
-  at::Tensor Bilinear2dAABackwardAutograd(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
-                                          at::IntArrayRef inputSize, bool alignCorners, Scale h, Scale w) {
-    return ResizeBackwardFunction::apply(gradOutput, int(kBilinear2dAA), outputSize, inputSize, alignCorners,
-                                         Scales{h, w});
-  }
-  at::Tensor Bilinear2dAAAten(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale h,
-                              Scale w) {
-    return OverrideForward(kBilinear2dAA, self, outputSize, alignCorners, {h, w}, [&] {
-      return at::cpu::_upsample_bilinear2d_aa(self, outputSize, alignCorners, h, w);
-    });
-  }
-  at::Tensor Bilinear2dAABackwardAten(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
-                                      at::IntArrayRef inputSize, bool alignCorners, Scale h, Scale w) {
-    return OverrideBackward(kBilinear2dAA, gradOutput, outputSize, inputSize, alignCorners, {h, w}, [&] {
-      return at::cpu::_upsample_bilinear2d_aa_backward(gradOutput, outputSize, inputSize, alignCorners, h, w);
-    });
-  }
-
-  at::Tensor Bicubic2dAACpu(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale h,
+  return ResizeBackward(kOps[kBilinear2dAA], gradOutput, outputSize, inputSize, alignCorners, {h, w});
+}
+at::Tensor Bilinear2dAAAutograd(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners,
+                                Scale h, Scale w) {
+  return ResizeFunction::apply(self, int(kBilinear2dAA), outputSize, alignCorners, Scales{h, w});
+}
+at::Tensor Bilinear2dAABackwardAutograd(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                                        at::IntArrayRef inputSize, bool alignCorners, Scale h, Scale w) {
+  return ResizeBackwardFunction::apply(gradOutput, int(kBilinear2dAA), outputSize, inputSize, alignCorners,
+                                       Scales{h, w});
+}
+at::Tensor Bilinear2dAAAten(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale h,
                             Scale w) {
-    return ResizeForward(kOps[kBicubic2dAA], self, outputSize, alignCorners, {h, w});
-  }
-  at::Tensor Bicubic2dAABackwardCpu(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+  return OverrideForward(kBilinear2dAA, self, outputSize, alignCorners, {h, w}, [&] {
+    return at::cpu::_upsample_bilinear2d_aa(self, outputSize, alignCorners, h, w);
+  });
+}
+at::Tensor Bilinear2dAABackwardAten(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
                                     at::IntArrayRef inputSize, bool alignCorners, Scale h, Scale w) {
-    return ResizeBackward(kOps[kBicubic2dAA], gradOutput, outputSize, inputSize, alignCorners, {h, w});
-  }
-  at::Tensor Bicubic2dAAAutograd(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners,
-                                 Scale h, Scale w) {
-    return ResizeFunction::apply(self, int(kBicubic2dAA), outputSize, alignCorners, Scales{h, w});
-  }
-  at::Tensor Bicubic2dAABackwardAutograd(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
-                                         at::IntArrayRef inputSize, bool alignCorners, Scale h, Scale w) {
-    return ResizeBackwardFunction::apply(gradOutput, int(kBicubic2dAA), outputSize, inputSize, alignCorners,
-                                         Scales{h, w});
-  }
-  at::Tensor Bicubic2dAAAten(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale h,
-                             Scale w) {
-    return OverrideForward(kBicubic2dAA, self, outputSize, alignCorners, {h, w}, [&] {
-      return at::cpu::_upsample_bicubic2d_aa(self, outputSize, alignCorners, h, w);
-    });
-  }
-  at::Tensor Bicubic2dAABackwardAten(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
-                                     at::IntArrayRef inputSize, bool alignCorners, Scale h, Scale w) {
-    return OverrideBackward(kBicubic2dAA, gradOutput, outputSize, inputSize, alignCorners, {h, w}, [&] {
-      return at::cpu::_upsample_bicubic2d_aa_backward(gradOutput, outputSize, inputSize, alignCorners, h, w);
-    });
-  }
+  return OverrideBackward(kBilinear2dAA, gradOutput, outputSize, inputSize, alignCorners, {h, w}, [&] {
+    return at::cpu::_upsample_bilinear2d_aa_backward(gradOutput, outputSize, inputSize, alignCorners, h, w);
+  });
+}
 
-  // torch warns that a kernel for aten's CPU key is overridden; that is the point here, so the warning
-  // is dropped while the override registers.
-  class QuietWarnings : public c10::WarningHandler {
-   public:
+at::Tensor Bicubic2dAACpu(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale h,
+                          Scale w) {
+  return ResizeForward(kOps[kBicubic2dAA], self, outputSize, alignCorners, {h, w});
+}
+at::Tensor Bicubic2dAABackwardCpu(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                                  at::IntArrayRef inputSize, bool alignCorners, Scale h, Scale w) {
+  return ResizeBackward(kOps[kBicubic2dAA], gradOutput, outputSize, inputSize, alignCorners, {h, w});
+}
+at::Tensor Bicubic2dAAAutograd(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale h,
+                               Scale w) {
+  return ResizeFunction::apply(self, int(kBicubic2dAA), outputSize, alignCorners, Scales{h, w});
+}
+at::Tensor Bicubic2dAABackwardAutograd(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                                       at::IntArrayRef inputSize, bool alignCorners, Scale h, Scale w) {
+  return ResizeBackwardFunction::apply(gradOutput, int(kBicubic2dAA), outputSize, inputSize, alignCorners,
+                                       Scales{h, w});
+}
+at::Tensor Bicubic2dAAAten(const at::Tensor &self, at::IntArrayRef outputSize, bool alignCorners, Scale h,
+                           Scale w) {
+  return OverrideForward(kBicubic2dAA, self, outputSize, alignCorners, {h, w}, [&] {
+    return at::cpu::_upsample_bicubic2d_aa(self, outputSize, alignCorners, h, w);
+  });
+}
+at::Tensor Bicubic2dAABackwardAten(const at::Tensor &gradOutput, at::IntArrayRef outputSize,
+                                   at::IntArrayRef inputSize, bool alignCorners, Scale h, Scale w) {
+  return OverrideBackward(kBicubic2dAA, gradOutput, outputSize, inputSize, alignCorners, {h, w}, [&] {
+    return at::cpu::_upsample_bicubic2d_aa_backward(gradOutput, outputSize, inputSize, alignCorners, h, w);
+  });
+}
+
+// torch warns that a kernel for aten's CPU key is overridden; that is the point here, so the warning
+// is dropped while the override registers.
+class QuietWarnings : public c10::WarningHandler {
+ public:
 #if TORCH_VERSION_MAJOR >= 2
-    void process(const c10::Warning &) override {}
+  void process(const c10::Warning &) override {}
 #else
-    void process(const c10::SourceLocation &, const std::string &, const bool) override {}
+  void process(const c10::SourceLocation &, const std::string &, const bool) override {}
 #endif
-  };
+};
 
 #if TORCH_VERSION_MAJOR >= 2
-  using WarningHandlerGuard = c10::WarningUtils::WarningHandlerGuard;
+using WarningHandlerGuard = c10::WarningUtils::WarningHandlerGuard;
 #else
-  using WarningHandlerGuard = c10::Warning::WarningHandlerGuard;
+using WarningHandlerGuard = c10::Warning::WarningHandlerGuard;
 #endif
 
-  // The aten operators the override serves, each with its kernel: the one list that Enable() registers for
-  // aten's CPU key and (torch 2) the compiled graphs' operators below are made from. A new operator of the
-  // resize family is a row of kOps, its kernels above, a pair of lines here and one row of the Python table
-  // (python/trilinear3d/_compile.py).
-  template <typename Visit>
-  void ForEachNearestOverride(Visit && visit);
+// The aten operators the override serves, each with its kernel: the one list that Enable() registers for
+// aten's CPU key and (torch 2) the compiled graphs' operators below are made from. A new operator of the
+// resize family is a row of kOps, its kernels above, a pair of lines here and one row of the Python table
+// (python/trilinear3d/_compile.py).
+template <typename Visit>
+void ForEachNearestOverride(Visit &&visit);
 
-  template <typename Visit>
-  void ForEachOverride(Visit && visit) {
-    visit("upsample_trilinear3d", &Trilinear3dAten);
-    visit("upsample_trilinear3d_backward", &Trilinear3dBackwardAten);
-    visit("upsample_bilinear2d", &Bilinear2dAten);
-    visit("upsample_bilinear2d_backward", &Bilinear2dBackwardAten);
-    visit("upsample_linear1d", &Linear1dAten);
-    visit("upsample_linear1d_backward", &Linear1dBackwardAten);
-    visit("upsample_bicubic2d", &Bicubic2dAten);
-    visit("upsample_bicubic2d_backward", &Bicubic2dBackwardAten);
-    visit("_upsample_bilinear2d_aa", &Bilinear2dAAAten);
-    visit("_upsample_bilinear2d_aa_backward", &Bilinear2dAABackwardAten);
-    visit("_upsample_bicubic2d_aa", &Bicubic2dAAAten);
-    visit("_upsample_bicubic2d_aa_backward", &Bicubic2dAABackwardAten);
-    ForEachNearestOverride(visit);
-  }
+template <typename Visit>
+void ForEachOverride(Visit &&visit) {
+  visit("upsample_trilinear3d", &Trilinear3dAten);
+  visit("upsample_trilinear3d_backward", &Trilinear3dBackwardAten);
+  visit("upsample_bilinear2d", &Bilinear2dAten);
+  visit("upsample_bilinear2d_backward", &Bilinear2dBackwardAten);
+  visit("upsample_linear1d", &Linear1dAten);
+  visit("upsample_linear1d_backward", &Linear1dBackwardAten);
+  visit("upsample_bicubic2d", &Bicubic2dAten);
+  visit("upsample_bicubic2d_backward", &Bicubic2dBackwardAten);
+  visit("_upsample_bilinear2d_aa", &Bilinear2dAAAten);
+  visit("_upsample_bilinear2d_aa_backward", &Bilinear2dAABackwardAten);
+  visit("_upsample_bicubic2d_aa", &Bicubic2dAAAten);
+  visit("_upsample_bicubic2d_aa_backward", &Bicubic2dAABackwardAten);
+  ForEachNearestOverride(visit);
+}
 
-  // The nearest rows of ForEachOverride: their kernels are also the trilinear3d:: nearest operators' CPU
-  // ones.
-  template <typename Visit>
-  void ForEachNearestOverride(Visit && visit) {
-    visit("upsample_nearest3d",
-          &NearestAten<kNearest3d,
-                       static_cast<NearestForwardFn<Scale, Scale, Scale>>(&at::cpu::upsample_nearest3d),
-                       Scale, Scale, Scale>);
-    visit("upsample_nearest3d_backward",
-          &NearestBackwardAten<kNearest3d,
-                               static_cast<NearestBackwardFn<Scale, Scale, Scale>>(
-                                   &at::cpu::upsample_nearest3d_backward),
-                               Scale, Scale, Scale>);
-    visit("upsample_nearest2d",
-          &NearestAten<kNearest2d, static_cast<NearestForwardFn<Scale, Scale>>(&at::cpu::upsample_nearest2d),
-                       Scale, Scale>);
-    visit("upsample_nearest2d_backward",
-          &NearestBackwardAten<
-              kNearest2d, static_cast<NearestBackwardFn<Scale, Scale>>(&at::cpu::upsample_nearest2d_backward),
-              Scale, Scale>);
-    visit(
-        "upsample_nearest1d",
+// The nearest rows of ForEachOverride: their kernels are also the trilinear3d:: nearest operators' CPU
+// ones.
+template <typename Visit>
+void ForEachNearestOverride(Visit &&visit) {
+  visit("upsample_nearest3d",
+        &NearestAten<kNearest3d,
+                     static_cast<NearestForwardFn<Scale, Scale, Scale>>(&at::cpu::upsample_nearest3d), Scale,
+                     Scale, Scale>);
+  visit("upsample_nearest3d_backward",
+        &NearestBackwardAten<kNearest3d,
+                             static_cast<NearestBackwardFn<Scale, Scale, Scale>>(
+                                 &at::cpu::upsample_nearest3d_backward),
+                             Scale, Scale, Scale>);
+  visit("upsample_nearest2d",
+        &NearestAten<kNearest2d, static_cast<NearestForwardFn<Scale, Scale>>(&at::cpu::upsample_nearest2d),
+                     Scale, Scale>);
+  visit("upsample_nearest2d_backward",
+        &NearestBackwardAten<
+            kNearest2d, static_cast<NearestBackwardFn<Scale, Scale>>(&at::cpu::upsample_nearest2d_backward),
+            Scale, Scale>);
+  visit("upsample_nearest1d",
         &NearestAten<kNearest1d, static_cast<NearestForwardFn<Scale>>(&at::cpu::upsample_nearest1d), Scale>);
-    visit(
-        "upsample_nearest1d_backward",
+  visit("upsample_nearest1d_backward",
         &NearestBackwardAten<
             kNearest1d, static_cast<NearestBackwardFn<Scale>>(&at::cpu::upsample_nearest1d_backward), Scale>);
-    visit(
-        "_upsample_nearest_exact3d",
+  visit("_upsample_nearest_exact3d",
         &NearestAten<kNearestExact3d,
                      static_cast<NearestForwardFn<Scale, Scale, Scale>>(&at::cpu::_upsample_nearest_exact3d),
                      Scale, Scale, Scale>);
-    visit("_upsample_nearest_exact3d_backward",
-          &NearestBackwardAten<kNearestExact3d,
-                               static_cast<NearestBackwardFn<Scale, Scale, Scale>>(
-                                   &at::cpu::_upsample_nearest_exact3d_backward),
-                               Scale, Scale, Scale>);
-    visit("_upsample_nearest_exact2d",
-          &NearestAten<kNearestExact2d,
-                       static_cast<NearestForwardFn<Scale, Scale>>(&at::cpu::_upsample_nearest_exact2d),
-                       Scale, Scale>);
-    visit("_upsample_nearest_exact2d_backward",
-          &NearestBackwardAten<kNearestExact2d,
-                               static_cast<NearestBackwardFn<Scale, Scale>>(
-                                   &at::cpu::_upsample_nearest_exact2d_backward),
-                               Scale, Scale>);
-    visit("_upsample_nearest_exact1d",
-          &NearestAten<kNearestExact1d,
-                       static_cast<NearestForwardFn<Scale>>(&at::cpu::_upsample_nearest_exact1d), Scale>);
-    visit("_upsample_nearest_exact1d_backward",
-          &NearestBackwardAten<
-              kNearestExact1d,
-              static_cast<NearestBackwardFn<Scale>>(&at::cpu::_upsample_nearest_exact1d_backward), Scale>);
-  }
+  visit("_upsample_nearest_exact3d_backward",
+        &NearestBackwardAten<kNearestExact3d,
+                             static_cast<NearestBackwardFn<Scale, Scale, Scale>>(
+                                 &at::cpu::_upsample_nearest_exact3d_backward),
+                             Scale, Scale, Scale>);
+  visit("_upsample_nearest_exact2d",
+        &NearestAten<kNearestExact2d,
+                     static_cast<NearestForwardFn<Scale, Scale>>(&at::cpu::_upsample_nearest_exact2d), Scale,
+                     Scale>);
+  visit("_upsample_nearest_exact2d_backward",
+        &NearestBackwardAten<kNearestExact2d,
+                             static_cast<NearestBackwardFn<Scale, Scale>>(
+                                 &at::cpu::_upsample_nearest_exact2d_backward),
+                             Scale, Scale>);
+  visit("_upsample_nearest_exact1d",
+        &NearestAten<kNearestExact1d,
+                     static_cast<NearestForwardFn<Scale>>(&at::cpu::_upsample_nearest_exact1d), Scale>);
+  visit("_upsample_nearest_exact1d_backward",
+        &NearestBackwardAten<
+            kNearestExact1d,
+            static_cast<NearestBackwardFn<Scale>>(&at::cpu::_upsample_nearest_exact1d_backward), Scale>);
+}
 
-  std::mutex gOverrideMutex;
-  std::unique_ptr<torch::Library> gOverride;  // alive while enabled
+std::mutex gOverrideMutex;
+std::unique_ptr<torch::Library> gOverride;  // alive while enabled
 
-  void Enable() {
-    std::lock_guard<std::mutex> lock(gOverrideMutex);
-    if (gOverride) return;
-    QuietWarnings quiet;
-    WarningHandlerGuard guard(&quiet);
-    auto library = std::make_unique<torch::Library>(torch::Library::IMPL, "aten", c10::DispatchKey::CPU,
-                                                    __FILE__, __LINE__);
-    ForEachOverride([&](const char *name, auto kernel) { library->impl(name, kernel); });
-    gOverride = std::move(library);
-  }
+void Enable() {
+  std::lock_guard<std::mutex> lock(gOverrideMutex);
+  if (gOverride) return;
+  QuietWarnings quiet;
+  WarningHandlerGuard guard(&quiet);
+  auto library = std::make_unique<torch::Library>(torch::Library::IMPL, "aten", c10::DispatchKey::CPU,
+                                                  __FILE__, __LINE__);
+  ForEachOverride([&](const char *name, auto kernel) { library->impl(name, kernel); });
+  gOverride = std::move(library);
+}
 
-  void Disable() {
-    std::lock_guard<std::mutex> lock(gOverrideMutex);
-    gOverride.reset();
-  }
+void Disable() {
+  std::lock_guard<std::mutex> lock(gOverrideMutex);
+  gOverride.reset();
+}
 
-  bool IsEnabled() {
-    std::lock_guard<std::mutex> lock(gOverrideMutex);
-    return gOverride != nullptr;
-  }
+bool IsEnabled() {
+  std::lock_guard<std::mutex> lock(gOverrideMutex);
+  return gOverride != nullptr;
+}
 
 }  // namespace
 }  // namespace trilinear3d_ext

@@ -78,7 +78,6 @@ except ImportError as error:  # e.g. the source folder python/trilinear3d import
     ) from error
 
 __all__ = ["interpolate", "upsample_trilinear3d", "upsample_trilinear3d_backward", "upsample_bilinear2d",
-__all__ = ["interpolate", "upsample_trilinear3d", "upsample_trilinear3d_backward", "upsample_bilinear2d",
            "upsample_bilinear2d_backward", "upsample_linear1d", "upsample_linear1d_backward", "upsample_nearest1d",
            "upsample_nearest1d_backward", "upsample_nearest2d", "upsample_nearest2d_backward", "upsample_nearest3d",
            "upsample_nearest3d_backward", "upsample_nearest_exact1d", "upsample_nearest_exact1d_backward",
