@@ -78,11 +78,12 @@ step_fuzz() {
 # group's sweeps run a sample there: every EMULATED_SAMPLE-th case (TRILINEAR3D_TEST_SAMPLE, default 7).
 # Upstream's linear-group, cubic-group, nearest-group and aclnnResize examples are checked against their
 # float64 reference (examples/upstream/check_example.py); not test_aclnn_upsample_bilinear2d,
-# test_aclnn_upsample_bicubic2d, test_aclnn_upsample_bicubic2d_aa, test_aclnn_upsample_nearest nor
-# test_aclnn_upsample_nearest1d_v2 under valgrind: they read past a host vector (bilinear2d its outputSize
-# array of 4 from a vector of 2, the bicubic ones 25 floats of out from a vector of 2, nearest (NearestExact1d)
-# 15 floats of out from a vector of 5, nearest1d_v2 18 from a vector of 6),
-# which valgrind reports in the example, not in the library. test_aclnn_resize sleeps 10 s before it exits.
+# test_aclnn_upsample_bicubic2d, test_aclnn_upsample_bicubic2d_aa, test_aclnn_upsample_nearest,
+# test_aclnn_upsample_nearest1d nor test_aclnn_upsample_nearest1d_v2 under valgrind: they read past a host
+# vector (bilinear2d its outputSize array of 4 from a vector of 2, the bicubic ones 25 floats of out from a
+# vector of 2, nearest (NearestExact1d) and nearest1d 15 floats of out from a vector of 5, nearest1d_v2 18 from
+# a vector of 6), which valgrind reports in the example, not in the library. test_aclnn_resize sleeps 10 s
+# before it exits: step_aarch64 leaves it out.
 EMULATED_PROGRAMS=(
   examples/test_aclnn_upsample_trilinear3d_backward
   examples/ndhwc_scales_example
@@ -96,9 +97,15 @@ EMULATED_PROGRAMS=(
   examples/test_aclnn_upsample_bilinear2d_aa
   examples/test_aclnn_upsample_bilinear2d_aa_backward
   examples/test_aclnn_upsample_bicubic2d_aa_grad
+  examples/test_aclnn_upsample_nearest2d
+  examples/test_aclnn_upsample_nearest1d_backward
+  examples/test_aclnn_upsample_nearest2d_grad
   examples/test_aclnn_upsample_nearest2d_v2
   examples/test_aclnn_upsample_nearest3d
   examples/test_aclnn_upsample_nearest3d_grad
+  examples/test_aclnn_upsample_nearest_exact2d
+  examples/test_aclnn_upsample_nearest_exact2d_uint8
+  examples/test_aclnn_upsample_nearest_exact2d_grad
   examples/test_aclnn_upsample_nearest_exact3d
   examples/test_aclnn_upsample_nearest_exact3d_grad
   examples/test_aclnn_resize
@@ -181,7 +188,7 @@ step_valgrind() {
 step_nehalem() {
   run_emulated "${BUILD_DIR}" baseline qemu-x86_64 -cpu Nehalem -- "${EMULATED_PROGRAMS[@]}" \
     examples/test_aclnn_upsample_bilinear2d examples/test_aclnn_upsample_nearest \
-    examples/test_aclnn_upsample_nearest1d_v2
+    examples/test_aclnn_upsample_nearest1d examples/test_aclnn_upsample_nearest1d_v2
 }
 
 # aarch64: a cross build (g++-aarch64-linux-gnu, GoogleTest from /usr/src/googletest) whose test
@@ -195,10 +202,14 @@ step_aarch64() {
                   examples/upsample_trilinear3d_forward_example examples/event_timing_async_copy_example
                   examples/test_aclnn_upsample_linear1d examples/test_aclnn_upsample_linear1d_backward
                   examples/test_aclnn_upsample_bilinear2d examples/test_aclnn_upsample_bilinear2d_backward_v2
-                  examples/test_aclnn_upsample_bilinear_2d_backward examples/test_aclnn_upsample_nearest1d_v2
+                  examples/test_aclnn_upsample_bilinear_2d_backward examples/test_aclnn_upsample_nearest1d
+                  examples/test_aclnn_upsample_nearest2d examples/test_aclnn_upsample_nearest1d_backward
+                  examples/test_aclnn_upsample_nearest2d_grad examples/test_aclnn_upsample_nearest1d_v2
                   examples/test_aclnn_upsample_nearest2d_v2 examples/test_aclnn_upsample_nearest3d
                   examples/test_aclnn_upsample_nearest3d_grad examples/test_aclnn_upsample_nearest
-                  examples/test_aclnn_upsample_nearest_exact3d examples/test_aclnn_upsample_nearest_exact3d_grad)
+                  examples/test_aclnn_upsample_nearest_exact2d examples/test_aclnn_upsample_nearest_exact2d_uint8
+                  examples/test_aclnn_upsample_nearest_exact2d_grad examples/test_aclnn_upsample_nearest_exact3d
+                  examples/test_aclnn_upsample_nearest_exact3d_grad)
   while IFS= read -r program; do
     programs+=("${program#"${build}/"}")
   done < <(find "${build}/tests/ut" "${build}/tests/reliability" -type f -executable \

@@ -164,6 +164,22 @@ EXAMPLES = {
     "test_aclnn_upsample_bicubic2d_aa": lambda: separable(bicubic_aa, list(range(1, 10)), 3, 3, 5, 5, False, False),
     # gradOutput {1,1,4,2} = 0..7 -> out {1,1,8,4}, align_corners true
     "test_aclnn_upsample_bicubic2d_aa_grad": lambda: separable(bicubic_aa, list(range(8)), 8, 4, 4, 2, True, True),
+    # aclnnUpsampleNearest1d: self {1,3,3} = 0..8 -> out {1,3,5}
+    "test_aclnn_upsample_nearest1d": lambda: nearest(list(range(9)), 3, [3], [5], False),
+    # aclnnUpsampleNearest2d: self {1,1,4,2} = 0..7 -> out {1,1,8,4}
+    "test_aclnn_upsample_nearest2d": lambda: nearest(list(range(8)), 1, [4, 2], [8, 4], False),
+    # aclnnUpsampleNearest1dBackward: gradOut {1,1,2} = 1, 4.1f -> gradInput {1,1,3}, scales 1.1 (used: docs/spec.md
+    # §9, the step 1 / 1.1 whatever the sizes)
+    "test_aclnn_upsample_nearest1d_backward": lambda: nearest([1.0, f32(4.1)], 1, [3], [2], False, True, [1.1]),
+    # aclnnUpsampleNearest2dBackward: gradOut {2,2,3,3} = 1..36 -> gradInput {2,2,1,1}, scales 0
+    "test_aclnn_upsample_nearest2d_grad": lambda: nearest(list(range(1, 37)), 4, [1, 1], [3, 3], False, True),
+    # aclnnUpsampleNearestExact2d: self {1,1,4,2} = 0..7 -> out {1,1,8,4}, scales 0; the uint8 example the same
+    "test_aclnn_upsample_nearest_exact2d": lambda: nearest(list(range(8)), 1, [4, 2], [8, 4], True),
+    "test_aclnn_upsample_nearest_exact2d_uint8": lambda: nearest(list(range(8)), 1, [4, 2], [8, 4], True),
+    # aclnnUpsampleNearestExact2dBackward: gradOut {1,1,4,2} = 0..7 -> gradInput {1,1,8,4}, scales 2.0 (used: the
+    # step 1 / 2 whatever the sizes)
+    "test_aclnn_upsample_nearest_exact2d_grad": lambda: nearest(
+        list(range(8)), 1, [8, 4], [4, 2], True, True, [2.0, 2.0]),
     # aclnnUpsampleNearest1dV2: self {1,3,3} = 0..8 -> out {1,3,6}, scaleL 0 (none)
     "test_aclnn_upsample_nearest1d_v2": lambda: nearest(list(range(9)), 3, [3], [6], False),
     # aclnnUpsampleNearest2dV2: self {1,1,4,2} = 0..7 -> out {1,1,8,4}, scales 0
