@@ -103,6 +103,7 @@ EMULATED_PROGRAMS=(
   examples/test_aclnn_upsample_nearest2d_v2
   examples/test_aclnn_upsample_nearest3d
   examples/test_aclnn_upsample_nearest3d_grad
+  examples/test_aclnn_upsample_nearest_exact1d_uint8
   examples/test_aclnn_upsample_nearest_exact2d
   examples/test_aclnn_upsample_nearest_exact2d_uint8
   examples/test_aclnn_upsample_nearest_exact2d_grad
@@ -207,6 +208,7 @@ step_aarch64() {
                   examples/test_aclnn_upsample_nearest2d_grad examples/test_aclnn_upsample_nearest1d_v2
                   examples/test_aclnn_upsample_nearest2d_v2 examples/test_aclnn_upsample_nearest3d
                   examples/test_aclnn_upsample_nearest3d_grad examples/test_aclnn_upsample_nearest
+                  examples/test_aclnn_upsample_nearest_exact1d_uint8
                   examples/test_aclnn_upsample_nearest_exact2d examples/test_aclnn_upsample_nearest_exact2d_uint8
                   examples/test_aclnn_upsample_nearest_exact2d_grad examples/test_aclnn_upsample_nearest_exact3d
                   examples/test_aclnn_upsample_nearest_exact3d_grad)

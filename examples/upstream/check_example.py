@@ -191,6 +191,8 @@ EXAMPLES = {
     # aclnnUpsampleNearestExact1d: self {1,3,3} = 0..8 -> out {1,3,5}, scales 0 (its out host vector holds 5
     # floats, the tensor 15: the example copies past that vector, the library does not)
     "test_aclnn_upsample_nearest": lambda: nearest(list(range(9)), 3, [3], [5], True),
+    # aclnnUpsampleNearestExact1d on uint8: the same problem, its host vectors of the tensors' sizes
+    "test_aclnn_upsample_nearest_exact1d_uint8": lambda: nearest(list(range(9)), 3, [3], [5], True),
     # aclnnUpsampleNearestExact3d: self {2,2,2,2,3} = 1..48 -> out {2,2,1,1,1}, scales 0
     "test_aclnn_upsample_nearest_exact3d": lambda: nearest(list(range(1, 49)), 4, [2, 2, 3], [1, 1, 1], True),
     # aclnnUpsampleNearestExact3dBackward: gradOut {2,2,2,2,2} = 1..32 -> gradInput {2,2,1,1,1}, scales 0
