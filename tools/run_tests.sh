@@ -76,11 +76,14 @@ step_fuzz() {
 # kernel-facing sweeps on CPUs it lacks, with the library choosing its tier by itself:
 # TRILINEAR3D_EXPECT_ISA is the tier it must choose there (test_kernel_dispatch checks it). The linear
 # group's sweeps run a sample there: every EMULATED_SAMPLE-th case (TRILINEAR3D_TEST_SAMPLE, default 7).
-# Upstream's linear-group and cubic-group examples are checked against their float64 reference
-# (examples/upstream/check_example.py); not test_aclnn_upsample_bilinear2d, test_aclnn_upsample_bicubic2d nor
-# test_aclnn_upsample_bicubic2d_aa under valgrind: they read past a host vector (bilinear2d its outputSize array
-# of 4 from a vector of 2, the bicubic ones 25 floats of out from a vector of 2), which valgrind reports in the
-# example, not in the library.
+# Upstream's linear-group, cubic-group, nearest-group and aclnnResize examples are checked against their
+# float64 reference (examples/upstream/check_example.py); not test_aclnn_upsample_bilinear2d,
+# test_aclnn_upsample_bicubic2d, test_aclnn_upsample_bicubic2d_aa, test_aclnn_upsample_nearest,
+# test_aclnn_upsample_nearest1d nor test_aclnn_upsample_nearest1d_v2 under valgrind: they read past a host
+# vector (bilinear2d its outputSize array of 4 from a vector of 2, the bicubic ones 25 floats of out from a
+# vector of 2, nearest (NearestExact1d) and nearest1d 15 floats of out from a vector of 5, nearest1d_v2 18 from
+# a vector of 6), which valgrind reports in the example, not in the library. test_aclnn_resize sleeps 10 s
+# before it exits: step_aarch64 leaves it out.
 EMULATED_PROGRAMS=(
   examples/test_aclnn_upsample_trilinear3d_backward
   examples/ndhwc_scales_example
@@ -94,6 +97,19 @@ EMULATED_PROGRAMS=(
   examples/test_aclnn_upsample_bilinear2d_aa
   examples/test_aclnn_upsample_bilinear2d_aa_backward
   examples/test_aclnn_upsample_bicubic2d_aa_grad
+  examples/test_aclnn_upsample_nearest2d
+  examples/test_aclnn_upsample_nearest1d_backward
+  examples/test_aclnn_upsample_nearest2d_grad
+  examples/test_aclnn_upsample_nearest2d_v2
+  examples/test_aclnn_upsample_nearest3d
+  examples/test_aclnn_upsample_nearest3d_grad
+  examples/test_aclnn_upsample_nearest_exact1d_uint8
+  examples/test_aclnn_upsample_nearest_exact2d
+  examples/test_aclnn_upsample_nearest_exact2d_uint8
+  examples/test_aclnn_upsample_nearest_exact2d_grad
+  examples/test_aclnn_upsample_nearest_exact3d
+  examples/test_aclnn_upsample_nearest_exact3d_grad
+  examples/test_aclnn_resize
   tests/ut/op_kernel/trilinear3d_ut_op_kernel_test_kernel_dispatch
   tests/ut/op_kernel/trilinear3d_ut_op_kernel_test_kernel_sweeps
   tests/ut/op_api/trilinear3d_ut_op_api_test_backward_accuracy
@@ -140,7 +156,8 @@ run_emulated() {
   for program in "${programs[@]}"; do
     local start=${SECONDS} output run=("$@" "${build}/${program}")
     if [[ "${program}" == examples/test_aclnn_upsample_linear1d* || "${program}" == examples/test_aclnn_upsample_bilinear* ||
-          "${program}" == examples/test_aclnn_upsample_bicubic* ]]; then
+          "${program}" == examples/test_aclnn_upsample_bicubic* || "${program}" == examples/test_aclnn_upsample_nearest* ||
+          "${program}" == examples/test_aclnn_resize ]]; then
       run=(python3 examples/upstream/check_example.py "${program#examples/}" "${build}/${program}" "$@")
     fi
     if ! output=$(TRILINEAR3D_QUIET=1 TRILINEAR3D_VERBOSE=1 TRILINEAR3D_EXPECT_ISA="${expected}" \
@@ -171,7 +188,8 @@ step_valgrind() {
 # arithmetic is not exact enough to test (valgrind does that).
 step_nehalem() {
   run_emulated "${BUILD_DIR}" baseline qemu-x86_64 -cpu Nehalem -- "${EMULATED_PROGRAMS[@]}" \
-    examples/test_aclnn_upsample_bilinear2d
+    examples/test_aclnn_upsample_bilinear2d examples/test_aclnn_upsample_nearest \
+    examples/test_aclnn_upsample_nearest1d examples/test_aclnn_upsample_nearest1d_v2
 }
 
 # aarch64: a cross build (g++-aarch64-linux-gnu, GoogleTest from /usr/src/googletest) whose test
@@ -185,7 +203,15 @@ step_aarch64() {
                   examples/upsample_trilinear3d_forward_example examples/event_timing_async_copy_example
                   examples/test_aclnn_upsample_linear1d examples/test_aclnn_upsample_linear1d_backward
                   examples/test_aclnn_upsample_bilinear2d examples/test_aclnn_upsample_bilinear2d_backward_v2
-                  examples/test_aclnn_upsample_bilinear_2d_backward)
+                  examples/test_aclnn_upsample_bilinear_2d_backward examples/test_aclnn_upsample_nearest1d
+                  examples/test_aclnn_upsample_nearest2d examples/test_aclnn_upsample_nearest1d_backward
+                  examples/test_aclnn_upsample_nearest2d_grad examples/test_aclnn_upsample_nearest1d_v2
+                  examples/test_aclnn_upsample_nearest2d_v2 examples/test_aclnn_upsample_nearest3d
+                  examples/test_aclnn_upsample_nearest3d_grad examples/test_aclnn_upsample_nearest
+                  examples/test_aclnn_upsample_nearest_exact1d_uint8
+                  examples/test_aclnn_upsample_nearest_exact2d examples/test_aclnn_upsample_nearest_exact2d_uint8
+                  examples/test_aclnn_upsample_nearest_exact2d_grad examples/test_aclnn_upsample_nearest_exact3d
+                  examples/test_aclnn_upsample_nearest_exact3d_grad)
   while IFS= read -r program; do
     programs+=("${program#"${build}/"}")
   done < <(find "${build}/tests/ut" "${build}/tests/reliability" -type f -executable \

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Runs one of CANN ops-cv's example programs (kept unchanged in this folder) and checks what it prints
 against a float64 reference of the same problem: the example's own input data, shapes and attributes,
-resampled with PyTorch's index and weight math (linear, cubic, antialiased; independent of the library's code).
+resampled with PyTorch's index and weight math (linear, cubic, antialiased, nearest and nearest-exact;
+independent of the library's code).
 
 Usage: check_example.py NAME PROGRAM [LAUNCHER...]   (NAME: a key of EXAMPLES)"""
+import itertools
 import math
 import re
 import struct
@@ -109,6 +111,33 @@ def bicubic_aa(n_in, n_out, align_corners):
     return aa_weights(n_in, n_out, align_corners, True)
 
 
+def nearest_index(n_in, n_out, exact, scale=None):
+    """PyTorch's nearest_idx / nearest_neighbor_exact_compute_source_index, in float as aten computes them:
+    scale = 1 / scale when one is given, else float(in) / float(out); nearest floor(o * scale), exact
+    floor((o + 0.5) * scale), both clamped to in - 1."""
+    s = f32(1.0 / scale) if scale and scale > 0 else f32(f32(n_in) / f32(n_out))
+    return [min(int(math.floor(f32(f32(o + 0.5 if exact else o) * s))), n_in - 1) for o in range(n_out)]
+
+
+def nearest(x, planes, in_sizes, out_sizes, exact, transpose=False, scales=None):
+    """Forward: each output copies the input its per-axis indices pick. Backward (transpose: x is the gradient
+    of out_sizes): each input sums the gradient elements that picked it. planes = N * C."""
+    scales = scales or [None] * len(in_sizes)
+    axes = [nearest_index(i, o, exact, s) for i, o, s in zip(in_sizes, out_sizes, scales)]
+    n_in, n_out = math.prod(in_sizes), math.prod(out_sizes)
+    result = [0.0] * (planes * (n_in if transpose else n_out))
+    for p in range(planes):
+        for o_flat, o in enumerate(itertools.product(*[range(n) for n in out_sizes])):
+            i_flat = 0
+            for axis, size, idx in zip(axes, in_sizes, o):
+                i_flat = i_flat * size + axis[idx]
+            if transpose:
+                result[p * n_in + i_flat] += x[p * n_out + o_flat]
+            else:
+                result[p * n_out + o_flat] = x[p * n_in + i_flat]
+    return result
+
+
 # Each example's problem as its source states it (data, shapes, align_corners; the scales it passes do not
 # count for these calls: see docs/spec.md §3).
 EXAMPLES = {
@@ -135,6 +164,43 @@ EXAMPLES = {
     "test_aclnn_upsample_bicubic2d_aa": lambda: separable(bicubic_aa, list(range(1, 10)), 3, 3, 5, 5, False, False),
     # gradOutput {1,1,4,2} = 0..7 -> out {1,1,8,4}, align_corners true
     "test_aclnn_upsample_bicubic2d_aa_grad": lambda: separable(bicubic_aa, list(range(8)), 8, 4, 4, 2, True, True),
+    # aclnnUpsampleNearest1d: self {1,3,3} = 0..8 -> out {1,3,5}
+    "test_aclnn_upsample_nearest1d": lambda: nearest(list(range(9)), 3, [3], [5], False),
+    # aclnnUpsampleNearest2d: self {1,1,4,2} = 0..7 -> out {1,1,8,4}
+    "test_aclnn_upsample_nearest2d": lambda: nearest(list(range(8)), 1, [4, 2], [8, 4], False),
+    # aclnnUpsampleNearest1dBackward: gradOut {1,1,2} = 1, 4.1f -> gradInput {1,1,3}, scales 1.1 (used: docs/spec.md
+    # §9, the step 1 / 1.1 whatever the sizes)
+    "test_aclnn_upsample_nearest1d_backward": lambda: nearest([1.0, f32(4.1)], 1, [3], [2], False, True, [1.1]),
+    # aclnnUpsampleNearest2dBackward: gradOut {2,2,3,3} = 1..36 -> gradInput {2,2,1,1}, scales 0
+    "test_aclnn_upsample_nearest2d_grad": lambda: nearest(list(range(1, 37)), 4, [1, 1], [3, 3], False, True),
+    # aclnnUpsampleNearestExact2d: self {1,1,4,2} = 0..7 -> out {1,1,8,4}, scales 0; the uint8 example the same
+    "test_aclnn_upsample_nearest_exact2d": lambda: nearest(list(range(8)), 1, [4, 2], [8, 4], True),
+    "test_aclnn_upsample_nearest_exact2d_uint8": lambda: nearest(list(range(8)), 1, [4, 2], [8, 4], True),
+    # aclnnUpsampleNearestExact2dBackward: gradOut {1,1,4,2} = 0..7 -> gradInput {1,1,8,4}, scales 2.0 (used: the
+    # step 1 / 2 whatever the sizes)
+    "test_aclnn_upsample_nearest_exact2d_grad": lambda: nearest(
+        list(range(8)), 1, [8, 4], [4, 2], True, True, [2.0, 2.0]),
+    # aclnnUpsampleNearest1dV2: self {1,3,3} = 0..8 -> out {1,3,6}, scaleL 0 (none)
+    "test_aclnn_upsample_nearest1d_v2": lambda: nearest(list(range(9)), 3, [3], [6], False),
+    # aclnnUpsampleNearest2dV2: self {1,1,4,2} = 0..7 -> out {1,1,8,4}, scales 0
+    "test_aclnn_upsample_nearest2d_v2": lambda: nearest(list(range(8)), 1, [4, 2], [8, 4], False),
+    # aclnnUpsampleNearest3d: self {2,2,2,2,3} = 1..48 -> out {2,2,1,1,1}, scales 0
+    "test_aclnn_upsample_nearest3d": lambda: nearest(list(range(1, 49)), 4, [2, 2, 3], [1, 1, 1], False),
+    # aclnnUpsampleNearest3dBackward: gradOut {2,2,2,2,2} = 1..32 -> gradInput {2,2,1,1,1}, scales 0
+    "test_aclnn_upsample_nearest3d_grad": lambda: nearest(list(range(1, 33)), 4, [1, 1, 1], [2, 2, 2], False, True),
+    # aclnnUpsampleNearestExact1d: self {1,3,3} = 0..8 -> out {1,3,5}, scales 0 (its out host vector holds 5
+    # floats, the tensor 15: the example copies past that vector, the library does not)
+    "test_aclnn_upsample_nearest": lambda: nearest(list(range(9)), 3, [3], [5], True),
+    # aclnnUpsampleNearestExact1d on uint8: the same problem, its host vectors of the tensors' sizes
+    "test_aclnn_upsample_nearest_exact1d_uint8": lambda: nearest(list(range(9)), 3, [3], [5], True),
+    # aclnnUpsampleNearestExact3d: self {2,2,2,2,3} = 1..48 -> out {2,2,1,1,1}, scales 0
+    "test_aclnn_upsample_nearest_exact3d": lambda: nearest(list(range(1, 49)), 4, [2, 2, 3], [1, 1, 1], True),
+    # aclnnUpsampleNearestExact3dBackward: gradOut {2,2,2,2,2} = 1..32 -> gradInput {2,2,1,1,1}, scales 0
+    "test_aclnn_upsample_nearest_exact3d_grad": lambda: nearest(
+        list(range(1, 33)), 4, [1, 1, 1], [2, 2, 2], True, True),
+    # aclnnResize, mode "nearest": self {1,1,2,2} = 1..4, scales {1, 1, 2, 2} -> out {1,1,4,4} (docs/spec.md §9:
+    # interpolate(scale_factor, mode="nearest"), the scales given to the index rule)
+    "test_aclnn_resize": lambda: nearest([1.0, 2.0, 3.0, 4.0], 1, [2, 2], [4, 4], False, scales=[2.0, 2.0]),
 }
 
 
