@@ -174,6 +174,7 @@ class NearestBackwardRunner : RunnerLaunch {
       doubling_ = x_.wBegin[w + 1] - x_.wBegin[w] == 2 && x_.wSrc[x_.wBegin[w]] == 2 * w &&
                   x_.wSrc[x_.wBegin[w] + 1] == 2 * w + 1;
     }
+    directDoubling_ = std::is_same_v<T, Bf16> && doubling_ && rowWidth_ == 1 && src_.strides[4] == 1;
   }
 
   void Run(int64_t item, int64_t) {
@@ -190,6 +191,15 @@ class NearestBackwardRunner : RunnerLaunch {
         for (int64_t ed = x_.dBegin[d]; ed < x_.dBegin[d + 1]; ++ed) {
           for (int64_t eh = x_.hBegin[h]; eh < x_.hBegin[h + 1]; ++eh) {
             const T *row = srcPlane + x_.dSrc[ed] * sS[2] + x_.hSrc[eh] * sS[3];
+            if (directDoubling_) {  // bf16 widened as it is added: no converted copy of the row
+              if (first) {
+                AddDoublingRow<true>(row);
+              } else {
+                AddDoublingRow<false>(row);
+              }
+              first = false;
+              continue;
+            }
             const A *s = ReadRow(row, src_, t_.layout, t_.w.outSize, t_.c, srcRow_);
             if (first) {
               AddRow<true>(s);
@@ -275,6 +285,20 @@ class NearestBackwardRunner : RunnerLaunch {
     }
   }
 
+  // AddRow's W-inner 2x on a unit-stride bf16 gradOut row, each element widened where it is added (a
+  // shift, which every tier vectorises, unlike fp16's conversion).
+  template <bool kFirst>
+  void AddDoublingRow(const T *__restrict s) {
+    A *__restrict acc = acc_;
+    const int64_t inW = t_.w.inSize;
+    for (int64_t w = 0; w < inW; ++w) {
+      A a = kFirst ? A(0) : acc[w];
+      a += ToAcc(s[2 * w]);
+      a += ToAcc(s[2 * w + 1]);
+      acc[w] = a;
+    }
+  }
+
   // a += s[src[0]], ..., s[src[n - 1]] in that order (kept out of line: not vectorised or inlined
   // into the common short runs' loop).
   [[gnu::noinline]] static void AddTerms(A &a, const A *s, const int32_t *src, int64_t n) {
@@ -286,6 +310,7 @@ class NearestBackwardRunner : RunnerLaunch {
   A *acc_ = nullptr;     // the destination row's sums
   A *srcRow_ = nullptr;  // a gradOut row converted to A (when it is not already a unit-stride A row)
   bool doubling_ = false;
+  bool directDoubling_ = false;  // bf16, W inner, unit-stride gradOut rows, an exact 2x W
 };
 
 }  // namespace
