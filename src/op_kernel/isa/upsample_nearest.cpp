@@ -164,7 +164,8 @@ class NearestBackwardRunner : RunnerLaunch {
  public:
   using A = Acc<T>;
 
-  NearestBackwardRunner(const KernelArgs &args, A *scratch) : RunnerLaunch(args), x_(IndicesOf(args)) {
+  NearestBackwardRunner(const KernelArgs &args, A *scratch)
+      : RunnerLaunch(args), x_(IndicesOf(args)), out_(dst_, t_, true) {
     rowElems_ = t_.w.inSize * rowWidth_;
     acc_ = scratch;
     srcRow_ = scratch + Align64(rowElems_, static_cast<int64_t>(sizeof(A)));
@@ -183,6 +184,7 @@ class NearestBackwardRunner : RunnerLaunch {
     T *dstPlane = PlaneBase<T>(dst_, t_, b.plane);
     const int64_t *sS = src_.strides, *dS = dst_.strides;
     for (int64_t d = b.d0; d < b.d1; ++d) {
+      out_.Begin(dstPlane + d * dS[2] + b.h0 * dS[3]);
       for (int64_t h = b.h0; h < b.h1; ++h) {
         // Every term in output order on a zero: PyTorch's zero-filled gradient and its additions. The
         // first row's terms add to a literal zero (0 + -0 is +0, as in PyTorch) instead of a zeroed
@@ -210,9 +212,9 @@ class NearestBackwardRunner : RunnerLaunch {
           }
         }
         if (first) std::fill(acc_, acc_ + rowElems_, A(0));  // no gradOut row picked this row
-        WriteRow<T>(acc_, dstPlane + d * dS[2] + h * dS[3], dst_, t_.layout, t_.w.inSize, t_.c,
-                    t_.streamStores);
+        out_.Put(acc_, dstPlane + d * dS[2] + h * dS[3], t_.w.inSize);
       }
+      out_.Finish();
     }
   }
 
@@ -306,6 +308,9 @@ class NearestBackwardRunner : RunnerLaunch {
   }
 
   const NearestIndices x_;
+  // The gradInput rows of one D index: joined into one span when streamed, so that short rows do not
+  // each leave part-written lines at both ends.
+  DstRowWriter<T> out_;
   int64_t rowElems_ = 0;
   A *acc_ = nullptr;     // the destination row's sums
   A *srcRow_ = nullptr;  // a gradOut row converted to A (when it is not already a unit-stride A row)
