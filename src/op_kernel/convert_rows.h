@@ -65,6 +65,23 @@ inline __m256i FloatToHalfLanes(__m512 v) {
 }
 #endif
 
+#if defined(TRILINEAR3D_HAVE_AVX2)
+// Round-to-nearest-even fp32 -> bf16 of 8 lanes, NaN kept quiet (as FloatToBf16).
+inline __m128i FloatToBf16x8(__m256 v) {
+  const __m256i u = _mm256_castps_si256(v);
+  const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
+  const __m256i rounded = _mm256_add_epi32(u, _mm256_add_epi32(lsb, _mm256_set1_epi32(0x7fff)));
+  const __m256i quiet = _mm256_or_si256(u, _mm256_set1_epi32(0x400000));
+  const __m256 nan = _mm256_cmp_ps(v, v, _CMP_UNORD_Q);
+  const __m256i r =
+      _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(rounded), _mm256_castsi256_ps(quiet), nan));
+  // The high halves, sign-extended, fit int16: the saturating pack keeps them; it packs within each
+  // 128-bit half, so quadwords 0 and 2 hold the 8 results.
+  const __m256i h = _mm256_srai_epi32(r, 16);
+  return _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packs_epi32(h, h), 0x08));
+}
+#endif
+
 #if defined(TRILINEAR3D_HAVE_VEC128)
 // Round-to-nearest-even fp32 -> bf16 of 4 lanes stored at dst, NaN kept quiet (as FloatToBf16).
 inline void StoreBf16x4(Bf16 *dst, Vec128Lanes<float>::Vec v) {
@@ -110,6 +127,11 @@ inline void StoreRow(const Acc<T> *__restrict src, T *dst, int64_t stride, int64
       }
     }
 #elif defined(TRILINEAR3D_HAVE_AVX2)
+    if constexpr (std::is_same_v<T, Bf16>) {
+      for (; i + 8 <= n; i += 8) {
+        _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + i), FloatToBf16x8(_mm256_loadu_ps(src + i)));
+      }
+    }
     if constexpr (std::is_same_v<T, Fp16>) {
       for (; i + 8 <= n; i += 8) {
         _mm_storeu_si128(

@@ -164,7 +164,8 @@ class NearestBackwardRunner : RunnerLaunch {
  public:
   using A = Acc<T>;
 
-  NearestBackwardRunner(const KernelArgs &args, A *scratch) : RunnerLaunch(args), x_(IndicesOf(args)) {
+  NearestBackwardRunner(const KernelArgs &args, A *scratch)
+      : RunnerLaunch(args), x_(IndicesOf(args)), out_(dst_, t_, true) {
     rowElems_ = t_.w.inSize * rowWidth_;
     acc_ = scratch;
     srcRow_ = scratch + Align64(rowElems_, static_cast<int64_t>(sizeof(A)));
@@ -174,6 +175,7 @@ class NearestBackwardRunner : RunnerLaunch {
       doubling_ = x_.wBegin[w + 1] - x_.wBegin[w] == 2 && x_.wSrc[x_.wBegin[w]] == 2 * w &&
                   x_.wSrc[x_.wBegin[w] + 1] == 2 * w + 1;
     }
+    directDoubling_ = std::is_same_v<T, Bf16> && doubling_ && rowWidth_ == 1 && src_.strides[4] == 1;
   }
 
   void Run(int64_t item, int64_t) {
@@ -182,39 +184,73 @@ class NearestBackwardRunner : RunnerLaunch {
     T *dstPlane = PlaneBase<T>(dst_, t_, b.plane);
     const int64_t *sS = src_.strides, *dS = dst_.strides;
     for (int64_t d = b.d0; d < b.d1; ++d) {
+      out_.Begin(dstPlane + d * dS[2] + b.h0 * dS[3]);
       for (int64_t h = b.h0; h < b.h1; ++h) {
-        // Zero, then every term in output order: PyTorch's zero-filled gradient and its additions.
-        std::fill(acc_, acc_ + rowElems_, A(0));
+        // Every term in output order on a zero: PyTorch's zero-filled gradient and its additions. The
+        // first row's terms add to a literal zero (0 + -0 is +0, as in PyTorch) instead of a zeroed
+        // row, which saves a pass over the accumulator row.
+        bool first = true;
         for (int64_t ed = x_.dBegin[d]; ed < x_.dBegin[d + 1]; ++ed) {
           for (int64_t eh = x_.hBegin[h]; eh < x_.hBegin[h + 1]; ++eh) {
             const T *row = srcPlane + x_.dSrc[ed] * sS[2] + x_.hSrc[eh] * sS[3];
-            AddRow(ReadRow(row, src_, t_.layout, t_.w.outSize, t_.c, srcRow_));
+            if (directDoubling_) {  // bf16 widened as it is added: no converted copy of the row
+              if (first) {
+                AddDoublingRow<true>(row);
+              } else {
+                AddDoublingRow<false>(row);
+              }
+              first = false;
+              continue;
+            }
+            const A *s = ReadRow(row, src_, t_.layout, t_.w.outSize, t_.c, srcRow_);
+            if (first) {
+              AddRow<true>(s);
+            } else {
+              AddRow<false>(s);
+            }
+            first = false;
           }
         }
-        WriteRow<T>(acc_, dstPlane + d * dS[2] + h * dS[3], dst_, t_.layout, t_.w.inSize, t_.c,
-                    t_.streamStores);
+        if (first) std::fill(acc_, acc_ + rowElems_, A(0));  // no gradOut row picked this row
+        out_.Put(acc_, dstPlane + d * dS[2] + h * dS[3], t_.w.inSize);
       }
+      out_.Finish();
     }
   }
 
  private:
-  // acc[i] += every gradOut element of the row that picked W index i, in increasing W order.
+  // acc[i] += every gradOut element of the row that picked W index i, in increasing W order; kFirst:
+  // onto a zero instead of acc[i].
+  template <bool kFirst>
   void AddRow(const A *__restrict s) {
     A *__restrict acc = acc_;
     const int64_t inW = t_.w.inSize;
     if (rowWidth_ == 1) {
       if (doubling_) {
         for (int64_t w = 0; w < inW; ++w) {
-          A a = acc[w];
+          A a = kFirst ? A(0) : acc[w];
           a += s[2 * w];
           a += s[2 * w + 1];
           acc[w] = a;
         }
         return;
       }
+      // The general W loop: the W indices that pick one input index are a run (the source index
+      // grows with the output index), one to a few long. Written out for the short runs, so that
+      // no tier vectorises the per-element loop (gathers and masks on a run of two).
+      const int64_t *begin = x_.wBegin;
+      const int32_t *src = x_.wSrc;
       for (int64_t w = 0; w < inW; ++w) {
-        A a = acc[w];
-        for (int64_t e = x_.wBegin[w]; e < x_.wBegin[w + 1]; ++e) a += s[x_.wSrc[e]];
+        A a = kFirst ? A(0) : acc[w];
+        const int64_t e0 = begin[w], n = begin[w + 1] - e0;
+        if (n == 2) {
+          a += s[src[e0]];
+          a += s[src[e0 + 1]];
+        } else if (n == 1) {
+          a += s[src[e0]];
+        } else {
+          AddTerms(a, s, src + e0, n);
+        }
         acc[w] = a;
       }
       return;
@@ -222,20 +258,64 @@ class NearestBackwardRunner : RunnerLaunch {
     // Channels inner: whole C-runs added (vectors along C; the accumulator row and the source row are
     // distinct buffers).
     const int64_t c = rowWidth_;
+    if (doubling_) {  // both terms of a position in one pass over its accumulator run
+      for (int64_t w = 0; w < inW; ++w) {
+        A *__restrict a = acc + w * c;
+        const A *__restrict v0 = s + 2 * w * c;
+        const A *__restrict v1 = v0 + c;
+        for (int64_t k = 0; k < c; ++k) {
+          A x = kFirst ? A(0) : a[k];
+          x += v0[k];
+          x += v1[k];
+          a[k] = x;
+        }
+      }
+      return;
+    }
     for (int64_t w = 0; w < inW; ++w) {
       A *__restrict a = acc + w * c;
-      for (int64_t e = x_.wBegin[w]; e < x_.wBegin[w + 1]; ++e) {
+      const int64_t e0 = x_.wBegin[w], e1 = x_.wBegin[w + 1];
+      if (kFirst && e0 == e1) std::fill(a, a + c, A(0));
+      for (int64_t e = e0; e < e1; ++e) {
         const A *__restrict v = s + static_cast<int64_t>(x_.wSrc[e]) * c;
-        for (int64_t k = 0; k < c; ++k) a[k] += v[k];
+        if (kFirst && e == e0) {
+          for (int64_t k = 0; k < c; ++k) a[k] = A(0) + v[k];
+        } else {
+          for (int64_t k = 0; k < c; ++k) a[k] += v[k];
+        }
       }
     }
   }
 
+  // AddRow's W-inner 2x on a unit-stride bf16 gradOut row, each element widened where it is added (a
+  // shift, which every tier vectorises, unlike fp16's conversion).
+  template <bool kFirst>
+  void AddDoublingRow(const T *__restrict s) {
+    A *__restrict acc = acc_;
+    const int64_t inW = t_.w.inSize;
+    for (int64_t w = 0; w < inW; ++w) {
+      A a = kFirst ? A(0) : acc[w];
+      a += ToAcc(s[2 * w]);
+      a += ToAcc(s[2 * w + 1]);
+      acc[w] = a;
+    }
+  }
+
+  // a += s[src[0]], ..., s[src[n - 1]] in that order (kept out of line: not vectorised or inlined
+  // into the common short runs' loop).
+  [[gnu::noinline]] static void AddTerms(A &a, const A *s, const int32_t *src, int64_t n) {
+    for (int64_t e = 0; e < n; ++e) a += s[src[e]];
+  }
+
   const NearestIndices x_;
+  // The gradInput rows of one D index: joined into one span when streamed, so that short rows do not
+  // each leave part-written lines at both ends.
+  DstRowWriter<T> out_;
   int64_t rowElems_ = 0;
   A *acc_ = nullptr;     // the destination row's sums
   A *srcRow_ = nullptr;  // a gradOut row converted to A (when it is not already a unit-stride A row)
   bool doubling_ = false;
+  bool directDoubling_ = false;  // bf16, W inner, unit-stride gradOut rows, an exact 2x W
 };
 
 }  // namespace
