@@ -99,7 +99,8 @@ class CubicValidation : public ::testing::TestWithParam<Entry> {
     EXPECT_EQ(writtenBuf_.Bytes(), before) << "a rejected call wrote its output";
   }
 
-  DeviceBuffer readBuf_{4096}, writtenBuf_{4096};
+  // Large enough for the biggest tensor a test here describes (ShrinkAndGrowthLimits' self, 1x2x3x204).
+  DeviceBuffer readBuf_{16384}, writtenBuf_{16384};
 };
 
 TEST_P(CubicValidation, BaselineRuns) {
