@@ -176,6 +176,7 @@ class NearestBackwardRunner : RunnerLaunch {
                   x_.wSrc[x_.wBegin[w] + 1] == 2 * w + 1;
     }
     directDoubling_ = std::is_same_v<T, Bf16> && doubling_ && rowWidth_ == 1 && src_.strides[4] == 1;
+    if (rowWidth_ == 1) FindPairRuns();
   }
 
   void Run(int64_t item, int64_t) {
@@ -226,33 +227,13 @@ class NearestBackwardRunner : RunnerLaunch {
     A *__restrict acc = acc_;
     const int64_t inW = t_.w.inSize;
     if (rowWidth_ == 1) {
-      if (doubling_) {
-        for (int64_t w = 0; w < inW; ++w) {
-          A a = kFirst ? A(0) : acc[w];
-          a += s[2 * w];
-          a += s[2 * w + 1];
-          acc[w] = a;
-        }
-        return;
+      int64_t w = 0;
+      for (int r = 0; r < pairRunCount_; ++r) {
+        AddRuns<kFirst>(s, w, pairRuns_[r].begin);
+        AddPairs<kFirst>(s, pairRuns_[r]);
+        w = pairRuns_[r].end;
       }
-      // The general W loop: the W indices that pick one input index are a run (the source index
-      // grows with the output index), one to a few long. Written out for the short runs, so that
-      // no tier vectorises the per-element loop (gathers and masks on a run of two).
-      const int64_t *begin = x_.wBegin;
-      const int32_t *src = x_.wSrc;
-      for (int64_t w = 0; w < inW; ++w) {
-        A a = kFirst ? A(0) : acc[w];
-        const int64_t e0 = begin[w], n = begin[w + 1] - e0;
-        if (n == 2) {
-          a += s[src[e0]];
-          a += s[src[e0 + 1]];
-        } else if (n == 1) {
-          a += s[src[e0]];
-        } else {
-          AddTerms(a, s, src + e0, n);
-        }
-        acc[w] = a;
-      }
+      AddRuns<kFirst>(s, w, t_.w.inSize);
       return;
     }
     // Channels inner: whole C-runs added (vectors along C; the accumulator row and the source row are
@@ -287,6 +268,73 @@ class NearestBackwardRunner : RunnerLaunch {
     }
   }
 
+  // W indices [begin, end) each take exactly the two gradOut elements 2w + offset and 2w + offset + 1:
+  // the interior of a ratio near 2 (an exact 2x: one run of offset 0 over the whole row). Their loop
+  // is a strided gather every tier vectorises, like the doubling one.
+  struct PairRun {
+    int64_t begin = 0, end = 0, offset = 0;
+  };
+  // Runs shorter than this stay in the general loop (a vector loop's set-up outweighs them).
+  static constexpr int64_t kMinPairRun = 8;
+  static constexpr int kMaxPairRuns = 8;
+
+  // The first kMaxPairRuns pair runs of at least kMinPairRun indices of the W lists, in increasing W.
+  void FindPairRuns() {
+    const int64_t inW = t_.w.inSize;
+    auto offsetOf = [&](int64_t w, int64_t *offset) {
+      const int64_t e0 = x_.wBegin[w];
+      if (x_.wBegin[w + 1] - e0 != 2 || x_.wSrc[e0 + 1] != x_.wSrc[e0] + 1) return false;
+      *offset = x_.wSrc[e0] - 2 * w;
+      return true;
+    };
+    for (int64_t w = 0; w < inW && pairRunCount_ < kMaxPairRuns;) {
+      int64_t offset = 0, next = 0;
+      if (!offsetOf(w, &offset)) {
+        ++w;
+        continue;
+      }
+      int64_t end = w + 1;
+      while (end < inW && offsetOf(end, &next) && next == offset) ++end;
+      if (end - w >= kMinPairRun) pairRuns_[pairRunCount_++] = {w, end, offset};
+      w = end;
+    }
+  }
+
+  template <bool kFirst>
+  void AddPairs(const A *__restrict s, const PairRun &run) {
+    A *__restrict acc = acc_;
+    const int64_t offset = run.offset;
+    for (int64_t w = run.begin; w < run.end; ++w) {
+      A a = kFirst ? A(0) : acc[w];
+      a += s[2 * w + offset];
+      a += s[2 * w + offset + 1];
+      acc[w] = a;
+    }
+  }
+
+  // The general W loop over [begin, end): the W indices that pick one input index are a run (the
+  // source index grows with the output index), one to a few long. Written out for the short runs, so
+  // that no tier vectorises the per-element loop (gathers and masks on a run of two).
+  template <bool kFirst>
+  void AddRuns(const A *__restrict s, int64_t begin, int64_t end) {
+    A *__restrict acc = acc_;
+    const int64_t *wBegin = x_.wBegin;
+    const int32_t *src = x_.wSrc;
+    for (int64_t w = begin; w < end; ++w) {
+      A a = kFirst ? A(0) : acc[w];
+      const int64_t e0 = wBegin[w], n = wBegin[w + 1] - e0;
+      if (n == 2) {
+        a += s[src[e0]];
+        a += s[src[e0 + 1]];
+      } else if (n == 1) {
+        a += s[src[e0]];
+      } else {
+        AddTerms(a, s, src + e0, n);
+      }
+      acc[w] = a;
+    }
+  }
+
   // AddRow's W-inner 2x on a unit-stride bf16 gradOut row, each element widened where it is added (a
   // shift, which every tier vectorises, unlike fp16's conversion).
   template <bool kFirst>
@@ -315,7 +363,9 @@ class NearestBackwardRunner : RunnerLaunch {
   A *acc_ = nullptr;     // the destination row's sums
   A *srcRow_ = nullptr;  // a gradOut row converted to A (when it is not already a unit-stride A row)
   bool doubling_ = false;
-  bool directDoubling_ = false;  // bf16, W inner, unit-stride gradOut rows, an exact 2x W
+  bool directDoubling_ = false;     // bf16, W inner, unit-stride gradOut rows, an exact 2x W
+  PairRun pairRuns_[kMaxPairRuns];  // W inner: AddPairs' runs, in increasing W
+  int pairRunCount_ = 0;
 };
 
 }  // namespace
