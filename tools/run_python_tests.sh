@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The Python extension's CI: for each torch in TRILINEAR3D_TORCHES (default "pypi debian": PyPI's pinned torch
-# and Debian's python3-torch 1.13, see tools/python_env.sh) it creates or reuses the venv, pip-installs
-# ./python into it, runs the pytest suite (python/tests) against that installed package, and checks that
-# `pip wheel` makes a wheel that installs and runs in a fresh venv which shares only torch.
+# and Debian's python3-torch 1.13, see tools/python_env.sh) it creates or reuses the venv, builds one wheel of
+# ./python (`pip wheel`, the extension compiled once), installs it into that venv and runs the pytest suite
+# (python/tests) against it, and checks that the same wheel installs and runs in a fresh venv which shares
+# only torch.
 #
 # Usage: bash tools/run_python_tests.sh [PYTEST ARGS...]
 # Environment: TRILINEAR3D_TORCHES; MAX_JOBS (default nproc); SKIP_BUILD=1 reuses the installed package
@@ -21,14 +22,14 @@ for kind in ${TRILINEAR3D_TORCHES:-pypi debian}; do
   version="$("${PY}" -c 'import torch; print(torch.__version__)')"
   echo "=== run_python_tests: torch ${version} (${kind}) from ${PY}"
   if [[ "${SKIP_BUILD:-0}" != "1" ]]; then
-    "${PY}" -m pip install -q --no-build-isolation --no-deps --force-reinstall --progress-bar off ./python
+    dist="build-py/dist-${kind}" fresh="build-py/venv-wheel-${kind}"
+    rm -rf "${dist}" "${fresh}"
+    "${PY}" -m pip wheel -q --no-build-isolation --no-deps --progress-bar off -w "${dist}" ./python
+    "${PY}" -m pip install -q --no-deps --force-reinstall --no-index --progress-bar off "${dist}"/trilinear3d-*.whl
     "${PY}" -m pip show trilinear3d | grep -E '^(Name|Version|Location):'
 
     # The wheel on a "second machine": a fresh venv that sees the same torch (a .pth to its site folder) but
     # not the package installed above (pip itself runs without the .pth).
-    dist="build-py/dist-${kind}" fresh="build-py/venv-wheel-${kind}"
-    rm -rf "${dist}" "${fresh}"
-    "${PY}" -m pip wheel -q --no-build-isolation --no-deps --progress-bar off -w "${dist}" ./python
     "${PY}" -m venv "${fresh}"
     torch_site="$("${PY}" -c 'import os, torch; print(os.path.dirname(os.path.dirname(torch.__file__)))')"
     fresh_site="$("${fresh}/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
