@@ -132,6 +132,86 @@ inline void WithTapCount(int part, Args... args) {
 }  // namespace combine_detail
 #endif
 
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
+namespace combine_detail {
+
+// CombineK of bf16 sources into a split row (CombineRowsSplit): each pair of source elements widened
+// by one shift and one mask (TierLanes::LoadSplit), the even results stored in the first half, the
+// odd ones in the second; every element takes the same operations as in CombineK.
+template <int K>
+inline void CombineSplitK(float *__restrict dst, const Bf16 *const *src, const float *weights, int64_t n,
+                          bool accumulate) {
+  using L = TierLanes<float>;
+  using Vec = typename L::Vec;
+  const int64_t half = n / 2;
+  float *__restrict even = dst;
+  float *__restrict odd = dst + half;
+  Vec w[K];
+  const Bf16 *s[K];
+  for (int j = 0; j < K; ++j) {
+    w[j] = L::Broadcast(weights[j]);
+    s[j] = src[j];
+  }
+  int64_t k = 0;  // pairs
+  for (; k + L::kLanes <= half; k += L::kLanes) {
+    Vec e, o;
+    L::LoadSplit(s[0] + 2 * k, &e, &o);
+    Vec accE = accumulate ? L::Fma(w[0], e, L::Load(even + k)) : L::Mul(w[0], e);
+    Vec accO = accumulate ? L::Fma(w[0], o, L::Load(odd + k)) : L::Mul(w[0], o);
+#pragma GCC unroll 8
+    for (int j = 1; j < K; ++j) {
+      L::LoadSplit(s[j] + 2 * k, &e, &o);
+      accE = L::Fma(w[j], e, accE);
+      accO = L::Fma(w[j], o, accO);
+    }
+    L::Store(even + k, accE);
+    L::Store(odd + k, accO);
+  }
+  for (; k < half; ++k) {
+    for (int parity = 0; parity < 2; ++parity) {
+      float *out = (parity == 0 ? even : odd) + k;
+      const int64_t x = 2 * k + parity;
+      float acc = accumulate ? L::Fma(weights[0], ToAcc(s[0][x]), *out) : weights[0] * ToAcc(s[0][x]);
+      for (int j = 1; j < K; ++j) acc = L::Fma(weights[j], ToAcc(s[j][x]), acc);
+      *out = acc;
+    }
+  }
+}
+
+struct SplitCombine {
+  template <int K, typename A, typename S>
+  static void Run(A *dst, const S *const *src, const A *w, int64_t n, bool accumulate) {
+    CombineSplitK<K>(dst, src, w, n, accumulate);
+  }
+};
+
+}  // namespace combine_detail
+
+// Whether this tier has CombineRowsSplit.
+constexpr bool kHaveSplitRows = true;
+
+// CombineRows of bf16 sources (n even) into a split row: dst[m] is element 2m of the combination and
+// dst[n / 2 + m] element 2m + 1, each summed exactly as CombineRows sums it. A split row is what the
+// halving W pass reads fastest (HalvingRowsSplit: its operands are plain loads), and the widening
+// takes one shift or one mask per vector of results. CombineRows keeps a split row split (it works
+// element by element), so the D step may split and the H step combine the split slab rows.
+inline void CombineRowsSplit(float *__restrict dst, const Bf16 *const *src, const float *w, int k, int64_t n,
+                             bool accumulate) {
+  while (k > 0) {
+    const int part = std::min(k, 4);
+    combine_detail::WithTapCount<combine_detail::SplitCombine>(part, dst, src, w, n, accumulate);
+    src += part;
+    w += part;
+    k -= part;
+    accumulate = true;
+  }
+}
+#else
+constexpr bool kHaveSplitRows = false;
+
+inline void CombineRowsSplit(float *, const Bf16 *const *, const float *, int, int64_t, bool) {}
+#endif
+
 // k >= 1 source rows; dst must not overlap a source. See the top of the file.
 template <typename A, typename S>
 inline void CombineRows(A *__restrict dst, const S *const *src, const A *w, int k, int64_t n,

@@ -66,8 +66,9 @@ inline __m256i FloatToHalfLanes(__m512 v) {
 #endif
 
 #if defined(TRILINEAR3D_HAVE_AVX2)
-// Round-to-nearest-even fp32 -> bf16 of 8 lanes, NaN kept quiet (as FloatToBf16).
-inline __m128i FloatToBf16x8(__m256 v) {
+// Round-to-nearest-even fp32 -> bf16 of 8 lanes, NaN kept quiet (as FloatToBf16): each 32-bit lane's
+// result in its high half, sign-extended into the low one (it fits int16, so a saturating pack keeps it).
+inline __m256i Bf16InHighHalves(__m256 v) {
   const __m256i u = _mm256_castps_si256(v);
   const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
   const __m256i rounded = _mm256_add_epi32(u, _mm256_add_epi32(lsb, _mm256_set1_epi32(0x7fff)));
@@ -75,32 +76,45 @@ inline __m128i FloatToBf16x8(__m256 v) {
   const __m256 nan = _mm256_cmp_ps(v, v, _CMP_UNORD_Q);
   const __m256i r =
       _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(rounded), _mm256_castsi256_ps(quiet), nan));
-  // The high halves, sign-extended, fit int16: the saturating pack keeps them; it packs within each
-  // 128-bit half, so quadwords 0 and 2 hold the 8 results.
-  const __m256i h = _mm256_srai_epi32(r, 16);
+  return _mm256_srai_epi32(r, 16);
+}
+
+// 8 lanes narrowed: the pack works within each 128-bit half, so quadwords 0 and 2 hold the results.
+inline __m128i FloatToBf16x8(__m256 v) {
+  const __m256i h = Bf16InHighHalves(v);
   return _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packs_epi32(h, h), 0x08));
+}
+
+// 16 lanes (a, then b) narrowed with one pack of two registers and one permute (quadwords 0 2 1 3).
+inline __m256i FloatToBf16x16(__m256 a, __m256 b) {
+  return _mm256_permute4x64_epi64(_mm256_packs_epi32(Bf16InHighHalves(a), Bf16InHighHalves(b)), 0xd8);
 }
 #endif
 
 #if defined(TRILINEAR3D_HAVE_VEC128)
-// Round-to-nearest-even fp32 -> bf16 of 4 lanes stored at dst, NaN kept quiet (as FloatToBf16).
-inline void StoreBf16x4(Bf16 *dst, Vec128Lanes<float>::Vec v) {
+// Round-to-nearest-even fp32 -> bf16 of 8 lanes (a, then b) stored at dst, NaN kept quiet (as
+// FloatToBf16): both halves narrowed into one 128-bit store.
+inline void StoreBf16x8(Bf16 *dst, Vec128Lanes<float>::Vec a, Vec128Lanes<float>::Vec b) {
 #if defined(__aarch64__)
-  const uint32x4_t u = vreinterpretq_u32_f32(v);
-  const uint32x4_t lsb = vandq_u32(vshrq_n_u32(u, 16), vdupq_n_u32(1));
-  const uint32x4_t rounded = vaddq_u32(u, vaddq_u32(lsb, vdupq_n_u32(0x7fff)));
-  const uint32x4_t r = vbslq_u32(vceqq_f32(v, v), rounded, vorrq_u32(u, vdupq_n_u32(0x400000)));
-  vst1_u16(reinterpret_cast<uint16_t *>(dst), vshrn_n_u32(r, 16));
+  auto high = [](float32x4_t v) {
+    const uint32x4_t u = vreinterpretq_u32_f32(v);
+    const uint32x4_t lsb = vandq_u32(vshrq_n_u32(u, 16), vdupq_n_u32(1));
+    const uint32x4_t rounded = vaddq_u32(u, vaddq_u32(lsb, vdupq_n_u32(0x7fff)));
+    return vshrn_n_u32(vbslq_u32(vceqq_f32(v, v), rounded, vorrq_u32(u, vdupq_n_u32(0x400000))), 16);
+  };
+  vst1q_u16(reinterpret_cast<uint16_t *>(dst), vcombine_u16(high(a), high(b)));
 #else
-  const __m128i u = _mm_castps_si128(v);
-  const __m128i lsb = _mm_and_si128(_mm_srli_epi32(u, 16), _mm_set1_epi32(1));
-  const __m128i rounded = _mm_add_epi32(u, _mm_add_epi32(lsb, _mm_set1_epi32(0x7fff)));
-  const __m128i nan = _mm_castps_si128(_mm_cmpunord_ps(v, v));
-  const __m128i r = _mm_or_si128(_mm_andnot_si128(nan, rounded),
-                                 _mm_and_si128(nan, _mm_or_si128(u, _mm_set1_epi32(0x400000))));
-  // The high halves, sign-extended, fit int16: the saturating pack keeps them as they are.
-  const __m128i h = _mm_srai_epi32(r, 16);
-  _mm_storel_epi64(reinterpret_cast<__m128i *>(dst), _mm_packs_epi32(h, h));
+  // Each lane's result in its high half, sign-extended (it fits int16: the saturating pack keeps it).
+  auto high = [](__m128 v) {
+    const __m128i u = _mm_castps_si128(v);
+    const __m128i lsb = _mm_and_si128(_mm_srli_epi32(u, 16), _mm_set1_epi32(1));
+    const __m128i rounded = _mm_add_epi32(u, _mm_add_epi32(lsb, _mm_set1_epi32(0x7fff)));
+    const __m128i nan = _mm_castps_si128(_mm_cmpunord_ps(v, v));
+    const __m128i r = _mm_or_si128(_mm_andnot_si128(nan, rounded),
+                                   _mm_and_si128(nan, _mm_or_si128(u, _mm_set1_epi32(0x400000))));
+    return _mm_srai_epi32(r, 16);
+  };
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(dst), _mm_packs_epi32(high(a), high(b)));
 #endif
 }
 #endif
@@ -128,8 +142,13 @@ inline void StoreRow(const Acc<T> *__restrict src, T *dst, int64_t stride, int64
     }
 #elif defined(TRILINEAR3D_HAVE_AVX2)
     if constexpr (std::is_same_v<T, Bf16>) {
-      for (; i + 8 <= n; i += 8) {
+      for (; i + 16 <= n; i += 16) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i *>(dst + i),
+                            FloatToBf16x16(_mm256_loadu_ps(src + i), _mm256_loadu_ps(src + i + 8)));
+      }
+      if (i + 8 <= n) {
         _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + i), FloatToBf16x8(_mm256_loadu_ps(src + i)));
+        i += 8;
       }
     }
     if constexpr (std::is_same_v<T, Fp16>) {
@@ -141,7 +160,8 @@ inline void StoreRow(const Acc<T> *__restrict src, T *dst, int64_t stride, int64
     }
 #elif defined(TRILINEAR3D_HAVE_VEC128)
     if constexpr (std::is_same_v<T, Bf16>) {
-      for (; i + 4 <= n; i += 4) StoreBf16x4(dst + i, Vec128Lanes<float>::Load(src + i));
+      using L = Vec128Lanes<float>;
+      for (; i + 8 <= n; i += 8) StoreBf16x8(dst + i, L::Load(src + i), L::Load(src + i + 4));
     }
 #endif
   }

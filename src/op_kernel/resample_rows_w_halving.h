@@ -2,13 +2,12 @@
 // upsampling's backward): gradInput i for V consecutive i from the gradOut row read as two pairs of
 // vectors at 2i - 1 and 2i + 1, each de-interleaved into its even and odd lanes, which are the
 // gradOut elements 2i - 1, 2i, 2i + 1 and 2i + 2 of every lane; four FMAs. Per V outputs: 4 loads,
-// 4 permutes (AVX2: 2 shuffles and 2 lane permutes per pair), 4 FMAs and a store, where the windowed
-// steps take a window, and per step an index, a weight and a mask load, a permute and an FMA.
-// The outputs outside the run (the row's ends) go through the gather's lists.
-// Every output sums its list in list order with FMAs from zero, as the vector steps do
-// (resample_rows_w_inner_avx2.h, _avx512.h), so the bits are the steps' bits. The baseline tier's
-// loops sum as its scalar lists do (HalvingRowBaseline). Included by resample_rows_w_inner.h after
-// resample_rows_w_doubling.h, whose lanes and list helpers it shares.
+// 4 permutes (AVX2: 4 in-lane shuffles and one lane permute of the sum), 4 FMAs and a store, where the
+// windowed steps take a window, and per step an index, a weight and a mask load, a permute and an FMA. The
+// outputs outside the run (the row's ends) go through the gather's lists. Every output sums its list in list
+// order with FMAs from zero, as the vector steps do (resample_rows_w_inner_avx2.h, _avx512.h), so the bits
+// are the steps' bits. The baseline tier's loops sum as its scalar lists do (HalvingRowBaseline). Included by
+// resample_rows_w_inner.h after resample_rows_w_doubling.h, whose lanes and list helpers it shares.
 #ifndef TRILINEAR3D_OP_KERNEL_RESAMPLE_ROWS_W_HALVING_H_
 #define TRILINEAR3D_OP_KERNEL_RESAMPLE_ROWS_W_HALVING_H_
 
@@ -37,15 +36,6 @@ inline void Deinterleave(__m512 a, __m512 b, __m512 *even, __m512 *odd) {
   *even = _mm512_permutex2var_ps(a, evens, b);
   *odd = _mm512_permutex2var_ps(a, odds, b);
 }
-#else
-inline void Deinterleave(__m256 a, __m256 b, __m256 *even, __m256 *odd) {
-  // Per 128-bit half: a0 a2 b0 b2 | a4 a6 b4 b6; the 64-bit lanes' order 0 2 1 3 puts a's first.
-  const __m256 e = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
-  const __m256 o = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1));
-  *even = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(e), _MM_SHUFFLE(3, 1, 2, 0)));
-  *odd = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(o), _MM_SHUFFLE(3, 1, 2, 0)));
-}
-#endif
 
 // gradInput i .. i + V - 1 of the run: lane m sums gradOut 2(i + m) - 1 .. 2(i + m) + 2 with w[0..3].
 inline DoublingVec HalvingVector(const float *src, int64_t i, const DoublingVec w[4]) {
@@ -55,6 +45,32 @@ inline DoublingVec HalvingVector(const float *src, int64_t i, const DoublingVec 
   Deinterleave(L::Load(src + 2 * i + 1), L::Load(src + 2 * i + 1 + kDoublingLanes), &next, &after);
   return L::Fma(after, w[3], L::Fma(next, w[2], L::Fma(at, w[1], L::Fma(before, w[0], L::Zero()))));
 }
+#else
+// The even and odd elements of the 2V elements a, b (a first), both in the lane order
+// a0 a2 b0 b2 | a4 a6 b4 b6 (shufps stays within each 128-bit half): the sums are lane-wise, so they
+// run in that order and one permute of the result (InLaneOrderToRow) puts it in row order, instead of
+// one per operand.
+inline void DeinterleaveInLanes(__m256 a, __m256 b, __m256 *even, __m256 *odd) {
+  *even = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
+  *odd = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1));
+}
+
+// A vector in DeinterleaveInLanes' lane order, in row order: its 64-bit lanes' order 0 2 1 3.
+inline __m256 InLaneOrderToRow(__m256 v) {
+  return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(v), _MM_SHUFFLE(3, 1, 2, 0)));
+}
+
+// gradInput i .. i + V - 1 of the run: lane m sums gradOut 2(i + m) - 1 .. 2(i + m) + 2 with w[0..3]
+// (each lane the same FMAs as in row order).
+inline DoublingVec HalvingVector(const float *src, int64_t i, const DoublingVec w[4]) {
+  using L = DoublingLanes;
+  DoublingVec before, at, next, after;
+  DeinterleaveInLanes(L::Load(src + 2 * i - 1), L::Load(src + 2 * i - 1 + kDoublingLanes), &before, &at);
+  DeinterleaveInLanes(L::Load(src + 2 * i + 1), L::Load(src + 2 * i + 1 + kDoublingLanes), &next, &after);
+  return InLaneOrderToRow(
+      L::Fma(after, w[3], L::Fma(next, w[2], L::Fma(at, w[1], L::Fma(before, w[0], L::Zero())))));
+}
+#endif
 
 // Whether the halving vectors serve g's rows: fp32, a run of at least V outputs, and the plan built for
 // this tier (whose steps' bits they give).
@@ -73,10 +89,11 @@ inline void HalvingRow(const RowGather<float> &g, const float *src, float *dst) 
   const DoublingVec w[4] = {Broadcast(run.w[0]), Broadcast(run.w[1]), Broadcast(run.w[2]),
                             Broadcast(run.w[3])};
   for (int64_t j = 0; j < run.begin; ++j) dst[j] = ListOutput(g, src, j);
+  const int64_t end = run.end;  // a local: the stores to dst may alias the plan for all the compiler knows
   int64_t i = run.begin;
-  for (; i + kDoublingLanes <= run.end; i += kDoublingLanes) StoreVec(dst + i, HalvingVector(src, i, w));
-  if (i < run.end) {  // the rest as the run's last V outputs: outputs computed twice get the same bits
-    i = run.end - kDoublingLanes;
+  for (; i + kDoublingLanes <= end; i += kDoublingLanes) StoreVec(dst + i, HalvingVector(src, i, w));
+  if (i < end) {  // the rest as the run's last V outputs: outputs computed twice get the same bits
+    i = end - kDoublingLanes;
     StoreVec(dst + i, HalvingVector(src, i, w));
   }
   for (int64_t j = run.end; j < g.dstLen; ++j) dst[j] = ListOutput(g, src, j);
@@ -108,8 +125,9 @@ inline void HalvingRowTargets(const RowGather<float> &g, const float *src, const
   const DoublingVec w[4] = {Broadcast(run.w[0]), Broadcast(run.w[1]), Broadcast(run.w[2]),
                             Broadcast(run.w[3])};
   for (int64_t j = 0; j < run.begin; ++j) ApplyTargetsAt(t, j, ListOutput(g, src, j));
+  const int64_t end = run.end;
   int64_t i = run.begin;
-  for (; i + kDoublingLanes <= run.end; i += kDoublingLanes) ApplyTargetsAt(t, i, HalvingVector(src, i, w));
+  for (; i + kDoublingLanes <= end; i += kDoublingLanes) ApplyTargetsAt(t, i, HalvingVector(src, i, w));
   for (int64_t j = i; j < g.dstLen; ++j) ApplyTargetsAt(t, j, ListOutput(g, src, j));
 }
 
@@ -130,6 +148,53 @@ inline bool HalvingRows(const RowGather<A> &g, const A *const *src, A *const *ds
     return true;
   }
   return false;
+}
+
+// Whether HalvingRowsSplit serves g's rows (those of HalvingRows, and rows of even length).
+template <typename A>
+inline bool HalvingSplitApplies(const RowGather<A> &g) {
+  return HalvingApplies(g) && g.srcLen % 2 == 0;
+}
+
+// HalvingRow of a split row: the run's four operands of V outputs are the odd elements from i - 1,
+// the even from i, the odd from i and the even from i + 1, each one load (no de-interleaving), summed
+// as HalvingVector sums them; the outputs outside the run through the lists, as ListOutput.
+inline void HalvingRowSplit(const RowGather<float> &g, const float *src, float *dst) {
+  using L = DoublingLanes;
+  const HalvingRun<float> &run = g.halving;
+  const int64_t half = g.srcLen / 2;
+  const float *even = src;
+  const float *odd = src + half;
+  const DoublingVec w[4] = {Broadcast(run.w[0]), Broadcast(run.w[1]), Broadcast(run.w[2]),
+                            Broadcast(run.w[3])};
+  const int64_t *__restrict begin = g.begin.data();  // locals: the stores to dst may alias the plan
+  const int32_t *__restrict index = g.src.data();
+  const float *__restrict weight = g.w.data();
+  auto list = [&](int64_t j) {
+    float acc = 0.0f;
+    for (int64_t e = begin[j]; e < begin[j + 1]; ++e) {
+      const int32_t at = index[e];
+      acc = FmaLane(((at & 1) != 0 ? odd : even)[at >> 1], weight[e], acc);
+    }
+    return acc;
+  };
+  auto vector = [&](int64_t i) {
+    return L::Fma(L::Load(even + i + 1), w[3],
+                  L::Fma(L::Load(odd + i), w[2],
+                         L::Fma(L::Load(even + i), w[1], L::Fma(L::Load(odd + i - 1), w[0], L::Zero()))));
+  };
+  for (int64_t j = 0; j < run.begin; ++j) dst[j] = list(j);
+  const int64_t end = run.end;
+  int64_t i = run.begin;
+  for (; i + kDoublingLanes <= end; i += kDoublingLanes) StoreVec(dst + i, vector(i));
+  if (i < end) StoreVec(dst + end - kDoublingLanes, vector(end - kDoublingLanes));  // as HalvingRow
+  for (int64_t j = end; j < g.dstLen; ++j) dst[j] = list(j);
+}
+
+// The W pass of kRows split rows (HalvingSplitApplies to g).
+template <int kRows>
+inline void HalvingRowsSplit(const RowGather<float> &g, const float *const *src, float *const *dst) {
+  for (int r = 0; r < kRows; ++r) HalvingRowSplit(g, src[r], dst[r]);
 }
 
 #else
@@ -165,6 +230,50 @@ inline bool HalvingRows(const RowGather<A> &g, const A *const *src, A *const *ds
     for (int r = 0; r < kRows; ++r) ApplyTargets(targets[r], dst[r], g.dstLen);
   }
   return true;
+}
+
+// Element s of a split row (CombineRowsSplit: the even elements, then the odd ones; half each).
+template <typename A>
+inline A SplitAt(const A *row, int64_t half, int64_t s) {
+  return row[(s & 1) * half + (s >> 1)];
+}
+
+// Whether HalvingRowsSplit serves g's rows (those of HalvingRows, and rows of even length).
+template <typename A>
+inline bool HalvingSplitApplies(const RowGather<A> &g) {
+  return g.lanes == GatherLanes<A>() && g.halving.end - g.halving.begin >= 4 && g.srcLen % 2 == 0;
+}
+
+// HalvingRowBaseline of a split row: the same expressions on the same elements.
+template <typename A>
+inline void HalvingRowSplitBaseline(const RowGather<A> &g, const A *__restrict src, A *__restrict dst) {
+  const HalvingRun<A> &run = g.halving;
+  const int64_t half = g.srcLen / 2;
+  const A *__restrict even = src;
+  const A *__restrict odd = src + half;
+  const A w0 = run.w[0], w1 = run.w[1], w2 = run.w[2], w3 = run.w[3];
+  auto list = [&](int64_t j) {
+    A acc = A(0);
+    for (int64_t e = g.begin[static_cast<size_t>(j)]; e < g.begin[static_cast<size_t>(j) + 1]; ++e) {
+      acc += g.w[static_cast<size_t>(e)] * SplitAt(src, half, g.src[static_cast<size_t>(e)]);
+    }
+    return acc;
+  };
+  for (int64_t j = 0; j < run.begin; ++j) dst[j] = list(j);
+  for (int64_t i = run.begin; i < run.end; ++i) {
+    A acc = A(0);
+    acc += w0 * odd[i - 1];
+    acc += w1 * even[i];
+    acc += w2 * odd[i];
+    acc += w3 * even[i + 1];
+    dst[i] = acc;
+  }
+  for (int64_t j = run.end; j < g.dstLen; ++j) dst[j] = list(j);
+}
+
+template <int kRows, typename A>
+inline void HalvingRowsSplit(const RowGather<A> &g, const A *const *src, A *const *dst) {
+  for (int r = 0; r < kRows; ++r) HalvingRowSplitBaseline(g, src[r], dst[r]);
 }
 
 #endif

@@ -46,11 +46,20 @@ struct Avx512Lanes<float> {
   static Vec Load(const float *p, Mask m) { return _mm512_maskz_loadu_ps(m, p); }
   static Vec Load(const Bf16 *p, Mask m) { return Bf16BitsToFloat(_mm256_maskz_loadu_epi16(m, p)); }
   static Vec Load(const Fp16 *p, Mask m) { return _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(m, p)); }
+  // 2 * kLanes bf16 at p widened as their even elements (p[0], p[2], ...) and odd ones: each 32-bit
+  // lane holds an even element in its low half and the next odd one in its high half, so one shift
+  // and one mask widen both exactly (no unpacking).
+  static void LoadSplit(const Bf16 *p, Vec *even, Vec *odd) {
+    const __m512i v = _mm512_loadu_si512(p);
+    *even = _mm512_castsi512_ps(_mm512_maskz_slli_epi32(0xFFFF, v, 16));
+    *odd = _mm512_castsi512_ps(_mm512_and_si512(v, _mm512_set1_epi32(static_cast<int>(0xFFFF0000u))));
+  }
   static void Store(float *p, Vec v) { _mm512_storeu_ps(p, v); }
   static void Store(float *p, Vec v, Mask m) { _mm512_mask_storeu_ps(p, m, v); }
   static Vec Broadcast(float w) { return _mm512_set1_ps(w); }
   static Vec Mul(Vec a, Vec b) { return _mm512_mul_ps(a, b); }
   static Vec Fma(Vec a, Vec b, Vec c) { return _mm512_fmadd_ps(a, b, c); }
+  static float Fma(float a, float b, float c) { return std::fma(a, b, c); }  // one lane's (tails)
 };
 template <>
 struct Avx512Lanes<double> {
@@ -82,6 +91,12 @@ struct Avx2Lanes<float> {
   }
   static Vec Load(const Fp16 *p) {
     return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p)));
+  }
+  // 16 bf16 as their even and odd elements (Avx512Lanes::LoadSplit).
+  static void LoadSplit(const Bf16 *p, Vec *even, Vec *odd) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p));
+    *even = _mm256_castsi256_ps(_mm256_slli_epi32(v, 16));
+    *odd = _mm256_castsi256_ps(_mm256_and_si256(v, _mm256_set1_epi32(static_cast<int>(0xFFFF0000u))));
   }
   // The first n lanes (n <= 0: none, n >= 8: all).
   static Mask FirstLanes(int64_t n) {
@@ -138,6 +153,11 @@ struct Vec128Lanes<float> {
   static Vec Load(const Bf16 *p) {  // bf16 is the high half of an fp32
     return vreinterpretq_f32_u32(vshll_n_u16(vld1_u16(reinterpret_cast<const uint16_t *>(p)), 16));
   }
+  static void LoadSplit(const Bf16 *p, Vec *even, Vec *odd) {  // 8 bf16 (Avx512Lanes::LoadSplit)
+    const uint32x4_t v = vreinterpretq_u32_u16(vld1q_u16(reinterpret_cast<const uint16_t *>(p)));
+    *even = vreinterpretq_f32_u32(vshlq_n_u32(v, 16));
+    *odd = vreinterpretq_f32_u32(vandq_u32(v, vdupq_n_u32(0xFFFF0000u)));
+  }
   static void Store(float *p, Vec v) { vst1q_f32(p, v); }
   static void Stream(float *p, Vec v) { vst1q_f32(p, v); }
   static Vec Broadcast(float w) { return vdupq_n_f32(w); }
@@ -151,6 +171,11 @@ struct Vec128Lanes<float> {
   static Vec Load(const Bf16 *p) {  // bf16 is the high half of an fp32: zeros below it
     const __m128i h = _mm_loadl_epi64(reinterpret_cast<const __m128i *>(p));
     return _mm_castsi128_ps(_mm_unpacklo_epi16(_mm_setzero_si128(), h));
+  }
+  static void LoadSplit(const Bf16 *p, Vec *even, Vec *odd) {  // 8 bf16 (Avx512Lanes::LoadSplit)
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+    *even = _mm_castsi128_ps(_mm_slli_epi32(v, 16));
+    *odd = _mm_castsi128_ps(_mm_and_si128(v, _mm_set1_epi32(static_cast<int>(0xFFFF0000u))));
   }
   static void Store(float *p, Vec v) { _mm_storeu_ps(p, v); }
   static void Stream(float *p, Vec v) { _mm_stream_ps(p, v); }  // p 16-byte aligned

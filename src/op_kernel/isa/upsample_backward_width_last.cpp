@@ -62,6 +62,10 @@ class BackwardWidthLastRunner : RunnerLaunch {
     const int64_t *s = src_.strides;
     unitRows_ = cInner ? (s[1] == 1 && s[4] == t_.c) : s[4] == 1;
     denseSlab_ = unitRows_ && s[3] == t_.w.outSize * rowWidth_ && t_.wChunkCount == 1;
+    if constexpr (std::is_same_v<T, Bf16>) {
+      splitRows_ = kHaveSplitRows && !cInner && denseSlab_ && p_.rowW.srcLen == t_.w.outSize &&
+                   w_inner::HalvingSplitApplies(p_.rowW);
+    }
   }
 
   void Run(int64_t item, int64_t nextItem) {
@@ -170,11 +174,32 @@ class BackwardWidthLastRunner : RunnerLaunch {
       for (int j = 0; j < k; ++j) {
         planes[j] = srcBase_ + p_.colD.src[g + j] * src_.strides[2] + ohFirst_ * src_.strides[3];
       }
+      if (splitRows_) {
+        SplitDStepRows(planes, k, p_.colD.w.data() + g, g > e0);
+        continue;
+      }
       for (int64_t x = 0; x < n; x += kPieceElems) {
         const T *at[kTapGroup];
         for (int j = 0; j < k; ++j) at[j] = planes[j] + x;
         CombineRows(slab_ + x, at, p_.colD.w.data() + g, k, std::min(kPieceElems, n - x), g > e0);
         prefetch_.IssueDose();
+      }
+    }
+  }
+
+  // One tap group of the dense D step into split slab rows (splitRows_), row by row; the prefetch
+  // doses as the pieces of the long row combination issue them (one per kPieceElems).
+  void SplitDStepRows(const T *const *planes, int k, const A *w, bool accumulate) {
+    if constexpr (std::is_same_v<T, Bf16>) {
+      const int64_t n = slabRowCount_ * srcRowElems_;
+      int64_t issued = 0;
+      for (int64_t r = 0; r < slabRowCount_; ++r) {
+        const T *at[kTapGroup];
+        for (int j = 0; j < k; ++j) at[j] = planes[j] + r * srcRowElems_;
+        CombineRowsSplit(slab_ + r * srcRowElems_, at, w, k, srcRowElems_, accumulate);
+        const int64_t due = r + 1 == slabRowCount_ ? (n + kPieceElems - 1) / kPieceElems
+                                                   : (r + 1) * srcRowElems_ / kPieceElems;
+        for (; issued < due; ++issued) prefetch_.IssueDose();
       }
     }
   }
@@ -211,6 +236,12 @@ class BackwardWidthLastRunner : RunnerLaunch {
       for (int64_t g = e0; g < e1; g += kTapGroup) {
         const int k = static_cast<int>(std::min<int64_t>(kTapGroup, e1 - g));
         for (int j = 0; j < k; ++j) rows[j] = directPlane_ + p_.colH.src[g + j] * src_.strides[3];
+        if constexpr (std::is_same_v<T, Bf16>) {
+          if (splitRows_) {
+            CombineRowsSplit(hRow, rows, p_.colH.w.data() + g, k, srcRowElems_, g > e0);
+            continue;
+          }
+        }
         CombineRows(hRow, rows, p_.colH.w.data() + g, k, srcRowElems_, g > e0);
       }
       return true;
@@ -279,7 +310,12 @@ class BackwardWidthLastRunner : RunnerLaunch {
       hRows[k] = hRows[0];
       wRows[k] = wRows_ + k * dstRowStride_;
     }
-    ResampleRowsWInner<kRowBatch>(p_.rowW, hRows, wRows);
+    bool split = false;
+    if constexpr (std::is_same_v<A, float>) {
+      split = splitRows_;
+      if (split) w_inner::HalvingRowsSplit<kRowBatch>(p_.rowW, hRows, wRows);
+    }
+    if (!split) ResampleRowsWInner<kRowBatch>(p_.rowW, hRows, wRows);
     for (int k = 0; k < count; ++k) {
       out_.Put(wRows[k], DstRow(id, ih + k), t_.w.inSize);
     }
@@ -297,6 +333,10 @@ class BackwardWidthLastRunner : RunnerLaunch {
   int64_t h0_ = 0, h1_ = 0, ohFirst_ = 0, slabRowCount_ = 0;
   int64_t w0_ = 0, w1_ = 0, colFirst_ = 0, colCount_ = 0;  // the W chunk and the gradOut columns it spans
   bool unitRows_ = false, denseSlab_ = false;
+  // bf16 rows whose W pass is a halving run: the D step (or, for a direct plane, the H step) widens
+  // gradOut into split rows (CombineRowsSplit), the H step keeps them split, and the W pass reads them
+  // split (HalvingRowsSplit): the same sums, with fewer instructions for the widening and the W pass.
+  bool splitRows_ = false;
   PrefetchQueue prefetch_;
 };
 

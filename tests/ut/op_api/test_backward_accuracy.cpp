@@ -15,10 +15,16 @@ namespace {
 
 // Up- and down-sampling, size-1 axes, identity axes, integer and odd ratios.
 const ShapeCase kShapes[] = {
-    {"MixedUpDown", {2, 3, 3, 5, 7}, {6, 4, 11}},   {"SizeOneAxes", {1, 2, 1, 4, 5}, {3, 4, 1}},
-    {"FromSizeOne", {1, 3, 5, 1, 3}, {2, 7, 3}},    {"OddRatios", {2, 1, 4, 6, 2}, {9, 13, 5}},
-    {"AllIdentity", {1, 2, 7, 3, 9}, {7, 3, 9}},    {"StrongDown", {1, 2, 9, 11, 13}, {2, 3, 1}},
+    {"MixedUpDown", {2, 3, 3, 5, 7}, {6, 4, 11}},
+    {"SizeOneAxes", {1, 2, 1, 4, 5}, {3, 4, 1}},
+    {"FromSizeOne", {1, 3, 5, 1, 3}, {2, 7, 3}},
+    {"OddRatios", {2, 1, 4, 6, 2}, {9, 13, 5}},
+    {"AllIdentity", {1, 2, 7, 3, 9}, {7, 3, 9}},
+    {"StrongDown", {1, 2, 9, 11, 13}, {2, 3, 1}},
     {"IntegerSources", {1, 2, 7, 5, 9}, {3, 3, 5}},  // align_corners: integer source indices
+    // W doubled with a halving run longer than a vector of every tier and rows of 42 (not a multiple
+    // of one): bf16 takes split rows from the D step (width-last) and their element tails.
+    {"HalvingRows", {1, 2, 3, 4, 21}, {5, 8, 42}},
 };
 
 class BackwardAccuracy : public BackwardKernelsTest<SweepCase> {};
