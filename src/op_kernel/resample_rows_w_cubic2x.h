@@ -7,7 +7,8 @@
 // a weight and a mask load, a permute and an FMA (four steps per V outputs).
 // Backward: gradInput i for V consecutive i from the gradOut row read as four pairs of vectors at
 // 2i - 3, 2i - 1, 2i + 1 and 2i + 3, each de-interleaved into its even and odd lanes, which are the
-// gradOut elements 2i - 3 .. 2i + 4 of every lane; eight FMAs per V outputs.
+// gradOut elements 2i - 3 .. 2i + 4 of every lane; eight FMAs per V outputs (AVX2 keeps the shuffles'
+// lane order through the sum and restores it once).
 // The outputs outside the runs (the row's ends) go through the gather's lists. Every output sums its
 // list in list order with FMAs from zero, as the vector steps do (resample_rows_w_inner_avx2.h,
 // _avx512.h), so the bits are the steps' bits; the baseline tier's 128-bit vectors (Vec128Lanes: SSE2,
@@ -103,6 +104,22 @@ inline void CubicDoublingRow(const RowGather<float> &g, const float *src, float 
 
 // gradInput i .. i + V - 1 of the cubic halving run: lane m sums gradOut 2(i + m) - 3 .. 2(i + m) + 4
 // with w[0..7].
+#if defined(TRILINEAR3D_HAVE_AVX2) && !defined(TRILINEAR3D_HAVE_AVX512)
+// AVX2: each pair's even and odd elements by in-lane shuffles only, which leave the lanes in the
+// order 0 1 4 5 | 2 3 6 7 of the outputs; that order is the same for all eight operands, so the
+// lane-wise FMAs sum in it and one permute of the sum restores it (where Deinterleave permutes every
+// operand).
+inline __m256 CubicHalvingVector(const float *src, int64_t i, const __m256 w[8]) {
+  __m256 acc = _mm256_setzero_ps();
+  for (int q = 0; q < 4; ++q) {
+    const float *p = src + 2 * i - 3 + 2 * q;
+    const __m256 a = _mm256_loadu_ps(p), b = _mm256_loadu_ps(p + 8);
+    acc = _mm256_fmadd_ps(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)), w[2 * q], acc);
+    acc = _mm256_fmadd_ps(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)), w[2 * q + 1], acc);
+  }
+  return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(acc), _MM_SHUFFLE(3, 1, 2, 0)));
+}
+#else
 inline DoublingVec CubicHalvingVector(const float *src, int64_t i, const DoublingVec w[8]) {
   using L = DoublingLanes;
   DoublingVec x[8];
@@ -114,6 +131,7 @@ inline DoublingVec CubicHalvingVector(const float *src, int64_t i, const Doublin
   for (int t = 1; t < 8; ++t) acc = L::Fma(x[t], w[t], acc);
   return acc;
 }
+#endif
 
 // Whether the cubic halving vectors serve g's rows: fp32, a run of at least V outputs, and the plan
 // built for this tier.
