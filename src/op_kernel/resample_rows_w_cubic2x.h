@@ -52,6 +52,65 @@ inline void Deinterleave(__m128 a, __m128 b, __m128 *even, __m128 *odd) {
 #endif
 #endif
 
+#if defined(TRILINEAR3D_HAVE_AVX512)
+// Output block b of g for one row through its vector steps (a windowed block: RowGather), stored under
+// the block's lanes: the operations FourWindowedRowsF32 applies to each of its rows, so the steps' bits.
+inline void WindowedBlock(const RowGather<float> &g, int64_t b, const float *src, float *dst) {
+  const int64_t s0 = g.blockStepBegin[b], s1 = g.blockStepBegin[b + 1];
+  __m512 acc = _mm512_setzero_ps();
+  if (s0 < s1) {
+    const int64_t base = g.stepBase[s0];
+    const int64_t avail = g.srcLen - base;  // nothing past the row end is read
+    const __mmask16 mlo = avail >= 16 ? __mmask16(0xffff) : __mmask16((1u << avail) - 1);
+    const __mmask16 mhi = avail >= 32  ? __mmask16(0xffff)
+                          : avail > 16 ? __mmask16((1u << (avail - 16)) - 1)
+                                       : __mmask16(0);
+    const __m512 lo = _mm512_maskz_loadu_ps(mlo, src + base),
+                 hi = _mm512_maskz_loadu_ps(mhi, src + base + 16);
+    for (int64_t s = s0; s < s1; ++s) {
+      const __m512i idx = _mm512_loadu_si512(g.stepIdx.data() + s * 16);
+      const __m512 w = _mm512_loadu_ps(g.stepW.data() + s * 16);
+      acc = _mm512_mask3_fmadd_ps(_mm512_permutex2var_ps(lo, idx, hi), w, acc,
+                                  static_cast<__mmask16>(g.stepMask[s]));
+    }
+  }
+  const int left = g.blockLanes[b];
+  _mm512_mask_storeu_ps(dst + g.blockStart[b], left >= 16 ? __mmask16(0xffff) : __mmask16((1u << left) - 1),
+                        acc);
+}
+
+// Outputs [j0, j1) of a row of g (the ends of a run): the windowed blocks that hold them through their
+// steps, whole (their lanes inside the run get the bits the run's vectors give them), the others'
+// outputs through the lists. On AVX-512 a handful of steps cost less than a list walk per output and
+// term, which would cost more than the run saves; on AVX2 the lists cost less than the steps' blends.
+inline void EndOutputs(const RowGather<float> &g, const float *src, float *dst, int64_t j0, int64_t j1) {
+  if (j0 >= j1) return;
+  int64_t b = 0, last = static_cast<int64_t>(g.blockStart.size()) - 1;
+  while (b < last) {  // the block holding j0: the last one that starts at or before it
+    const int64_t mid = (b + last + 1) / 2;
+    if (g.blockStart[static_cast<size_t>(mid)] <= j0) {
+      b = mid;
+    } else {
+      last = mid - 1;
+    }
+  }
+  for (int64_t j = j0; j < j1; ++b) {
+    const size_t k = static_cast<size_t>(b);
+    const int64_t end = g.blockStart[k] + g.blockLanes[k];
+    if (g.blockWindowed[k] != 0) {
+      WindowedBlock(g, b, src, dst);
+      j = end;
+      continue;
+    }
+    for (; j < end && j < j1; ++j) dst[j] = ListOutput(g, src, j);
+  }
+}
+#else
+inline void EndOutputs(const RowGather<float> &g, const float *src, float *dst, int64_t j0, int64_t j1) {
+  for (int64_t j = j0; j < j1; ++j) dst[j] = ListOutput(g, src, j);
+}
+#endif
+
 // Outputs 2k .. 2k + 2V - 1 of the cubic doubling run: *first holds 2k .. 2k + V - 1, *second the
 // next V.
 inline void CubicDoublingVector(const float *src, int64_t k, const DoublingVec even[4],
@@ -85,7 +144,8 @@ inline void CubicDoublingRow(const RowGather<float> &g, const float *src, float 
     even[t] = Broadcast(run.even[t]);
     odd[t] = Broadcast(run.odd[t]);
   }
-  for (int64_t j = 0; j < 2 * run.begin; ++j) dst[j] = ListOutput(g, src, j);
+  EndOutputs(g, src, dst, 0, 2 * run.begin);
+  EndOutputs(g, src, dst, 2 * run.end, g.dstLen);  // before the run, whose vectors it may overlap
   DoublingVec first, second;
   int64_t k = run.begin;
   for (; k + kDoublingLanes <= run.end; k += kDoublingLanes) {
@@ -99,7 +159,6 @@ inline void CubicDoublingRow(const RowGather<float> &g, const float *src, float 
     StoreVec(dst + 2 * k, first);
     StoreVec(dst + 2 * k + kDoublingLanes, second);
   }
-  for (int64_t j = 2 * run.end; j < g.dstLen; ++j) dst[j] = ListOutput(g, src, j);
 }
 
 // gradInput i .. i + V - 1 of the cubic halving run: lane m sums gradOut 2(i + m) - 3 .. 2(i + m) + 4
@@ -134,9 +193,14 @@ inline DoublingVec CubicHalvingVector(const float *src, int64_t i, const Doublin
 #endif
 
 // Whether the cubic halving vectors serve g's rows: fp32, a run of at least V outputs, and the plan
-// built for this tier.
+// built for this tier. Not on AVX-512, whose vector steps take one two-source permute and one FMA per
+// term as the de-interleaves do, with the index and weight loads shared by four rows, and whose run
+// would add the lists' walk at the row ends.
 template <typename A>
 inline bool CubicHalvingApplies(const RowGather<A> &g) {
+#if defined(TRILINEAR3D_HAVE_AVX512)
+  if (g.lanes != 0) return false;
+#endif
   if constexpr (std::is_same_v<A, float>) {
     return g.lanes == GatherLanes<float>() && g.cubicHalving.end - g.cubicHalving.begin >= kDoublingLanes;
   }
