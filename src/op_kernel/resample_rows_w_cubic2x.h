@@ -8,8 +8,9 @@
 // Backward: gradInput i for V consecutive i from the gradOut row read as four pairs of vectors at
 // 2i - 3, 2i - 1, 2i + 1 and 2i + 3, each de-interleaved into its even and odd lanes, which are the
 // gradOut elements 2i - 3 .. 2i + 4 of every lane; eight FMAs per V outputs (AVX2 keeps the shuffles'
-// lane order through the sum and restores it once).
-// The outputs outside the runs (the row's ends) go through the gather's lists. Every output sums its
+// lane order through the sum and restores it once). AVX2 and the 128-bit tier only (CubicHalvingApplies).
+// The outputs outside the runs (the row's ends) go through the gather's lists (AVX-512: their blocks'
+// vector steps, EndOutputs). Every output sums its
 // list in list order with FMAs from zero, as the vector steps do (resample_rows_w_inner_avx2.h,
 // _avx512.h), so the bits are the steps' bits; the baseline tier's 128-bit vectors (Vec128Lanes: SSE2,
 // NEON) sum as its scalar lists do (ListSum: a multiply and an add on SSE2, one FMA on NEON), so the
