@@ -75,6 +75,27 @@ struct HalvingRun {
   Acc w[4] = {};
 };
 
+// A run of cubic doubling pairs in a forward W gather (Keys' four taps of an exact 2x upsampling,
+// align_corners false, away from the clamped borders): for every k in [begin, end), out 2k takes
+// k - 2 .. k + 1 with even[0..3] and out 2k + 1 takes k - 1 .. k + 2 with odd[0..3], in that order.
+// A kernel reads five shifted vectors of the source instead of permuting a window per output block.
+// begin == end: no run.
+template <typename Acc>
+struct CubicDoublingRun {
+  int64_t begin = 0, end = 0;
+  Acc even[4] = {}, odd[4] = {};
+};
+
+// A run of cubic halving lists in a backward W gather, the transpose of a cubic doubling run: for every
+// i in [begin, end), list i is exactly (2i - 3 + t: w[t]) for t = 0 .. 7, in that order (increasing
+// gradOut index). A kernel reads the gradOut row as de-interleaved even and odd vectors at four shifts.
+// begin == end: no run.
+template <typename Acc>
+struct CubicHalvingRun {
+  int64_t begin = 0, end = 0;
+  Acc w[8] = {};
+};
+
 template <typename Acc>
 struct RowGather {
   int64_t dstLen = 0;
@@ -94,8 +115,10 @@ struct RowGather {
   std::vector<int32_t> stepIdx;  // V per step
   std::vector<Acc> stepW;        // V per step
 
-  DoublingRun<Acc> doubling;  // forward gathers only (BuildForwardRowGather)
-  HalvingRun<Acc> halving;    // backward gathers only (BuildBackwardRowGather)
+  DoublingRun<Acc> doubling;            // forward gathers only (BuildForwardRowGather)
+  HalvingRun<Acc> halving;              // backward gathers only (BuildBackwardRowGather)
+  CubicDoublingRun<Acc> cubicDoubling;  // forward gathers only
+  CubicHalvingRun<Acc> cubicHalving;    // backward gathers only
 };
 
 template <typename Acc>
@@ -143,6 +166,81 @@ TapTable<Acc> BuildTapTable(const math::AxisSpec &axis) {
     if (more) t.moreBegin.push_back(static_cast<int64_t>(t.moreI.size()));
   }
   return t;
+}
+
+namespace detail {
+
+// The longest run of consecutive k in [first, last) for which listsOf(k, w) holds (it fills the kW
+// weights of k's lists), all with the same weights bit for bit (a weight of -0 instead of 0 can change
+// the sign of a zero result): [*begin, *end) and the run's weights w, or *begin == *end.
+template <int kW, typename Acc, typename ListsOf>
+void LongestRun(int64_t first, int64_t last, ListsOf &&listsOf, int64_t *begin, int64_t *end, Acc *w) {
+  int64_t bestBegin = 0, bestEnd = 0, curBegin = 0, curEnd = 0;
+  Acc cur[kW] = {};
+  for (int64_t k = first; k < last; ++k) {
+    Acc x[kW];
+    if (!listsOf(k, x)) {
+      curBegin = curEnd = 0;
+      continue;
+    }
+    if (curEnd == k && curEnd > curBegin && std::memcmp(x, cur, sizeof(x)) == 0) {
+      curEnd = k + 1;
+    } else {
+      curBegin = k;
+      curEnd = k + 1;
+      std::copy(x, x + kW, cur);
+    }
+    if (curEnd - curBegin > bestEnd - bestBegin) {
+      bestBegin = curBegin;
+      bestEnd = curEnd;
+      std::copy(cur, cur + kW, w);
+    }
+  }
+  *begin = bestBegin;
+  *end = bestEnd;
+}
+
+// Whether list j of g is exactly the `count` consecutive source indices from `first` (inside the
+// source row); fills their weights.
+template <typename Acc>
+bool ConsecutiveList(const RowGather<Acc> &g, int64_t j, int64_t first, int count, Acc *w) {
+  const int64_t e0 = g.begin[static_cast<size_t>(j)];
+  if (g.begin[static_cast<size_t>(j) + 1] - e0 != count || first < 0 || first + count > g.srcLen)
+    return false;
+  for (int t = 0; t < count; ++t) {
+    if (g.src[static_cast<size_t>(e0 + t)] != first + t) return false;
+    w[t] = g.w[static_cast<size_t>(e0 + t)];
+  }
+  return true;
+}
+
+}  // namespace detail
+
+// The longest cubic doubling run of g (CubicDoublingRun).
+template <typename Acc>
+CubicDoublingRun<Acc> FindCubicDoublingRun(const RowGather<Acc> &g) {
+  CubicDoublingRun<Acc> run;
+  Acc w[8] = {};
+  detail::LongestRun<8, Acc>(
+      0, g.dstLen / 2,
+      [&](int64_t k, Acc x[8]) {
+        return detail::ConsecutiveList(g, 2 * k, k - 2, 4, x) &&
+               detail::ConsecutiveList(g, 2 * k + 1, k - 1, 4, x + 4);
+      },
+      &run.begin, &run.end, w);
+  std::copy(w, w + 4, run.even);
+  std::copy(w + 4, w + 8, run.odd);
+  return run;
+}
+
+// The longest cubic halving run of g (CubicHalvingRun).
+template <typename Acc>
+CubicHalvingRun<Acc> FindCubicHalvingRun(const RowGather<Acc> &g) {
+  CubicHalvingRun<Acc> run;
+  detail::LongestRun<8, Acc>(
+      0, g.dstLen, [&](int64_t i, Acc x[8]) { return detail::ConsecutiveList(g, i, 2 * i - 3, 8, x); },
+      &run.begin, &run.end, run.w);
+  return run;
 }
 
 // The longest run of halving lists of g (HalvingRun): consecutive i whose lists are exactly the four
@@ -194,6 +292,7 @@ RowGather<Acc> BuildBackwardRowGather(const math::AxisSpec &axis) {
     g.w[e] = static_cast<Acc>(table.entries[e].w);
   }
   g.halving = FindHalvingRun(g);
+  g.cubicHalving = FindCubicHalvingRun(g);
   return g;
 }
 
@@ -253,6 +352,7 @@ RowGather<Acc> BuildForwardRowGather(const math::AxisSpec &axis) {
     g.begin.push_back(static_cast<int64_t>(g.src.size()));
   }
   g.doubling = FindDoublingRun(g);
+  g.cubicDoubling = FindCubicDoublingRun(g);
   return g;
 }
 

@@ -61,6 +61,7 @@ inline A ListSum(const RowGather<A> &g, const A *src, int64_t j) {
 
 }  // namespace trilinear3d::kernel::TRILINEAR3D_ISA::w_inner
 
+#include "op_kernel/resample_rows_w_cubic2x.h"
 #include "op_kernel/resample_rows_w_doubling.h"
 #include "op_kernel/resample_rows_w_halving.h"
 
@@ -106,7 +107,9 @@ template <int kRows, typename A>
 inline void ResampleRowsWInner(const RowGather<A> &g, const A *const *src, A *const *dst,
                                const char *const *prefetch, int64_t prefetchBytes,
                                const RowTargets<A> *targets) {
-  if (w_inner::HalvingRows<kRows>(g, src, dst, targets)) return;  // reads its rows in order: no prefetch
+  // The fixed-phase runs read their rows in order: no prefetch.
+  if (w_inner::HalvingRows<kRows>(g, src, dst, targets)) return;
+  if (w_inner::CubicHalvingRows<kRows>(g, src, dst, targets)) return;
   if (w_inner::VectorRows<kRows>(g, src, dst, prefetch, prefetchBytes, targets)) return;
   (void)prefetch;  // the scalar lists leave prefetching to the hardware
   (void)prefetchBytes;
@@ -117,12 +120,14 @@ inline void ResampleRowsWInner(const RowGather<A> &g, const A *const *src, A *co
 }
 
 // The W pass of kRows rows without prefetch or targets, through the fastest variant that applies
-// (rows of a doubling or a halving run, and four rows of fp32 whose blocks are all windowed, have their
-// own).
+// (rows of a doubling or a halving run, linear or cubic, and four rows of fp32 whose blocks are all
+// windowed, have their own).
 template <int kRows, typename A>
 inline void ResampleRowsWInner(const RowGather<A> &g, const A *const *src, A *const *dst) {
   if (w_inner::DoublingRows<kRows>(g, src, dst)) return;
   if (w_inner::HalvingRows<kRows>(g, src, dst)) return;
+  if (w_inner::CubicDoublingRows<kRows>(g, src, dst)) return;
+  if (w_inner::CubicHalvingRows<kRows>(g, src, dst)) return;
   if constexpr (kRows == 4) {
     if (w_inner::FourWindowedRows(g, src, dst)) return;
   }

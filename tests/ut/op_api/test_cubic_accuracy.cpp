@@ -1,7 +1,8 @@
 // Accuracy of the cubic group's 2-D operators, forward and backward, against the float64 reference
 // (reference/filter_reference.h): every dtype x format (NCHW / NHWC / ND) x alignCorners x (sizes | scales)
 // on shapes that grow, shrink (antialias: as strongly as 1/7), keep their size or go to and from size 1,
-// with rows and channel counts longer than a vector. TRILINEAR3D_TEST_SAMPLE=k runs every k-th sweep case.
+// with rows and channel counts longer than a vector; bicubic's exact 2x in W at run lengths around every
+// tier's vector. TRILINEAR3D_TEST_SAMPLE=k runs every k-th sweep case.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -106,6 +107,55 @@ TEST_P(CubicAccuracy, MatchesFloat64Reference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Sweep, CubicAccuracy, ::testing::ValuesIn(Sweep()), SweepName);
+
+// Bicubic's exact 2x in W (align_corners false), whose interior takes the fixed-phase runs
+// (resample_rows_w_cubic2x.h): rows whose run is shorter than any tier's vector (W 5, 7), one vector of
+// the baseline tier and less than one of the others (9), a vector and one pair more (21: the run's rest
+// recomputed), odd and long runs (37, 150); by sizes and by a W scale of exactly 2.
+struct Exact2xParam {
+  bool backward;
+  int64_t inW;
+  aclDataType dtype;
+  aclFormat format;
+  bool scales;
+};
+
+std::vector<Exact2xParam> Exact2xSweep() {
+  std::vector<Exact2xParam> params;
+  for (bool backward : {false, true}) {
+    for (int64_t inW : {5, 7, 9, 21, 37, 150}) {
+      for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+        for (aclFormat format : {ACL_FORMAT_NCHW, ACL_FORMAT_NHWC}) {
+          for (bool scales : {false, true}) params.push_back({backward, inW, dtype, format, scales});
+        }
+      }
+    }
+  }
+  return SampledCases(params);
+}
+
+void PrintTo(const Exact2xParam &p, std::ostream *os) {
+  *os << (p.backward ? "backward " : "forward ") << p.inW << " " << DtypeName(p.dtype) << " "
+      << FormatName(p.format) << (p.scales ? " scales" : "");
+}
+
+std::string Exact2xName(const ::testing::TestParamInfo<Exact2xParam> &info) {
+  const Exact2xParam &p = info.param;
+  return std::string(p.backward ? "Backward_" : "Forward_") + std::to_string(p.inW) + "_" +
+         DtypeName(p.dtype) + "_" + FormatName(p.format) + (p.scales ? "_Scales" : "") + "_" +
+         std::to_string(info.index);
+}
+
+class CubicExact2x : public ::testing::TestWithParam<Exact2xParam> {};
+
+TEST_P(CubicExact2x, MatchesFloat64Reference) {
+  const Exact2xParam &s = GetParam();
+  FilterProblem p{FilterKind::kBicubic, 2, 3, 5, s.inW, 10, 2 * s.inW, false, 0.0, s.scales ? 2.0 : 0.0};
+  TracedRng rng;
+  ExpectCubicOpAccurate(p, s.backward, s.dtype, s.format, rng);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sweep, CubicExact2x, ::testing::ValuesIn(Exact2xSweep()), Exact2xName);
 
 // Strided (sliced) and permuted views of both tensors: the same results, nothing outside the views written.
 TEST(CubicViews, StridedViewsMatchReference) {

@@ -25,6 +25,7 @@ const DeterminismShape kShapes[] = {
     {1, 16, 70, 63, 10, 9},   // a shrink by 7
     {3, 3, 24, 96, 97, 200},  // growth on both axes
     {1, 9, 131, 17, 6, 17},   // a strong shrink on H, W kept
+    {2, 4, 20, 45, 40, 90},   // an exact 2x (bicubic's fixed-phase W runs)
 };
 
 // Raw result bytes of every operator's cases, in one order, concatenated; the data from seed alone.

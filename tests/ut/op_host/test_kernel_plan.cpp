@@ -346,6 +346,83 @@ TEST(BackwardRowGather, HalvingRunHandWorked) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The cubic runs of an exact 2x (FindCubicDoublingRun, FindCubicHalvingRun), against the axis's own taps.
+
+// Keys' cubic (a = -0.75) at the distances of an exact 2x, worked by hand: all exact in binary.
+constexpr float kK025 = 0.87890625f, kK075 = 0.26171875f, kK125 = -0.10546875f, kK175 = -0.03515625f;
+
+math::AxisSpec CubicAxis(int64_t in, int64_t out, bool alignCorners = false) {
+  return math::MakeAxis(in, out, alignCorners, 0.0, math::Filter::kCubic);
+}
+
+// Whether output o's taps are exactly the four consecutive sources from first, with weights w.
+bool TapsAre(const math::AxisSpec &axis, int64_t o, int64_t first, const float w[4]) {
+  int taps = 0;
+  bool same = true;
+  axis.ForEachTap(o, [&](int64_t i, double x) {
+    same = same && taps < 4 && i == first + taps && static_cast<float>(x) == w[taps];
+    ++taps;
+  });
+  return same && taps == 4;
+}
+
+TEST(ForwardRowGather, CubicDoublingRunHandWorked) {
+  // in -> 2 in, scale 0.5: out 2k at k - 0.25 takes k - 2 .. k + 1, out 2k + 1 at k + 0.25 takes
+  // k - 1 .. k + 2, unclamped for k = 2 .. in - 3.
+  const float even[4] = {kK175, kK075, kK025, kK125}, odd[4] = {kK125, kK025, kK075, kK175};
+  for (int64_t in : {5, 7, 8, 21, 37, 40, 150}) {
+    const math::AxisSpec axis = CubicAxis(in, 2 * in);
+    const RowGather<float> g = BuildForwardRowGather<float>(axis);
+    EXPECT_EQ(g.cubicDoubling.begin, 2) << in;
+    EXPECT_EQ(g.cubicDoubling.end, in - 2) << in;
+    EXPECT_EQ(std::vector<float>(g.cubicDoubling.even, g.cubicDoubling.even + 4),
+              std::vector<float>(even, even + 4));
+    EXPECT_EQ(std::vector<float>(g.cubicDoubling.odd, g.cubicDoubling.odd + 4),
+              std::vector<float>(odd, odd + 4));
+    for (int64_t k = g.cubicDoubling.begin; k < g.cubicDoubling.end; ++k) {
+      EXPECT_TRUE(TapsAre(axis, 2 * k, k - 2, even) && TapsAre(axis, 2 * k + 1, k - 1, odd))
+          << in << " k " << k;
+    }
+    // The backward's gathers have none.
+    EXPECT_EQ(BuildBackwardRowGather<float>(axis).cubicDoubling.end, 0);
+  }
+  // Too short for a run, align_corners and 2x + 1: the weights change, so no run is longer than a pair.
+  EXPECT_EQ(BuildForwardRowGather<float>(CubicAxis(4, 8)).cubicDoubling.end, 0);
+  EXPECT_LE(BuildForwardRowGather<float>(CubicAxis(40, 80, true)).cubicDoubling.end -
+                BuildForwardRowGather<float>(CubicAxis(40, 80, true)).cubicDoubling.begin,
+            1);
+  const RowGather<float> odd81 = BuildForwardRowGather<float>(CubicAxis(40, 81));
+  EXPECT_LE(odd81.cubicDoubling.end - odd81.cubicDoubling.begin, 1);
+  EXPECT_EQ(BuildForwardRowGather<float>(math::AxisSpec{40, 80, false, 0.5}).cubicDoubling.end, 0);
+}
+
+TEST(BackwardRowGather, CubicHalvingRunHandWorked) {
+  // in <- 2 in: gradInput i takes gradOut 2i - 3 .. 2i + 4 (the transposed taps of the doubling run),
+  // in increasing order, for i = 2 .. in - 3; the lists nearer the ends take clamped taps.
+  const float w[8] = {kK175, kK125, kK075, kK025, kK025, kK075, kK125, kK175};
+  for (int64_t in : {5, 7, 8, 21, 37, 40, 150}) {
+    const math::AxisSpec axis = CubicAxis(in, 2 * in);
+    const RowGather<float> g = BuildBackwardRowGather<float>(axis);
+    EXPECT_EQ(g.cubicHalving.begin, 2) << in;
+    EXPECT_EQ(g.cubicHalving.end, in - 2) << in;
+    EXPECT_EQ(std::vector<float>(g.cubicHalving.w, g.cubicHalving.w + 8), std::vector<float>(w, w + 8));
+    const math::GatherTable table = math::BackwardTable(axis);
+    for (int64_t i = g.cubicHalving.begin; i < g.cubicHalving.end; ++i) {
+      ASSERT_EQ(table.Count(i), 8) << in << " i " << i;
+      for (int t = 0; t < 8; ++t) {
+        EXPECT_EQ(table.Of(i)[t].o, 2 * i - 3 + t);
+        EXPECT_EQ(static_cast<float>(table.Of(i)[t].w), w[t]);
+      }
+    }
+    EXPECT_EQ(BuildForwardRowGather<float>(axis).cubicHalving.end, 0);
+  }
+  EXPECT_EQ(BuildBackwardRowGather<float>(CubicAxis(4, 8)).cubicHalving.end, 0);
+  const RowGather<float> corners = BuildBackwardRowGather<float>(CubicAxis(40, 80, true));
+  EXPECT_LE(corners.cubicHalving.end - corners.cubicHalving.begin, 1);
+  EXPECT_EQ(BuildBackwardRowGather<float>(math::AxisSpec{40, 80, false, 0.5}).cubicHalving.end, 0);
+}
+
+// ---------------------------------------------------------------------------------------------
 // BuildRowSteps: the vector steps replayed by a scalar emulation.
 
 // Checks the steps' structure and replays them, recording the (source, weight) sequence each lane

@@ -1,0 +1,302 @@
+// The W pass over the cubic runs of an exact 2x (RowGather::cubicDoubling, forward, and
+// RowGather::cubicHalving, backward; align_corners false, away from the clamped borders), where every
+// output's taps are consecutive source elements with fixed weights.
+// Forward: out 2k and 2k + 1 for V consecutive k from five shifted vectors of the source row
+// (k - 2 .. k + 2), four FMAs each, interleaved into two output vectors: per 2V outputs 5 loads,
+// 8 FMAs, 2 to 4 shuffles and 2 stores, where the windowed steps take a window and, per step, an index,
+// a weight and a mask load, a permute and an FMA (four steps per V outputs).
+// Backward: gradInput i for V consecutive i from the gradOut row read as four pairs of vectors at
+// 2i - 3, 2i - 1, 2i + 1 and 2i + 3, each de-interleaved into its even and odd lanes, which are the
+// gradOut elements 2i - 3 .. 2i + 4 of every lane; eight FMAs per V outputs (AVX2 keeps the shuffles'
+// lane order through the sum and restores it once). AVX2 and the 128-bit tier only (CubicHalvingApplies).
+// The outputs outside the runs (the row's ends) go through the gather's lists (AVX-512: their blocks'
+// vector steps, EndOutputs). Every output sums its
+// list in list order with FMAs from zero, as the vector steps do (resample_rows_w_inner_avx2.h,
+// _avx512.h), so the bits are the steps' bits; the baseline tier's 128-bit vectors (Vec128Lanes: SSE2,
+// NEON) sum as its scalar lists do (ListSum: a multiply and an add on SSE2, one FMA on NEON), so the
+// bits are the lists'. A baseline tier without vectors uses the lists. Included by
+// resample_rows_w_inner.h after resample_rows_w_halving.h, whose lanes and helpers it shares.
+#ifndef TRILINEAR3D_OP_KERNEL_RESAMPLE_ROWS_W_CUBIC2X_H_
+#define TRILINEAR3D_OP_KERNEL_RESAMPLE_ROWS_W_CUBIC2X_H_
+
+#if !defined(TRILINEAR3D_ISA_REGION)
+#error "an ISA header: include op_kernel/isa_begin.h before it"
+#endif
+
+#include <cstdint>
+#include <type_traits>
+
+#include "op_kernel/kernel_plan.h"
+#include "op_kernel/resample_rows_w_doubling.h"
+#include "op_kernel/resample_rows_w_halving.h"
+#include "op_kernel/row_arith.h"
+#include "op_kernel/vector_lanes.h"
+
+namespace trilinear3d::kernel::TRILINEAR3D_ISA {
+namespace w_inner {
+
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
+
+#if !defined(TRILINEAR3D_HAVE_AVX2)
+// The even and odd elements of the 2V elements a, b (a first) as two vectors (the 128-bit tier's;
+// the AVX tiers' are resample_rows_w_halving.h's).
+#if defined(__aarch64__)
+inline void Deinterleave(float32x4_t a, float32x4_t b, float32x4_t *even, float32x4_t *odd) {
+  *even = vuzp1q_f32(a, b);
+  *odd = vuzp2q_f32(a, b);
+}
+#else
+inline void Deinterleave(__m128 a, __m128 b, __m128 *even, __m128 *odd) {
+  *even = _mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
+  *odd = _mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1));
+}
+#endif
+#endif
+
+#if defined(TRILINEAR3D_HAVE_AVX512)
+// Output block b of g for one row through its vector steps (a windowed block: RowGather), stored under
+// the block's lanes: the operations FourWindowedRowsF32 applies to each of its rows, so the steps' bits.
+inline void WindowedBlock(const RowGather<float> &g, int64_t b, const float *src, float *dst) {
+  const int64_t s0 = g.blockStepBegin[b], s1 = g.blockStepBegin[b + 1];
+  __m512 acc = _mm512_setzero_ps();
+  if (s0 < s1) {
+    const int64_t base = g.stepBase[s0];
+    const int64_t avail = g.srcLen - base;  // nothing past the row end is read
+    const __mmask16 mlo = avail >= 16 ? __mmask16(0xffff) : __mmask16((1u << avail) - 1);
+    const __mmask16 mhi = avail >= 32  ? __mmask16(0xffff)
+                          : avail > 16 ? __mmask16((1u << (avail - 16)) - 1)
+                                       : __mmask16(0);
+    const __m512 lo = _mm512_maskz_loadu_ps(mlo, src + base),
+                 hi = _mm512_maskz_loadu_ps(mhi, src + base + 16);
+    for (int64_t s = s0; s < s1; ++s) {
+      const __m512i idx = _mm512_loadu_si512(g.stepIdx.data() + s * 16);
+      const __m512 w = _mm512_loadu_ps(g.stepW.data() + s * 16);
+      acc = _mm512_mask3_fmadd_ps(_mm512_permutex2var_ps(lo, idx, hi), w, acc,
+                                  static_cast<__mmask16>(g.stepMask[s]));
+    }
+  }
+  const int left = g.blockLanes[b];
+  _mm512_mask_storeu_ps(dst + g.blockStart[b], left >= 16 ? __mmask16(0xffff) : __mmask16((1u << left) - 1),
+                        acc);
+}
+
+// Outputs [j0, j1) of a row of g (the ends of a run): the windowed blocks that hold them through their
+// steps, whole (their lanes inside the run get the bits the run's vectors give them), the others'
+// outputs through the lists. On AVX-512 a handful of steps cost less than a list walk per output and
+// term, which would cost more than the run saves; on AVX2 the lists cost less than the steps' blends.
+inline void EndOutputs(const RowGather<float> &g, const float *src, float *dst, int64_t j0, int64_t j1) {
+  if (j0 >= j1) return;
+  int64_t b = 0, last = static_cast<int64_t>(g.blockStart.size()) - 1;
+  while (b < last) {  // the block holding j0: the last one that starts at or before it
+    const int64_t mid = (b + last + 1) / 2;
+    if (g.blockStart[static_cast<size_t>(mid)] <= j0) {
+      b = mid;
+    } else {
+      last = mid - 1;
+    }
+  }
+  for (int64_t j = j0; j < j1; ++b) {
+    const size_t k = static_cast<size_t>(b);
+    const int64_t end = g.blockStart[k] + g.blockLanes[k];
+    if (g.blockWindowed[k] != 0) {
+      WindowedBlock(g, b, src, dst);
+      j = end;
+      continue;
+    }
+    for (; j < end && j < j1; ++j) dst[j] = ListOutput(g, src, j);
+  }
+}
+#else
+inline void EndOutputs(const RowGather<float> &g, const float *src, float *dst, int64_t j0, int64_t j1) {
+  for (int64_t j = j0; j < j1; ++j) dst[j] = ListOutput(g, src, j);
+}
+#endif
+
+// Outputs 2k .. 2k + 2V - 1 of the cubic doubling run: *first holds 2k .. 2k + V - 1, *second the
+// next V.
+inline void CubicDoublingVector(const float *src, int64_t k, const DoublingVec even[4],
+                                const DoublingVec odd[4], DoublingVec *first, DoublingVec *second) {
+  using L = DoublingLanes;
+  const DoublingVec zero = L::Zero();
+  const DoublingVec m2 = L::Load(src + k - 2), m1 = L::Load(src + k - 1), at = L::Load(src + k);
+  const DoublingVec p1 = L::Load(src + k + 1), p2 = L::Load(src + k + 2);
+  const DoublingVec e =
+      L::Fma(p1, even[3], L::Fma(at, even[2], L::Fma(m1, even[1], L::Fma(m2, even[0], zero))));
+  const DoublingVec o = L::Fma(p2, odd[3], L::Fma(p1, odd[2], L::Fma(at, odd[1], L::Fma(m1, odd[0], zero))));
+  Interleave(e, o, first, second);
+}
+
+// Whether the cubic doubling vectors serve g's rows: fp32, a run of at least V pairs, and the plan
+// built for this tier (whose steps' or lists' bits they give).
+template <typename A>
+inline bool CubicDoublingApplies(const RowGather<A> &g) {
+  if constexpr (std::is_same_v<A, float>) {
+    return g.lanes == GatherLanes<float>() && g.cubicDoubling.end - g.cubicDoubling.begin >= kDoublingLanes;
+  }
+  return false;
+}
+
+// The W pass of one fp32 row whose cubic doubling run CubicDoublingApplies to. The vectors read source
+// elements [begin - 2, end + 1]: the run's own entries.
+inline void CubicDoublingRow(const RowGather<float> &g, const float *src, float *dst) {
+  const CubicDoublingRun<float> &run = g.cubicDoubling;
+  DoublingVec even[4], odd[4];
+  for (int t = 0; t < 4; ++t) {
+    even[t] = Broadcast(run.even[t]);
+    odd[t] = Broadcast(run.odd[t]);
+  }
+  EndOutputs(g, src, dst, 0, 2 * run.begin);
+  EndOutputs(g, src, dst, 2 * run.end, g.dstLen);  // before the run, whose vectors it may overlap
+  DoublingVec first, second;
+  int64_t k = run.begin;
+  for (; k + kDoublingLanes <= run.end; k += kDoublingLanes) {
+    CubicDoublingVector(src, k, even, odd, &first, &second);
+    StoreVec(dst + 2 * k, first);
+    StoreVec(dst + 2 * k + kDoublingLanes, second);
+  }
+  if (k < run.end) {  // the rest as the run's last V pairs: pairs computed twice get the same bits
+    k = run.end - kDoublingLanes;
+    CubicDoublingVector(src, k, even, odd, &first, &second);
+    StoreVec(dst + 2 * k, first);
+    StoreVec(dst + 2 * k + kDoublingLanes, second);
+  }
+}
+
+// gradInput i .. i + V - 1 of the cubic halving run: lane m sums gradOut 2(i + m) - 3 .. 2(i + m) + 4
+// with w[0..7].
+#if defined(TRILINEAR3D_HAVE_AVX2) && !defined(TRILINEAR3D_HAVE_AVX512)
+// AVX2: each pair's even and odd elements by in-lane shuffles only, which leave the lanes in the
+// order 0 1 4 5 | 2 3 6 7 of the outputs; that order is the same for all eight operands, so the
+// lane-wise FMAs sum in it and one permute of the sum restores it (where Deinterleave permutes every
+// operand).
+inline __m256 CubicHalvingVector(const float *src, int64_t i, const __m256 w[8]) {
+  __m256 acc = _mm256_setzero_ps();
+  for (int q = 0; q < 4; ++q) {
+    const float *p = src + 2 * i - 3 + 2 * q;
+    const __m256 a = _mm256_loadu_ps(p), b = _mm256_loadu_ps(p + 8);
+    acc = _mm256_fmadd_ps(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)), w[2 * q], acc);
+    acc = _mm256_fmadd_ps(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)), w[2 * q + 1], acc);
+  }
+  return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(acc), _MM_SHUFFLE(3, 1, 2, 0)));
+}
+#else
+inline DoublingVec CubicHalvingVector(const float *src, int64_t i, const DoublingVec w[8]) {
+  using L = DoublingLanes;
+  DoublingVec x[8];
+  for (int q = 0; q < 4; ++q) {
+    const float *p = src + 2 * i - 3 + 2 * q;
+    Deinterleave(L::Load(p), L::Load(p + kDoublingLanes), &x[2 * q], &x[2 * q + 1]);
+  }
+  DoublingVec acc = L::Fma(x[0], w[0], L::Zero());
+  for (int t = 1; t < 8; ++t) acc = L::Fma(x[t], w[t], acc);
+  return acc;
+}
+#endif
+
+// Whether the cubic halving vectors serve g's rows: fp32, a run of at least V outputs, and the plan
+// built for this tier. Not on AVX-512, whose vector steps take one two-source permute and one FMA per
+// term as the de-interleaves do, with the index and weight loads shared by four rows, and whose run
+// would add the lists' walk at the row ends.
+template <typename A>
+inline bool CubicHalvingApplies(const RowGather<A> &g) {
+#if defined(TRILINEAR3D_HAVE_AVX512)
+  if (g.lanes != 0) return false;
+#endif
+  if constexpr (std::is_same_v<A, float>) {
+    return g.lanes == GatherLanes<float>() && g.cubicHalving.end - g.cubicHalving.begin >= kDoublingLanes;
+  }
+  return false;
+}
+
+// The W pass of one fp32 row whose cubic halving run CubicHalvingApplies to. The vectors read gradOut
+// elements [2 begin - 3, 2 end + 2]: the run's own entries.
+inline void CubicHalvingRow(const RowGather<float> &g, const float *src, float *dst) {
+  const CubicHalvingRun<float> &run = g.cubicHalving;
+  DoublingVec w[8];
+  for (int t = 0; t < 8; ++t) w[t] = Broadcast(run.w[t]);
+  for (int64_t j = 0; j < run.begin; ++j) dst[j] = ListOutput(g, src, j);
+  int64_t i = run.begin;
+  for (; i + kDoublingLanes <= run.end; i += kDoublingLanes) StoreVec(dst + i, CubicHalvingVector(src, i, w));
+  if (i < run.end) {  // the rest as the run's last V outputs: outputs computed twice get the same bits
+    i = run.end - kDoublingLanes;
+    StoreVec(dst + i, CubicHalvingVector(src, i, w));
+  }
+  for (int64_t j = run.end; j < g.dstLen; ++j) dst[j] = ListOutput(g, src, j);
+}
+
+#if defined(TRILINEAR3D_HAVE_AVX2)
+// CubicHalvingRow with its results applied to the targets t instead of stored, as the vector steps'
+// epilogue applies them (HalvingRowTargets). The run's last partial group goes through the lists: a
+// group computed twice would add twice.
+inline void CubicHalvingRowTargets(const RowGather<float> &g, const float *src, const RowTargets<float> &t) {
+  const CubicHalvingRun<float> &run = g.cubicHalving;
+  DoublingVec w[8];
+  for (int k = 0; k < 8; ++k) w[k] = Broadcast(run.w[k]);
+  for (int64_t j = 0; j < run.begin; ++j) ApplyTargetsAt(t, j, ListOutput(g, src, j));
+  int64_t i = run.begin;
+  for (; i + kDoublingLanes <= run.end; i += kDoublingLanes) {
+    ApplyTargetsAt(t, i, CubicHalvingVector(src, i, w));
+  }
+  for (int64_t j = i; j < g.dstLen; ++j) ApplyTargetsAt(t, j, ListOutput(g, src, j));
+}
+#endif
+
+// The W pass of kRows rows through CubicDoublingRow when CubicDoublingApplies; returns false (nothing
+// done) otherwise.
+template <int kRows, typename A>
+inline bool CubicDoublingRows(const RowGather<A> &g, const A *const *src, A *const *dst) {
+  if constexpr (std::is_same_v<A, float>) {
+    if (!CubicDoublingApplies(g)) return false;
+    for (int r = 0; r < kRows; ++r) CubicDoublingRow(g, src[r], dst[r]);
+    return true;
+  }
+  return false;
+}
+
+// The W pass of kRows rows through CubicHalvingRow when CubicHalvingApplies, with the targets (one per
+// row, optional) applied as the tier's other W-pass paths apply them: fused on the AVX tiers
+// (CubicHalvingRowTargets), from the rows on the baseline tier (as its scalar lists' path does); returns
+// false (nothing done) otherwise.
+template <int kRows, typename A>
+inline bool CubicHalvingRows(const RowGather<A> &g, const A *const *src, A *const *dst,
+                             const RowTargets<A> *targets = nullptr) {
+  if constexpr (std::is_same_v<A, float>) {
+    if (!CubicHalvingApplies(g)) return false;
+    for (int r = 0; r < kRows; ++r) {
+#if defined(TRILINEAR3D_HAVE_AVX2)
+      if (targets != nullptr) {
+        CubicHalvingRowTargets(g, src[r], targets[r]);
+        continue;
+      }
+#endif
+      CubicHalvingRow(g, src[r], dst[r]);
+    }
+#if !defined(TRILINEAR3D_HAVE_AVX2)
+    if (targets != nullptr) {
+      for (int r = 0; r < kRows; ++r) ApplyTargets(targets[r], dst[r], g.dstLen);
+    }
+#endif
+    return true;
+  }
+  return false;
+}
+
+#else
+
+// A baseline tier without vectors: the cubic runs go through the gather's lists.
+template <int kRows, typename A>
+inline bool CubicDoublingRows(const RowGather<A> &, const A *const *, A *const *) {
+  return false;
+}
+template <int kRows, typename A>
+inline bool CubicHalvingRows(const RowGather<A> &, const A *const *, A *const *,
+                             const RowTargets<A> * = nullptr) {
+  return false;
+}
+
+#endif
+
+}  // namespace w_inner
+}  // namespace trilinear3d::kernel::TRILINEAR3D_ISA
+
+#endif  // TRILINEAR3D_OP_KERNEL_RESAMPLE_ROWS_W_CUBIC2X_H_
