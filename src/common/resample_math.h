@@ -89,6 +89,25 @@ inline double FilterAxisScale(int64_t in, int64_t out, bool alignCorners, double
   return static_cast<double>(in) / static_cast<double>(out);
 }
 
+// min(floor(x), last) as an index, defined for every x: an extreme user scale (a ratio of inf, or beyond
+// int64's range) makes source positions the cast of a double cannot take. Past the axis (inf included)
+// gives last, as the min does; NaN (0 * inf) gives 0; far below zero is held at -2^62, where the
+// callers' clamps still apply and their offsets cannot overflow.
+inline int64_t FloorIndex(double x, int64_t last) {
+  if (x != x) return 0;
+  if (x >= static_cast<double>(last)) return last;
+  constexpr double kLow = -static_cast<double>(int64_t{1} << 62);
+  if (x < kLow) return static_cast<int64_t>(kLow);
+  return static_cast<int64_t>(std::floor(x));
+}
+
+// min(max(trunc(x), 0), hi) for every x (NaN gives 0): the antialiased support's bounds.
+inline int64_t TruncIndex(double x, int64_t hi) {
+  if (!(x > 0.0)) return 0;
+  if (x >= static_cast<double>(hi)) return hi;
+  return static_cast<int64_t>(x);
+}
+
 // Keys' cubic convolution kernel with parameter a, at distance x from the tap.
 inline double CubicKernel(double x, double a) {
   x = std::fabs(x);
@@ -156,7 +175,7 @@ struct Tap {
 inline Tap ComputeTap(int64_t in, int64_t out, double scale, bool alignCorners, int64_t o) {
   if (in == out) return Tap{o, o, 1.0, 0.0};
   const double src = SourceIndex(scale, o, alignCorners);
-  const int64_t i0 = std::min(static_cast<int64_t>(std::floor(src)), in - 1);
+  const int64_t i0 = FloorIndex(src, in - 1);
   const int64_t i1 = std::min(i0 + 1, in - 1);
   const double l1 = std::clamp(src - static_cast<double>(i0), 0.0, 1.0);
   return Tap{i0, i1, 1.0 - l1, l1};
@@ -176,7 +195,7 @@ inline int64_t NearestIndex(Filter filter, int64_t in, int64_t out, double scale
   } else {
     src = static_cast<float>((static_cast<double>(o) + 0.5) * static_cast<double>(r));
   }
-  return std::min(static_cast<int64_t>(std::floor(src)), in - 1);
+  return FloorIndex(src, in - 1);
 }
 
 // One resized axis: sizes, mode, the effective scale and the filter.
@@ -244,7 +263,7 @@ struct AxisSpec {
   void CubicTaps(int64_t o, Visit &&visit) const {
     const double src =
         alignCorners ? scale * static_cast<double>(o) : scale * (static_cast<double>(o) + 0.5) - 0.5;
-    const int64_t base = std::min(static_cast<int64_t>(std::floor(src)), in - 1);
+    const int64_t base = FloorIndex(src, in - 1);
     const double t = std::clamp(src - static_cast<double>(base), 0.0, 1.0);
     const double w[4] = {CubicKernel(t + 1.0, kCubicA), CubicKernel(t, kCubicA),
                          CubicKernel(1.0 - t, kCubicA), CubicKernel(2.0 - t, kCubicA)};
@@ -278,9 +297,8 @@ struct AxisSpec {
     const double support = AntialiasSupport(filter, scale);
     const double center = scale * (static_cast<double>(o) + 0.5);
     const double invScale = scale >= 1.0 ? 1.0 / scale : 1.0;
-    const int64_t first = std::max<int64_t>(static_cast<int64_t>(center - support + 0.5), 0);
-    const int64_t size = std::clamp<int64_t>(
-        std::min<int64_t>(static_cast<int64_t>(center + support + 0.5), in) - first, 0, MaxTaps());
+    const int64_t first = TruncIndex(center - support + 0.5, in);
+    const int64_t size = std::clamp<int64_t>(TruncIndex(center + support + 0.5, in) - first, 0, MaxTaps());
     double w[kMaxAntialiasStack];
     std::vector<double> heap;
     double *weights = w;

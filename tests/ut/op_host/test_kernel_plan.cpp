@@ -647,5 +647,36 @@ TEST(RowSteps, HandWorkedDownsampleSplitsWideRounds) {
   EXPECT_EQ(g.stepIdx[8], 1);
 }
 
+// A user scale whose ratio is inf or beyond int64's range (scales 1e-300, the smallest denormal, 1e300):
+// every tap still lies on the axis, with a finite weight sum, for every filter whose scales are not
+// bounded by a shrink or growth limit (the antialiased operators refuse such scales).
+TEST(TapTable, ExtremeUserScalesKeepTapsOnTheAxis) {
+  const math::Filter filters[] = {math::Filter::kLinear, math::Filter::kNearest, math::Filter::kNearestPlain,
+                                  math::Filter::kNearestExact, math::Filter::kCubic};
+  for (math::Filter filter : filters) {
+    for (double userScale : {1e-300, 4.9e-324, 1e300}) {
+      for (bool align : {false, true}) {
+        math::AxisSpec axis;
+        axis.in = 5;
+        axis.out = 7;
+        axis.alignCorners = align && filter != math::Filter::kNearest &&
+                            filter != math::Filter::kNearestPlain && filter != math::Filter::kNearestExact;
+        axis.filter = filter;
+        axis.scale = math::AxisScale(axis.in, axis.out, axis.alignCorners, userScale, filter);
+        for (int64_t o = 0; o < axis.out; ++o) {
+          int taps = 0;
+          axis.ForEachTap(o, [&](int64_t i, double) {
+            ++taps;
+            EXPECT_GE(i, 0) << "filter " << static_cast<int>(filter) << " scale " << userScale << " o " << o;
+            EXPECT_LT(i, axis.in) << "filter " << static_cast<int>(filter) << " scale " << userScale << " o "
+                                  << o;
+          });
+          EXPECT_GE(taps, 1);
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace trilinear3d::kernel
