@@ -101,6 +101,17 @@ inline int64_t FloorIndex(double x, int64_t last) {
   return static_cast<int64_t>(std::floor(x));
 }
 
+// int64(x), the truncation CANN sizes an output with (floor(in * scale)), defined for every x: held to
+// [-2^62, 2^62], NaN 0. A scale too large for int64 then gives a size no tensor has, which the callers'
+// comparisons with the real sizes refuse.
+inline int64_t TruncSize(double x) {
+  constexpr double kLimit = static_cast<double>(int64_t{1} << 62);
+  if (x != x) return 0;
+  if (x >= kLimit) return int64_t{1} << 62;
+  if (x <= -kLimit) return -(int64_t{1} << 62);
+  return static_cast<int64_t>(x);
+}
+
 // min(max(trunc(x), 0), hi) for every x (NaN gives 0): the antialiased support's bounds.
 inline int64_t TruncIndex(double x, int64_t hi) {
   if (!(x > 0.0)) return 0;

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "common/resample_math.h"
 #include "op_api/op_executor.h"
 #include "op_api/tensor_checks.h"
 #include "op_api/upsample_executor.h"
@@ -58,8 +59,8 @@ int32_t CheckParams(const aclTensor &self, const aclFloatArray &scales, const ch
     return ACLNN_ERR_PARAM_INVALID;
   }
   // CANN's sizes: int64(double(in) * double(scale)).
-  const int64_t outH = static_cast<int64_t>(static_cast<double>(in[2]) * static_cast<double>(f[2]));
-  const int64_t outW = static_cast<int64_t>(static_cast<double>(in[3]) * static_cast<double>(f[3]));
+  const int64_t outH = math::TruncSize(static_cast<double>(in[2]) * static_cast<double>(f[2]));
+  const int64_t outW = math::TruncSize(static_cast<double>(in[3]) * static_cast<double>(f[3]));
   if (outH <= 0 || outW <= 0) {
     runtime::ReportError("%s: scales H %g and W %g give an empty out (%lld x %lld) from self H %lld, W %lld",
                          kApi, static_cast<double>(f[2]), static_cast<double>(f[3]),

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "aclnn/aclnn_base.h"
+#include "common/resample_math.h"
 #include "op_api/tensor_checks.h"
 #include "op_api/upsample_validation.h"
 #include "runtime/error.h"
@@ -17,9 +18,9 @@ constexpr double kScaleTolerance = 1e-5;
 bool ScaleGivesSize(int64_t in, int64_t out, double scale) {
   if (!(scale > 0.0)) return true;  // not used: the sizes decide
   const double size = static_cast<double>(in);
-  const int64_t exact = static_cast<int64_t>(size * scale);
-  const int64_t high = static_cast<int64_t>(size * (scale + kScaleTolerance));
-  const int64_t low = static_cast<int64_t>(size * (scale - kScaleTolerance));
+  const int64_t exact = math::TruncSize(size * scale);
+  const int64_t high = math::TruncSize(size * (scale + kScaleTolerance));
+  const int64_t low = math::TruncSize(size * (scale - kScaleTolerance));
   return out == exact || (out >= low && out <= high);
 }
 
@@ -27,7 +28,7 @@ int32_t CheckScale(const char *api, const char *name, int64_t in, int64_t out, d
   if (ScaleGivesSize(in, out, scale)) return ACLNN_SUCCESS;
   runtime::ReportError("%s: %s = %g conflicts with the output size %lld: floor(%lld * %g) = %lld", api, name,
                        scale, static_cast<long long>(out), static_cast<long long>(in), scale,
-                       static_cast<long long>(static_cast<int64_t>(static_cast<double>(in) * scale)));
+                       static_cast<long long>(math::TruncSize(static_cast<double>(in) * scale)));
   return ACLNN_ERR_PARAM_INVALID;
 }
 

@@ -199,6 +199,8 @@ TEST_P(CubicValidation, ScalesRules) {
     ExpectRejected(a, ACLNN_ERR_PARAM_INVALID, {"scalesW"});
     a.scalesW = 6.2 / 4;
     EXPECT_EQ(Call(a), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    a.scalesW = 1e300;  // floor(4 * 1e300) is beyond int64: refused, not an undefined cast
+    ExpectRejected(a, ACLNN_ERR_PARAM_INVALID, {"scalesW"});
   }
 }
 
