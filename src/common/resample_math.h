@@ -143,8 +143,11 @@ inline double AntialiasSupport(Filter filter, double scale) {
 }
 
 // The most taps an antialiased output takes (PyTorch's max_interp_size).
+// The support is held to 2^20 points before the cast: a scale of inf (refused by the operators' shrink
+// limit, but planned by any caller that asks first) would otherwise make the cast undefined.
 inline int AntialiasMaxTaps(Filter filter, double scale) {
-  return static_cast<int>(std::ceil(AntialiasSupport(filter, scale))) * 2 + 1;
+  const double support = std::min(AntialiasSupport(filter, scale), static_cast<double>(1 << 20));
+  return static_cast<int>(std::ceil(support)) * 2 + 1;
 }
 
 // Source step per output index. userScale is the user's scale factor for this axis where the
