@@ -64,14 +64,15 @@ step_tsan() {
     -R '^(op_api[.]test_streams[.]|op_api[.]test_plan_cache[.]|reliability[.](concurrency|exit_drain)[.]|runtime[.](test_events|test_async_memory|test_contexts)[.])'
 }
 
-# The libFuzzer target (clang, ASan + UBSan) for FUZZ_SECONDS (default 60) from the seed corpus;
+# The libFuzzer target (clang, ASan + UBSan) for FUZZ_SECONDS (default 60) from the seed corpus, with a fixed
+# FUZZ_SEED (default 1) so that a CI run explores what the one before it did; exploratory runs change it;
 # new inputs go to build-fuzz/corpus, crashes to build-fuzz/artifacts/. tests/fuzz/README.md runs it longer.
 step_fuzz() {
   cmake -S . -B build-fuzz "${SANITIZER_FLAGS[@]}" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
     -DTRILINEAR3D_BUILD_FUZZ=ON -DTRILINEAR3D_SANITIZE=address,undefined -DTRILINEAR3D_BUILD_EXAMPLES=OFF
   cmake --build build-fuzz -j "${JOBS}" --target trilinear3d_fuzz
   mkdir -p build-fuzz/corpus build-fuzz/artifacts
-  build-fuzz/tests/fuzz/trilinear3d_fuzz -max_total_time="${FUZZ_SECONDS:-60}" -timeout=10 -rss_limit_mb=2048 \
+  build-fuzz/tests/fuzz/trilinear3d_fuzz -seed="${FUZZ_SEED:-1}" -max_total_time="${FUZZ_SECONDS:-60}" -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix=build-fuzz/artifacts/ build-fuzz/corpus tests/fuzz/corpus
 }
 
