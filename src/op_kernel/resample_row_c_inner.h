@@ -11,6 +11,7 @@
 #error "an ISA header: include op_kernel/isa_begin.h before it"
 #endif
 
+#include <algorithm>
 #include <cstdint>
 
 #include "op_kernel/kernel_plan.h"
@@ -128,6 +129,168 @@ inline void Chunk(const A *__restrict src, int64_t srcFirst, const int32_t *__re
 #endif
 }
 
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
+#if defined(TRILINEAR3D_HAVE_AVX512)
+constexpr int kRunVectors = 4;  // Chunk's: 4 vectors of channels
+template <typename L>
+inline typename L::Mask RunTailMask(int64_t n) {  // the first n lanes (0 < n <= kLanes)
+  using Mask = typename L::Mask;
+  return Mask((1u << n) - 1);
+}
+#else
+constexpr int kRunVectors = 8;  // Chunk's: 8 vectors of channels
+template <typename L>
+inline typename L::Mask RunTailMask(int64_t n) {
+  return L::FirstLanes(n);
+}
+#endif
+
+// The halving run's results for one vector v of channels: stored at out, or applied to the targets (w *
+// v assigned, or added with the lanes' Fma: ApplyTargetLanes, EmitLanes), the first target before the
+// second, as Chunk does (the two are one row where the taps coincide). kMasked: the lanes of m only.
+template <typename L, int kCount, bool kAssign0, bool kAssign1, bool kMasked, typename A>
+inline void EmitRunLanes(typename L::Vec v, A *out, A *p0, A *p1, typename L::Vec tw0, typename L::Vec tw1,
+                         typename L::Mask m) {
+  auto load = [&](const A *p) {
+    if constexpr (kMasked)
+      return L::Load(p, m);
+    else
+      return L::Load(p);
+  };
+  auto store = [&](A *p, typename L::Vec x) {
+    if constexpr (kMasked)
+      L::Store(p, x, m);
+    else
+      L::Store(p, x);
+  };
+  if constexpr (kCount == 0) {
+    store(out, v);
+  } else {
+    store(p0, kAssign0 ? L::Mul(tw0, v) : L::Fma(tw0, v, load(p0)));
+    if constexpr (kCount == 2) store(p1, kAssign1 ? L::Mul(tw1, v) : L::Fma(tw1, v, load(p1)));
+  }
+}
+
+// Outputs [jb, je) of g's halving run: output j sums the four source positions 2j - 1 .. 2j + 2 with the
+// run's weights, in that order, with FMAs from zero: the entries and the operations of j's list in Chunk,
+// so the same bits, without the index and weight loads per entry. The targets (kCount of them, the
+// assignments fixed for the row) are hoisted out of the loop. Memory: the two source positions output
+// j + kAhead adds to the previous output's are requested while j is summed.
+template <typename A, int kCount, bool kAssign0, bool kAssign1>
+inline void HalvingOutputs(const HalvingRun<A> &run, int64_t jb, int64_t je, int64_t j0,
+                           const A *__restrict src, int64_t srcFirst, A *__restrict dst, int64_t c,
+                           bool prefetch, const RowTargets<A> *targets) {
+  using L = TierLanes<A>;
+  using Vec = typename L::Vec;
+  constexpr int64_t kL = L::kLanes;
+  constexpr int64_t kChunkC = kRunVectors * kL;
+  constexpr int64_t kAhead = 4;
+  constexpr int64_t kLineElems = 64 / static_cast<int64_t>(sizeof(A));
+  const A w[4] = {run.w[0], run.w[1], run.w[2], run.w[3]};
+  A *row0 = nullptr, *row1 = nullptr;
+  Vec tw0 = L::Zero(), tw1 = L::Zero();
+  if constexpr (kCount >= 1) {
+    row0 = targets->row[0];
+    tw0 = L::Broadcast(targets->w[0]);
+  }
+  if constexpr (kCount == 2) {
+    row1 = targets->row[1];
+    tw1 = L::Broadcast(targets->w[1]);
+  }
+  const int64_t tail = c % kChunkC;  // channels of the last, partial chunk
+  const int tailVectors = static_cast<int>((tail + kL - 1) / kL);
+  const typename L::Mask tailMask = RunTailMask<L>(tail % kL == 0 ? kL : tail % kL);
+  for (int64_t j = jb; j < je; ++j) {
+    const A *x = src + (2 * j - 1 - srcFirst) * c;
+    const int64_t at = (j - j0) * c;
+    // The two source positions output j + kAhead adds to j + kAhead - 1's (2j + 2 kAhead + 1 and the next),
+    // requested a chunk of channels at a time, one request per line of each.
+    const bool ahead = prefetch && j + kAhead < je;
+    const A *aheadAt = x + (2 * kAhead + 2) * c;
+    int64_t k0 = 0;
+    for (; k0 + kChunkC <= c; k0 += kChunkC) {
+      if (ahead) {
+#pragma GCC unroll 8
+        for (int64_t q = 0; q < kChunkC; q += kLineElems) {
+          __builtin_prefetch(aheadAt + k0 + q, 0, 3);
+          __builtin_prefetch(aheadAt + c + k0 + q, 0, 3);
+        }
+      }
+      Vec acc[kRunVectors];
+#pragma GCC unroll 8
+      for (int v = 0; v < kRunVectors; ++v)
+        acc[v] = L::Fma(L::Broadcast(w[0]), L::Load(x + k0 + v * kL), L::Zero());
+      for (int e = 1; e < 4; ++e) {
+        const Vec we = L::Broadcast(w[e]);
+        const A *xe = x + e * c + k0;
+#pragma GCC unroll 8
+        for (int v = 0; v < kRunVectors; ++v) acc[v] = L::Fma(we, L::Load(xe + v * kL), acc[v]);
+      }
+#pragma GCC unroll 8
+      for (int v = 0; v < kRunVectors; ++v) {
+        const int64_t o = at + k0 + v * kL;
+        EmitRunLanes<L, kCount, kAssign0, kAssign1, false>(acc[v], dst + o, row0 + o, row1 + o, tw0, tw1,
+                                                           tailMask);
+      }
+    }
+    if (k0 == c) continue;
+    if (ahead) {
+      for (const A *p = aheadAt + k0; p < aheadAt + c; p += kLineElems) __builtin_prefetch(p, 0, 3);
+      for (const A *p = aheadAt + c + k0; p < aheadAt + 2 * c; p += kLineElems) __builtin_prefetch(p, 0, 3);
+    }
+    // The partial chunk: whole vectors, then the last one masked if the tail is not a whole vector.
+    Vec acc[kRunVectors];
+#pragma GCC unroll 8
+    for (int v = 0; v < kRunVectors; ++v) {
+      if (v >= tailVectors) break;
+      const bool masked = v + 1 == tailVectors && tail % kL != 0;
+      acc[v] = L::Zero();
+      for (int e = 0; e < 4; ++e) {
+        const A *p = x + e * c + k0 + v * kL;
+        acc[v] = L::Fma(L::Broadcast(w[e]), masked ? L::Load(p, tailMask) : L::Load(p), acc[v]);
+      }
+      const int64_t o = at + k0 + v * kL;
+      if (masked) {
+        EmitRunLanes<L, kCount, kAssign0, kAssign1, true>(acc[v], dst + o, row0 + o, row1 + o, tw0, tw1,
+                                                          tailMask);
+      } else {
+        EmitRunLanes<L, kCount, kAssign0, kAssign1, false>(acc[v], dst + o, row0 + o, row1 + o, tw0, tw1,
+                                                           tailMask);
+      }
+    }
+  }
+}
+
+// HalvingOutputs with its targets' count and assignments as template arguments. Not inlined: one call a
+// row, and ResampleRowCInner stays small enough to be inlined into its callers, whose constant arguments
+// (sourceIn, no targets) then fold into the list outputs' loop.
+template <typename A>
+__attribute__((noinline)) inline void HalvingOutputsFor(const HalvingRun<A> &run, int64_t jb, int64_t je,
+                                                        int64_t j0, const A *src, int64_t srcFirst, A *dst,
+                                                        int64_t c, bool prefetch, const RowTargets<A> *t) {
+  if (t == nullptr) {
+    HalvingOutputs<A, 0, false, false>(run, jb, je, j0, src, srcFirst, dst, c, prefetch, t);
+  } else if (t->count == 1) {
+    if (t->assign[0]) {
+      HalvingOutputs<A, 1, true, false>(run, jb, je, j0, src, srcFirst, dst, c, prefetch, t);
+    } else {
+      HalvingOutputs<A, 1, false, false>(run, jb, je, j0, src, srcFirst, dst, c, prefetch, t);
+    }
+  } else if (t->count == 2) {
+    if (t->assign[0] && t->assign[1]) {
+      HalvingOutputs<A, 2, true, true>(run, jb, je, j0, src, srcFirst, dst, c, prefetch, t);
+    } else if (t->assign[0]) {
+      HalvingOutputs<A, 2, true, false>(run, jb, je, j0, src, srcFirst, dst, c, prefetch, t);
+    } else if (t->assign[1]) {
+      HalvingOutputs<A, 2, false, true>(run, jb, je, j0, src, srcFirst, dst, c, prefetch, t);
+    } else {
+      HalvingOutputs<A, 2, false, false>(run, jb, je, j0, src, srcFirst, dst, c, prefetch, t);
+    }
+  }
+  // No target: nothing is written (Chunk's sums would go nowhere).
+}
+#endif
+
 }  // namespace c_inner
 
 // The outputs [j0, j1) of a RowGather, from a source row whose first element is source position
@@ -141,14 +304,16 @@ struct ResampleSpan {
 // load slots (a 64 KB row in L2: 53 -> 33 cycles per output position without them).
 enum class SourceIn { kMemory, kCache };
 
-// The W pass of a channels-inner row: dst[(j - j0) * c + k] = sum over j's list of
-// w * src[(s - srcFirst) * c + k] for j in span. The channel vectors of one j are accumulated in
-// registers across its list, then stored once, or, with targets (the backward's H scatter), applied
-// to the target rows instead of dst (not written then).
+namespace c_inner {
+
+// Outputs [jFrom, jTo) of the span through their lists (ResampleRowCInner's arguments otherwise): each
+// output's channel vectors summed over its list a chunk at a time (Chunk). Inlined at each call, so that
+// the caller's constant arguments fold into the loop.
 template <typename A>
-inline void ResampleRowCInner(const RowGather<A> &g, ResampleSpan span, const A *__restrict src,
-                              A *__restrict dst, int64_t c, SourceIn sourceIn,
-                              const RowTargets<A> *targets = nullptr) {
+__attribute__((always_inline)) inline void ListOutputs(const RowGather<A> &g, ResampleSpan span,
+                                                       int64_t jFrom, int64_t jTo, const A *__restrict src,
+                                                       A *__restrict dst, int64_t c, SourceIn sourceIn,
+                                                       const RowTargets<A> *targets) {
   constexpr int kLanes = 64 / static_cast<int>(sizeof(A));  // one 64-byte vector of A
 #if defined(TRILINEAR3D_HAVE_VEC128)
   constexpr int kChunk = 2 * kLanes;  // channels a Chunk takes at most: 8 of the baseline's 16-byte vectors
@@ -162,7 +327,7 @@ inline void ResampleRowCInner(const RowGather<A> &g, ResampleSpan span, const A 
   // The source is streamed once per row; ask for the entries of output j + kAhead while j is summed.
   constexpr int64_t kAhead = 4;
   const int64_t lineElems = 64 / static_cast<int64_t>(sizeof(A));
-  for (int64_t j = span.j0; j < span.j1; ++j) {
+  for (int64_t j = jFrom; j < jTo; ++j) {
     const int64_t at = (j - span.j0) * c;
     A *out = dst + at;
     const int64_t e0 = begin[j], e1 = begin[j + 1];
@@ -176,9 +341,33 @@ inline void ResampleRowCInner(const RowGather<A> &g, ResampleSpan span, const A 
     }
     for (int64_t k0 = 0; k0 < c; k0 += kChunk) {
       const int64_t width = c - k0 < kChunk ? c - k0 : kChunk;
-      c_inner::Chunk(src, srcFirst, srcIdx, weights, e0, e1, c, k0, width, out + k0, targets, at + k0);
+      Chunk(src, srcFirst, srcIdx, weights, e0, e1, c, k0, width, out + k0, targets, at + k0);
     }
   }
+}
+
+}  // namespace c_inner
+
+// The W pass of a channels-inner row: dst[(j - j0) * c + k] = sum over j's list of
+// w * src[(s - srcFirst) * c + k] for j in span. The channel vectors of one j are accumulated in
+// registers across its list, then stored once, or, with targets (the backward's H scatter), applied
+// to the target rows instead of dst (not written then). The outputs of the halving run take its fixed
+// four entries (c_inner::HalvingOutputs), the others their lists.
+template <typename A>
+inline void ResampleRowCInner(const RowGather<A> &g, ResampleSpan span, const A *__restrict src,
+                              A *__restrict dst, int64_t c, SourceIn sourceIn,
+                              const RowTargets<A> *targets = nullptr) {
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
+  const int64_t hb = std::max(g.halving.begin, span.j0), he = std::min(g.halving.end, span.j1);
+  if (hb < he) {
+    c_inner::ListOutputs(g, span, span.j0, hb, src, dst, c, sourceIn, targets);
+    c_inner::HalvingOutputsFor(g.halving, hb, he, span.j0, src, span.srcFirst, dst, c,
+                               sourceIn == SourceIn::kMemory, targets);
+    c_inner::ListOutputs(g, span, he, span.j1, src, dst, c, sourceIn, targets);
+    return;
+  }
+#endif
+  c_inner::ListOutputs(g, span, span.j0, span.j1, src, dst, c, sourceIn, targets);
 }
 
 // ResampleRowCInner over a whole row read from memory.
