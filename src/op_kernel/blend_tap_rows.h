@@ -166,14 +166,20 @@ inline void BlendTapRows(A *dst, const A *const *rows, const A *w, int count, in
 
 // dst = output o of the tap table `taps` (TapTable: i0 / l0, i1 / l1 when i1 >= 0, then the further
 // taps' lists) over rows of n elements, tap i's row at rows + (i - first) * stride: the forward's
-// BlendRows + AddMoreTapRows in one pass (per group of kGroup taps).
+// BlendRows + AddMoreTapRows in one pass (per group of kGroup taps). A table of one or two taps per
+// output (no lists: the linear filters) goes through BlendRows itself.
 template <typename A, typename Table>
 inline void BlendOutputTaps(A *dst, const Table &taps, int64_t o, const A *rows, int64_t first,
                             int64_t stride, int64_t n) {
+  const size_t k = static_cast<size_t>(o);
+  if (taps.moreBegin.empty()) {
+    BlendRows(dst, rows + (taps.i0[k] - first) * stride, taps.l0[k],
+              taps.i1[k] < 0 ? nullptr : rows + (taps.i1[k] - first) * stride, taps.l1[k], n);
+    return;
+  }
   constexpr int kGroup = 32;
   const A *src[kGroup];
   A w[kGroup];
-  const size_t k = static_cast<size_t>(o);
   src[0] = rows + (taps.i0[k] - first) * stride;
   w[0] = taps.l0[k];
   int count = 1;
@@ -183,17 +189,15 @@ inline void BlendOutputTaps(A *dst, const Table &taps, int64_t o, const A *rows,
     count = 2;
   }
   bool accumulate = false;
-  if (!taps.moreBegin.empty()) {
-    for (int64_t e = taps.moreBegin[k]; e < taps.moreBegin[k + 1]; ++e) {
-      if (count == kGroup) {
-        BlendTapRows(dst, src, w, count, n, accumulate);
-        accumulate = true;
-        count = 0;
-      }
-      const size_t ke = static_cast<size_t>(e);
-      src[count] = rows + (taps.moreI[ke] - first) * stride;
-      w[count++] = taps.moreL[ke];
+  for (int64_t e = taps.moreBegin[k]; e < taps.moreBegin[k + 1]; ++e) {
+    if (count == kGroup) {
+      BlendTapRows(dst, src, w, count, n, accumulate);
+      accumulate = true;
+      count = 0;
     }
+    const size_t ke = static_cast<size_t>(e);
+    src[count] = rows + (taps.moreI[ke] - first) * stride;
+    w[count++] = taps.moreL[ke];
   }
   BlendTapRows(dst, src, w, count, n, accumulate);
 }

@@ -23,6 +23,7 @@
 #include "op_kernel/item_loop.h"
 #include "op_kernel/resample_rows_w_cubic2x_streamed.h"
 #include "op_kernel/resample_rows_w_inner.h"
+#include "op_kernel/resample_rows_w_row_lanes.h"
 #include "op_kernel/row_arith.h"
 
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
@@ -53,6 +54,8 @@ class ForwardItemRunner : RunnerLaunch {
                    w_inner::StreamsDoublingRows(p_.rowW) && LineAlignedRows(dst_);
       streamedCubicW_ = t_.layout == RowLayout::kWInner && t_.streamStores &&
                         w_inner::StreamsCubicDoublingRows(p_.rowW) && LineAlignedRows(dst_);
+      rowLanesW_ = t_.layout == RowLayout::kWInner && w_inner::RowLanesApplies(p_.rowW) &&
+                   !w_inner::DoublingApplies(p_.rowW) && !w_inner::CubicDoublingApplies(p_.rowW);
     }
     if constexpr (std::is_same_v<T, A>) {
       const int64_t *s = src_.strides;
@@ -110,11 +113,21 @@ class ForwardItemRunner : RunnerLaunch {
         const int count = static_cast<int>(std::min<int64_t>(kBatch, oh1 - oh));
         const A *hRows[kBatch];
         A *outRows[kBatch];
+        for (int k = 0; k < count; ++k) outRows[k] = dstRow_ + k * dstRowStride_;
+        if constexpr (w_inner::kRowLanesW && std::is_same_v<T, float>) {
+          // The batch's H blend interleaved into hRow_ (four rows' room), then the W pass on the rows'
+          // lanes.
+          if (rowLanesW_ && count == kBatch && FillLaneTaps(oh, hTapRows, ihFirst, hTapStride)) {
+            w_inner::BlendFourRowsInterleaved(laneTaps_, srcRowElems_, hRow_);
+            w_inner::RowLanesW(p_.rowW, hRow_, outRows);
+            for (int k = 0; k < count; ++k) out_.Put(outRows[k], OutRow(od, oh + k), t_.w.outSize);
+            continue;
+          }
+        }
         for (int k = 0; k < count; ++k) {
           A *hRow = hRow_ + k * srcRowStride_;
           BlendOutputTaps(hRow, p_.h, oh + k, hTapRows, ihFirst, hTapStride, srcRowElems_);
           hRows[k] = hRow;
-          outRows[k] = dstRow_ + k * dstRowStride_;
         }
         if constexpr (w_inner::kDoublingVectors && std::is_same_v<T, float>) {
           if (streamedW_) {  // the W pass writes the out rows itself
@@ -204,6 +217,32 @@ class ForwardItemRunner : RunnerLaunch {
     return {a, i1 < 0 ? nullptr : i1 == p_.d.i0[od] ? a : SourceRow(i1, ih, rowB_)};
   }
 
+  // laneTaps_ = the H taps of out rows oh .. oh + 3 (BlendOutputTaps' order), tap i's row at
+  // rows + (i - first) * stride; false (laneTaps_ unusable) when a row has more taps than it holds.
+  bool FillLaneTaps(int64_t oh, const A *rows, int64_t first, int64_t stride) {
+    const TapTable<A> &h = p_.h;
+    for (int r = 0; r < 4; ++r) {
+      const size_t k = static_cast<size_t>(oh + r);
+      w_inner::RowLanesTaps &t = laneTaps_[r];
+      const int64_t more = h.moreBegin.empty() ? 0 : h.moreBegin[k + 1] - h.moreBegin[k];
+      if (2 + more > w_inner::kRowLanesMaxTaps) return false;
+      t.row[0] = rows + (h.i0[k] - first) * stride;
+      t.w[0] = h.l0[k];
+      t.count = 1;
+      if (h.i1[k] >= 0) {
+        t.row[1] = rows + (h.i1[k] - first) * stride;
+        t.w[1] = h.l1[k];
+        t.count = 2;
+      }
+      for (int64_t e = 0; e < more; ++e) {
+        const size_t ke = static_cast<size_t>(h.moreBegin[k] + e);
+        t.row[t.count] = rows + (h.moreI[ke] - first) * stride;
+        t.w[t.count++] = h.moreL[ke];
+      }
+    }
+    return true;
+  }
+
   const A *SourceRow(int64_t id, int64_t ih, A *buffer) {
     return ReadRow(srcBase_ + id * src_.strides[2] + ih * src_.strides[3], src_, t_.layout, t_.w.inSize, t_.c,
                    buffer);
@@ -247,7 +286,9 @@ class ForwardItemRunner : RunnerLaunch {
   bool widthFirst_ = false;
   bool streamedW_ = false;       // rows of an exact 2x W, streamed into line-aligned out rows by the W pass
   bool streamedCubicW_ = false;  // the same for the cubic exact 2x W
-  bool srcInPlace_ = false;      // source rows are read in place (ReadRow converts nothing)
+  bool rowLanesW_ = false;       // batches of four rows W-resampled on the rows' lanes (RowLanesW)
+  w_inner::RowLanesTaps laneTaps_[4];
+  bool srcInPlace_ = false;  // source rows are read in place (ReadRow converts nothing)
   const T *srcBase_ = nullptr;
   T *dstBase_ = nullptr;
 };
