@@ -132,6 +132,7 @@ EMULATED_PROGRAMS=(
   tests/ut/op_api/trilinear3d_ut_op_api_test_resize
   tests/ut/op_api/trilinear3d_ut_op_api_test_cubic_accuracy
   tests/ut/op_api/trilinear3d_ut_op_api_test_cubic_determinism
+  tests/ut/op_kernel/trilinear3d_ut_op_kernel_test_cubic_forward_rows
   tests/reliability/trilinear3d_reliability_cubic_reliability
   tests/reliability/trilinear3d_reliability_nearest_streams
 )

@@ -1,9 +1,11 @@
 // UpsampleTrilinear3d (forward) kernel: the adjoint of the backward's scheme, D -> H -> W, fused
 // per item (plane, D chunk, H chunk of out) so that out is written once and self is read from
-// cache. Per out D index: blend the two self planes (only the H rows the chunk needs), then per
-// out row blend two of those rows and W-resample it (banded gather, vector steps) into out. An exact
-// 2x W takes the doubling vectors (resample_rows_w_doubling.h), which write streamed, line-aligned
-// out rows themselves.
+// cache. Per out D index: blend the two self planes (only the H rows the chunk needs; the 2-D
+// operators' unit D axis, one tap of weight 1, reads the source rows in place instead), then per
+// out row blend all of its H taps' rows in one pass (BlendOutputTaps) and W-resample it (banded
+// gather, vector steps) into out. An exact 2x W takes the doubling vectors, linear or cubic
+// (resample_rows_w_doubling.h, resample_rows_w_cubic2x.h), which write streamed, line-aligned out
+// rows themselves (DoublingRowStreamed, CubicDoublingRowsStreamed).
 // When W shrinks enough (Kernel::kForwardWidthFirst) every source row is W-resampled first and
 // the D and H blends run on out-wide rows: they would otherwise blend the input's wide rows once per
 // out row. The W-resampled rows of the last two source planes are kept, so that a plane shared by
@@ -17,8 +19,11 @@
 
 #include "op_kernel/isa_begin.h"
 
+#include "op_kernel/blend_tap_rows.h"
 #include "op_kernel/item_loop.h"
+#include "op_kernel/resample_rows_w_cubic2x_streamed.h"
 #include "op_kernel/resample_rows_w_inner.h"
+#include "op_kernel/resample_rows_w_row_lanes.h"
 #include "op_kernel/row_arith.h"
 
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
@@ -47,6 +52,14 @@ class ForwardItemRunner : RunnerLaunch {
     if constexpr (w_inner::kDoublingVectors && std::is_same_v<T, float>) {
       streamedW_ = t_.layout == RowLayout::kWInner && t_.streamStores &&
                    w_inner::StreamsDoublingRows(p_.rowW) && LineAlignedRows(dst_);
+      streamedCubicW_ = t_.layout == RowLayout::kWInner && t_.streamStores &&
+                        w_inner::StreamsCubicDoublingRows(p_.rowW) && LineAlignedRows(dst_);
+      rowLanesW_ = t_.layout == RowLayout::kWInner && w_inner::RowLanesApplies(p_.rowW) &&
+                   !w_inner::DoublingApplies(p_.rowW) && !w_inner::CubicDoublingApplies(p_.rowW);
+    }
+    if constexpr (std::is_same_v<T, A>) {
+      const int64_t *s = src_.strides;
+      srcInPlace_ = t_.layout == RowLayout::kWInner ? s[4] == 1 : (s[1] == 1 && s[4] == t_.c);
     }
     widthFirst_ = t_.kernel == tiling::Kernel::kForwardWidthFirst;
     if (widthFirst_) {
@@ -80,10 +93,18 @@ class ForwardItemRunner : RunnerLaunch {
         WidthFirstPlane(od, od1, oh0, oh1, ihFirst, ihLast);
         continue;
       }
-      // D pass over the H rows this chunk needs.
-      for (int64_t ih = ihFirst; ih <= ihLast; ++ih) {
-        const auto [a, b] = DTapRows(od, ih);
-        BlendRows(dPlane_ + (ih - ihFirst) * srcRowStride_, a, p_.d.l0[od], b, p_.d.l1[od], srcRowElems_);
+      // D pass over the H rows this chunk needs, unless it is the identity (one tap of weight 1: the
+      // 2-D operators' unit D axis) on source rows the H pass can read in place: w * x with w = 1 is x.
+      const A *hTapRows = dPlane_;
+      int64_t hTapStride = srcRowStride_;
+      if (srcInPlace_ && p_.d.i1[od] < 0 && p_.d.l0[od] == A(1)) {
+        hTapRows = SourceRow(p_.d.i0[od], ihFirst, rowA_);
+        hTapStride = src_.strides[3];
+      } else {
+        for (int64_t ih = ihFirst; ih <= ihLast; ++ih) {
+          const auto [a, b] = DTapRows(od, ih);
+          BlendRows(dPlane_ + (ih - ihFirst) * srcRowStride_, a, p_.d.l0[od], b, p_.d.l1[od], srcRowElems_);
+        }
       }
       // H pass, then the W pass of kRowBatch rows at once (they share the gather's steps).
       out_.Begin(OutRow(od, oh0));  // out rows of od, in increasing oh, until Finish
@@ -92,19 +113,31 @@ class ForwardItemRunner : RunnerLaunch {
         const int count = static_cast<int>(std::min<int64_t>(kBatch, oh1 - oh));
         const A *hRows[kBatch];
         A *outRows[kBatch];
+        for (int k = 0; k < count; ++k) outRows[k] = dstRow_ + k * dstRowStride_;
+        if constexpr (w_inner::kRowLanesW && std::is_same_v<T, float>) {
+          // The batch's H blend interleaved into hRow_ (four rows' room), then the W pass on the rows'
+          // lanes.
+          if (rowLanesW_ && count == kBatch && FillLaneTaps(oh, hTapRows, ihFirst, hTapStride)) {
+            w_inner::BlendFourRowsInterleaved(laneTaps_, srcRowElems_, hRow_);
+            w_inner::RowLanesW(p_.rowW, hRow_, outRows);
+            for (int k = 0; k < count; ++k) out_.Put(outRows[k], OutRow(od, oh + k), t_.w.outSize);
+            continue;
+          }
+        }
         for (int k = 0; k < count; ++k) {
           A *hRow = hRow_ + k * srcRowStride_;
-          BlendRows(hRow, dPlane_ + (p_.h.i0[oh + k] - ihFirst) * srcRowStride_, p_.h.l0[oh + k],
-                    TapRowOf(dPlane_, p_.h.i1[oh + k], ihFirst, srcRowStride_), p_.h.l1[oh + k],
-                    srcRowElems_);
-          AddMoreTapRows(hRow, p_.h, oh + k, dPlane_, ihFirst, srcRowStride_, srcRowElems_);
+          BlendOutputTaps(hRow, p_.h, oh + k, hTapRows, ihFirst, hTapStride, srcRowElems_);
           hRows[k] = hRow;
-          outRows[k] = dstRow_ + k * dstRowStride_;
         }
         if constexpr (w_inner::kDoublingVectors && std::is_same_v<T, float>) {
           if (streamedW_) {  // the W pass writes the out rows itself
             for (int k = 0; k < count; ++k)
               w_inner::DoublingRowStreamed(p_.rowW, hRows[k], OutRow(od, oh + k));
+            continue;
+          }
+          if (streamedCubicW_) {
+            for (int k = 0; k < count; ++k) outRows[k] = OutRow(od, oh + k);
+            w_inner::CubicDoublingRowsStreamed(p_.rowW, hRows, outRows, count);
             continue;
           }
         }
@@ -139,9 +172,7 @@ class ForwardItemRunner : RunnerLaunch {
     }
     out_.Begin(OutRow(od, oh0));  // out rows of od, in increasing oh, until Finish
     for (int64_t oh = oh0; oh < oh1; ++oh) {
-      BlendRows(dstRow_, dPlane_ + (p_.h.i0[oh] - ihFirst) * dstRowStride_, p_.h.l0[oh],
-                TapRowOf(dPlane_, p_.h.i1[oh], ihFirst, dstRowStride_), p_.h.l1[oh], t_.rowElems);
-      AddMoreTapRows(dstRow_, p_.h, oh, dPlane_, ihFirst, dstRowStride_, t_.rowElems);
+      BlendOutputTaps(dstRow_, p_.h, oh, dPlane_, ihFirst, dstRowStride_, t_.rowElems);
       out_.Put(dstRow_, OutRow(od, oh), t_.w.outSize);
     }
     out_.Finish();
@@ -186,10 +217,30 @@ class ForwardItemRunner : RunnerLaunch {
     return {a, i1 < 0 ? nullptr : i1 == p_.d.i0[od] ? a : SourceRow(i1, ih, rowB_)};
   }
 
-  // The H-pass row of tap index i in rows from ihFirst (stride elements apart), or null where the tap
-  // does not exist (a unit axis's i1 = -1).
-  static const A *TapRowOf(const A *rows, int64_t i, int64_t ihFirst, int64_t stride) {
-    return i < 0 ? nullptr : rows + (i - ihFirst) * stride;
+  // laneTaps_ = the H taps of out rows oh .. oh + 3 (BlendOutputTaps' order), tap i's row at
+  // rows + (i - first) * stride; false (laneTaps_ unusable) when a row has more taps than it holds.
+  bool FillLaneTaps(int64_t oh, const A *rows, int64_t first, int64_t stride) {
+    const TapTable<A> &h = p_.h;
+    for (int r = 0; r < 4; ++r) {
+      const size_t k = static_cast<size_t>(oh + r);
+      w_inner::RowLanesTaps &t = laneTaps_[r];
+      const int64_t more = h.moreBegin.empty() ? 0 : h.moreBegin[k + 1] - h.moreBegin[k];
+      if (2 + more > w_inner::kRowLanesMaxTaps) return false;
+      t.row[0] = rows + (h.i0[k] - first) * stride;
+      t.w[0] = h.l0[k];
+      t.count = 1;
+      if (h.i1[k] >= 0) {
+        t.row[1] = rows + (h.i1[k] - first) * stride;
+        t.w[1] = h.l1[k];
+        t.count = 2;
+      }
+      for (int64_t e = 0; e < more; ++e) {
+        const size_t ke = static_cast<size_t>(h.moreBegin[k] + e);
+        t.row[t.count] = rows + (h.moreI[ke] - first) * stride;
+        t.w[t.count++] = h.moreL[ke];
+      }
+    }
+    return true;
   }
 
   const A *SourceRow(int64_t id, int64_t ih, A *buffer) {
@@ -233,7 +284,11 @@ class ForwardItemRunner : RunnerLaunch {
   CachedRows cached_[2] = {};  // W first: the two most recent D tap planes, per item
   A *wRows_[2] = {};           // W first: the W-resampled rows of taps streamed row by row
   bool widthFirst_ = false;
-  bool streamedW_ = false;  // rows of an exact 2x W, streamed into line-aligned out rows by the W pass
+  bool streamedW_ = false;       // rows of an exact 2x W, streamed into line-aligned out rows by the W pass
+  bool streamedCubicW_ = false;  // the same for the cubic exact 2x W
+  bool rowLanesW_ = false;       // batches of four rows W-resampled on the rows' lanes (RowLanesW)
+  w_inner::RowLanesTaps laneTaps_[4];
+  bool srcInPlace_ = false;  // source rows are read in place (ReadRow converts nothing)
   const T *srcBase_ = nullptr;
   T *dstBase_ = nullptr;
 };

@@ -1,0 +1,215 @@
+// The forward's W pass of a batch of four fp32 rows with the rows as the lanes of a 128-bit vector
+// (RowLanesW), for gathers whose outputs have many taps spread wider than a vector step's window (a
+// shrink: antialiased W passes, bicubic downsampling; RowLanesApplies), where the vector steps gather
+// every operand and the scalar lists walk each list once per row. The batch's H blend stores its four
+// rows interleaved (element x of row r at 4 x + r: BlendFourRowsInterleaved, each element blended with
+// BlendTapRows' operations), so that an output's list is walked once for the four rows: per entry one
+// load of the four rows' operands, one broadcast weight and one FMA; every four outputs are transposed
+// back into the rows. Each output sums its list in list order from zero, as the lists and the steps do
+// (an FMA per entry on the AVX tiers; on SSE2 the product added to the sum, as ScalarRows adds it), so
+// the bits are theirs. x86 tiers only (the aarch64 baseline keeps the lists). Compiled once per ISA
+// (included only from src/op_kernel/isa/*.cpp).
+#ifndef TRILINEAR3D_OP_KERNEL_RESAMPLE_ROWS_W_ROW_LANES_H_
+#define TRILINEAR3D_OP_KERNEL_RESAMPLE_ROWS_W_ROW_LANES_H_
+
+#if !defined(TRILINEAR3D_ISA_REGION)
+#error "an ISA header: include op_kernel/isa_begin.h before it"
+#endif
+
+#include <cstdint>
+#include <type_traits>
+
+#include "op_kernel/blend_tap_rows.h"
+#include "op_kernel/kernel_plan.h"
+#include "op_kernel/resample_rows_w_inner.h"
+#include "op_kernel/vector_lanes.h"
+
+namespace trilinear3d::kernel::TRILINEAR3D_ISA {
+namespace w_inner {
+
+// The most H taps an out row of BlendFourRowsInterleaved may have (longer lists take the other path).
+constexpr int kRowLanesMaxTaps = 64;
+
+// One out row's H taps: its source rows and weights, in BlendOutputTaps' order.
+struct RowLanesTaps {
+  const float *row[kRowLanesMaxTaps];
+  float w[kRowLanesMaxTaps];
+  int count;
+};
+
+#if defined(TRILINEAR3D_HAVE_AVX2) || (defined(TRILINEAR3D_HAVE_VEC128) && defined(__SSE2__))
+
+constexpr bool kRowLanesW = true;
+
+namespace row_lanes {
+
+#if defined(TRILINEAR3D_HAVE_AVX2)
+// Eight fp32 lanes on both AVX tiers (the blend's operations are lane-wise: its bits do not depend on
+// the width).
+struct Lanes {
+  using Vec = __m256;
+  static constexpr int64_t kLanes = 8;
+  static Vec Load(const float *p) { return _mm256_loadu_ps(p); }
+  static Vec Broadcast(float w) { return _mm256_set1_ps(w); }
+  static Vec Mul(Vec a, Vec b) { return _mm256_mul_ps(a, b); }
+  static Vec Fma(Vec a, Vec b, Vec c) { return _mm256_fmadd_ps(a, b, c); }
+};
+
+// Elements x .. x + 7 of the four rows r[0..3], stored interleaved at out (32 floats).
+inline void StoreInterleaved(float *out, __m256 r0, __m256 r1, __m256 r2, __m256 r3) {
+  const __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);  // (0 1)(4 5) | (2 3)(6 7)
+  const __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+  const __m256 u0 =
+      _mm256_castpd_ps(_mm256_unpacklo_pd(_mm256_castps_pd(t0), _mm256_castps_pd(t2)));  // x0 | x4
+  const __m256 u1 =
+      _mm256_castpd_ps(_mm256_unpackhi_pd(_mm256_castps_pd(t0), _mm256_castps_pd(t2)));  // x1 | x5
+  const __m256 u2 =
+      _mm256_castpd_ps(_mm256_unpacklo_pd(_mm256_castps_pd(t1), _mm256_castps_pd(t3)));  // x2 | x6
+  const __m256 u3 =
+      _mm256_castpd_ps(_mm256_unpackhi_pd(_mm256_castps_pd(t1), _mm256_castps_pd(t3)));  // x3 | x7
+  _mm256_storeu_ps(out, _mm256_permute2f128_ps(u0, u1, 0x20));
+  _mm256_storeu_ps(out + 8, _mm256_permute2f128_ps(u2, u3, 0x20));
+  _mm256_storeu_ps(out + 16, _mm256_permute2f128_ps(u0, u1, 0x31));
+  _mm256_storeu_ps(out + 24, _mm256_permute2f128_ps(u2, u3, 0x31));
+}
+
+// acc + x * w on the four rows' lanes (the steps' and lists' FMA).
+inline __m128 AddProduct(__m128 acc, __m128 x, __m128 w) { return _mm_fmadd_ps(x, w, acc); }
+#else
+using Lanes = Vec128Lanes<float>;
+
+inline void StoreInterleaved(float *out, __m128 r0, __m128 r1, __m128 r2, __m128 r3) {
+  _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+  _mm_storeu_ps(out, r0);
+  _mm_storeu_ps(out + 4, r1);
+  _mm_storeu_ps(out + 8, r2);
+  _mm_storeu_ps(out + 12, r3);
+}
+
+// acc += w * x, as ScalarRows adds it (a multiply, then an add).
+inline __m128 AddProduct(__m128 acc, __m128 x, __m128 w) { return _mm_add_ps(acc, _mm_mul_ps(w, x)); }
+#endif
+
+// Elements x .. x + kU * kLanes - 1 of one out row as kU vectors: BlendTapRows' operations.
+template <int kU>
+inline void BlendAt(const RowLanesTaps &t, int64_t x, Lanes::Vec *acc) {
+  using L = Lanes;
+  constexpr int64_t V = L::kLanes;
+  int k;
+  if (t.count == 1) {
+    const L::Vec w0 = L::Broadcast(t.w[0]);
+    for (int u = 0; u < kU; ++u) acc[u] = L::Mul(w0, L::Load(t.row[0] + x + u * V));
+    k = 1;
+  } else {
+    const L::Vec w0 = L::Broadcast(t.w[0]), w1 = L::Broadcast(t.w[1]);
+    for (int u = 0; u < kU; ++u)
+      acc[u] =
+          blend_detail::FirstTwo<L>(w0, L::Load(t.row[0] + x + u * V), w1, L::Load(t.row[1] + x + u * V));
+    k = 2;
+  }
+  for (; k < t.count; ++k) {
+    const L::Vec wk = L::Broadcast(t.w[k]);
+    const float *p = t.row[k] + x;
+    for (int u = 0; u < kU; ++u) acc[u] = L::Fma(wk, L::Load(p + u * V), acc[u]);
+  }
+}
+
+// Element x of one out row (the tails): BlendTapRows' element operations.
+inline float BlendLane(const RowLanesTaps &t, int64_t x) {
+  float acc;
+  int k;
+  if (t.count == 1) {
+    acc = t.w[0] * t.row[0][x];
+    k = 1;
+  } else {
+    acc = blend_detail::FirstTwoLane(t.w[0], t.row[0][x], t.w[1], t.row[1][x]);
+    k = 2;
+  }
+  for (; k < t.count; ++k) acc = blend_detail::FmaLane(t.w[k], t.row[k][x], acc);
+  return acc;
+}
+
+// Output j of the four interleaved rows: its list summed from zero in list order on each row's lane.
+inline __m128 ListLanes(const RowGather<float> &g, const float *il, int64_t j) {
+  __m128 acc = _mm_setzero_ps();
+  const int64_t e1 = g.begin[static_cast<size_t>(j) + 1];
+  for (int64_t e = g.begin[static_cast<size_t>(j)]; e < e1; ++e) {
+    acc = AddProduct(acc, _mm_loadu_ps(il + 4 * static_cast<int64_t>(g.src[static_cast<size_t>(e)])),
+                     _mm_set1_ps(g.w[static_cast<size_t>(e)]));
+  }
+  return acc;
+}
+
+}  // namespace row_lanes
+
+// The H blend of four out rows (taps[r]) of n elements, stored interleaved at il (4 n floats).
+inline void BlendFourRowsInterleaved(const RowLanesTaps *taps, int64_t n, float *il) {
+  using row_lanes::Lanes;
+  constexpr int64_t V = Lanes::kLanes;
+  int64_t x = 0;
+  for (; x + 2 * V <= n; x += 2 * V) {
+    Lanes::Vec r[4][2];
+    for (int q = 0; q < 4; ++q) row_lanes::BlendAt<2>(taps[q], x, r[q]);
+    row_lanes::StoreInterleaved(il + 4 * x, r[0][0], r[1][0], r[2][0], r[3][0]);
+    row_lanes::StoreInterleaved(il + 4 * (x + V), r[0][1], r[1][1], r[2][1], r[3][1]);
+  }
+  for (; x + V <= n; x += V) {
+    Lanes::Vec r[4][1];
+    for (int q = 0; q < 4; ++q) row_lanes::BlendAt<1>(taps[q], x, r[q]);
+    row_lanes::StoreInterleaved(il + 4 * x, r[0][0], r[1][0], r[2][0], r[3][0]);
+  }
+  for (; x < n; ++x) {
+    for (int r = 0; r < 4; ++r) il[4 * x + r] = row_lanes::BlendLane(taps[r], x);
+  }
+}
+
+// The W pass of the four rows interleaved at il into dst[0..3].
+inline void RowLanesW(const RowGather<float> &g, const float *il, float *const *dst) {
+  int64_t j = 0;
+  for (; j + 4 <= g.dstLen; j += 4) {
+    __m128 o0 = row_lanes::ListLanes(g, il, j), o1 = row_lanes::ListLanes(g, il, j + 1);
+    __m128 o2 = row_lanes::ListLanes(g, il, j + 2), o3 = row_lanes::ListLanes(g, il, j + 3);
+    _MM_TRANSPOSE4_PS(o0, o1, o2, o3);
+    _mm_storeu_ps(dst[0] + j, o0);
+    _mm_storeu_ps(dst[1] + j, o1);
+    _mm_storeu_ps(dst[2] + j, o2);
+    _mm_storeu_ps(dst[3] + j, o3);
+  }
+  for (; j < g.dstLen; ++j) {
+    alignas(16) float v[4];
+    _mm_store_ps(v, row_lanes::ListLanes(g, il, j));
+    for (int r = 0; r < 4; ++r) dst[r][j] = v[r];
+  }
+}
+
+#else
+
+constexpr bool kRowLanesW = false;
+
+// Declared only, for the kernel's `if constexpr (kRowLanesW)` branches, which this tier discards.
+void BlendFourRowsInterleaved(const RowLanesTaps *taps, int64_t n, float *il);
+void RowLanesW(const RowGather<float> &g, const float *il, float *const *dst);
+
+#endif
+
+// Whether RowLanesW serves g's rows: fp32 lists of four entries or more per output on average that are
+// not all one vector step's window (where the steps permute a window loaded once per row), and whose
+// bits are RowLanesW's: on the AVX tiers the vector steps' (FMAs; the plan builds them up to 2V entries
+// per output), not the scalar lists' of a longer list (ScalarRows of four fp32 rows, which GCC
+// vectorises across the rows with a separate multiply and add).
+template <typename A>
+inline bool RowLanesApplies(const RowGather<A> &g) {
+  if constexpr (std::is_same_v<A, float>) {
+#if defined(TRILINEAR3D_HAVE_AVX2)
+    if (g.lanes == 0) return false;
+#endif
+    return kRowLanesW && g.lanes == GatherLanes<float>() && g.dstLen > 0 &&
+           static_cast<int64_t>(g.src.size()) >= 4 * g.dstLen && !g.allWindowed;
+  }
+  return false;
+}
+
+}  // namespace w_inner
+}  // namespace trilinear3d::kernel::TRILINEAR3D_ISA
+
+#endif  // TRILINEAR3D_OP_KERNEL_RESAMPLE_ROWS_W_ROW_LANES_H_
