@@ -1,6 +1,6 @@
 // BlendTapRows: the forward's blend of one row from all of its taps' rows in one pass, the accumulator
 // in a register across the taps (one store per vector), where BlendRows followed by one AxpyRow per
-// further tap (AddMoreTapRows) sweeps the destination row once per tap. Every element takes the
+// further tap sweeps the destination row once per tap. Every element takes the
 // operations those take, in the same order, so the bits are theirs on every tier:
 //   one tap:   w0 * r0 (BlendRows' unit-axis product);
 //   two taps:  w0 * r0 + w1 * r1 as BlendRows computes it (the AVX tiers: GCC contracts its loop's
@@ -166,8 +166,8 @@ inline void BlendTapRows(A *dst, const A *const *rows, const A *w, int count, in
 
 // dst = output o of the tap table `taps` (TapTable: i0 / l0, i1 / l1 when i1 >= 0, then the further
 // taps' lists) over rows of n elements, tap i's row at rows + (i - first) * stride: the forward's
-// BlendRows + AddMoreTapRows in one pass (per group of kGroup taps). A table of one or two taps per
-// output (no lists: the linear filters) goes through BlendRows itself.
+// BlendRows and one AxpyRow per further tap, in one pass (per group of kGroup taps). A table of one or two
+// taps per output (no lists: the linear filters) goes through BlendRows itself.
 template <typename A, typename Table>
 inline void BlendOutputTaps(A *dst, const Table &taps, int64_t o, const A *rows, int64_t first,
                             int64_t stride, int64_t n) {

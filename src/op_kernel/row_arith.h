@@ -95,17 +95,6 @@ inline void BlendRows(A *__restrict dst, const A *__restrict a, A w0, const A *_
 #endif
 }
 
-// dst += the taps of out index o beyond its first two (TapTable's lists: cubic and antialias filters),
-// each tap's row at rows + (i - first) * stride; nothing for the filters of one or two taps.
-template <typename A, typename Table>
-inline void AddMoreTapRows(A *dst, const Table &taps, int64_t o, const A *rows, int64_t first, int64_t stride,
-                           int64_t n) {
-  if (taps.moreBegin.empty()) return;
-  for (int64_t e = taps.moreBegin[o]; e < taps.moreBegin[o + 1]; ++e) {
-    AxpyRow(dst, rows + (taps.moreI[e] - first) * stride, taps.moreL[e], n, false);
-  }
-}
-
 // Where a W-pass output row goes next (the backward's H scatter): up to two rows, each
 // target = w * row (assign) or target += w * row, applied in order.
 template <typename A>
