@@ -17,6 +17,7 @@
 #error "an ISA header: include op_kernel/isa_begin.h before it"
 #endif
 
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
@@ -34,7 +35,7 @@ constexpr bool kDoublingVectors = true;
 // acc + x * w rounded as a vector lane's Fma.
 inline float FmaLane(float x, float w, float acc) {
 #if defined(TRILINEAR3D_HAVE_AVX2)
-  return _mm_cvtss_f32(_mm_fmadd_ss(_mm_set_ss(x), _mm_set_ss(w), _mm_set_ss(acc)));
+  return std::fma(x, w, acc);  // one vfmadd: _mm_set_ss operands took two inserts besides
 #else
   return Vec128Lanes<float>::Fma(x, w, acc);
 #endif
