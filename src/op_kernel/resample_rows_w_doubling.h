@@ -17,7 +17,6 @@
 #error "an ISA header: include op_kernel/isa_begin.h before it"
 #endif
 
-#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
@@ -35,14 +34,17 @@ constexpr bool kDoublingVectors = true;
 // acc + x * w rounded as a vector lane's Fma.
 inline float FmaLane(float x, float w, float acc) {
 #if defined(TRILINEAR3D_HAVE_AVX2)
-  return std::fma(x, w, acc);  // one vfmadd: _mm_set_ss operands took two inserts besides
+  return _mm_cvtss_f32(_mm_fmadd_ss(_mm_set_ss(x), _mm_set_ss(w), _mm_set_ss(acc)));
 #else
   return Vec128Lanes<float>::Fma(x, w, acc);
 #endif
 }
 
-// Output j of g through its list: FMAs from zero in list order (the outputs outside the run).
-inline float ListOutput(const RowGather<float> &g, const float *src, int64_t j) {
+// Output j of g through its list: FMAs from zero in list order (the outputs outside the run). Always
+// inlined: the W passes call it at every row's ends, and a kernel file with more code in it made the
+// compiler stop inlining it.
+__attribute__((always_inline)) inline float ListOutput(const RowGather<float> &g, const float *src,
+                                                       int64_t j) {
   float acc = 0.0f;
   for (int64_t e = g.begin[static_cast<size_t>(j)]; e < g.begin[static_cast<size_t>(j) + 1]; ++e) {
     acc = FmaLane(src[g.src[static_cast<size_t>(e)]], g.w[static_cast<size_t>(e)], acc);
