@@ -178,6 +178,75 @@ inline void CombineSplitK(float *__restrict dst, const Bf16 *const *src, const f
   }
 }
 
+// The next source row: the pointer is made opaque to the compiler, which otherwise keeps each
+// row's pointer in its own register (more rows than registers: spills in the loop).
+inline const Bf16 *NextRow(const Bf16 *row, int64_t stride) {
+  row += stride;
+  __asm__("" : "+r"(row));
+  return row;
+}
+
+// CombineSplitK (K = 4, accumulate false) of kRows rows of a halving run at once: dst row m (at
+// dst + m * dstStride) combines source rows 2m .. 2m + 3 (row q at first + q * stride) with w[0..3].
+// Each source row is loaded and widened once for the two dst rows it feeds, where kRows CombineSplitK
+// calls widen the rows between them twice; every element takes CombineSplitK's operations in its
+// order. The rows are reached by adding the stride to one pointer (NextRow).
+template <int kRows>
+inline void CombineHalvingSplitK(float *dst, int64_t dstStride, const Bf16 *first, int64_t stride,
+                                 const float *weights, int64_t n) {
+  using L = TierLanes<float>;
+  using Vec = typename L::Vec;
+  const int64_t half = n / 2;
+  const Vec w0 = L::Broadcast(weights[0]), w1 = L::Broadcast(weights[1]);
+  const Vec w2 = L::Broadcast(weights[2]), w3 = L::Broadcast(weights[3]);
+  int64_t k = 0;  // pairs
+  for (; k + L::kLanes <= half; k += L::kLanes) {
+    const Bf16 *row = first + 2 * k;
+    float *out = dst + k;
+    Vec e, o;
+    L::LoadSplit(row, &e, &o);
+    Vec accE = L::Mul(w0, e), accO = L::Mul(w0, o);  // dst row 0's first two taps
+    row = NextRow(row, stride);
+    L::LoadSplit(row, &e, &o);
+    accE = L::Fma(w1, e, accE);
+    accO = L::Fma(w1, o, accO);
+#pragma GCC unroll 4
+    for (int m = 0; m < kRows; ++m) {  // source rows 2m + 2 and 2m + 3: taps 2, 3 of row m, 0, 1 of m + 1
+      Vec nextE = accE, nextO = accO;
+      row = NextRow(row, stride);
+      L::LoadSplit(row, &e, &o);
+      accE = L::Fma(w2, e, accE);
+      accO = L::Fma(w2, o, accO);
+      if (m + 1 < kRows) {
+        nextE = L::Mul(w0, e);
+        nextO = L::Mul(w0, o);
+      }
+      row = NextRow(row, stride);
+      L::LoadSplit(row, &e, &o);
+      accE = L::Fma(w3, e, accE);
+      accO = L::Fma(w3, o, accO);
+      L::Store(out, accE);
+      L::Store(out + half, accO);
+      out += dstStride;
+      if (m + 1 < kRows) {
+        accE = L::Fma(w1, e, nextE);
+        accO = L::Fma(w1, o, nextO);
+      }
+    }
+  }
+  for (; k < half; ++k) {
+    for (int m = 0; m < kRows; ++m) {
+      const Bf16 *s = first + 2 * m * stride;
+      for (int parity = 0; parity < 2; ++parity) {
+        const int64_t x = 2 * k + parity;
+        float acc = weights[0] * ToAcc(s[x]);
+        for (int j = 1; j < 4; ++j) acc = L::Fma(weights[j], ToAcc(s[j * stride + x]), acc);
+        dst[m * dstStride + parity * half + k] = acc;
+      }
+    }
+  }
+}
+
 struct SplitCombine {
   template <int K, typename A, typename S>
   static void Run(A *dst, const S *const *src, const A *w, int64_t n, bool accumulate) {
@@ -206,10 +275,34 @@ inline void CombineRowsSplit(float *__restrict dst, const Bf16 *const *src, cons
     accumulate = true;
   }
 }
+
+// CombineRowsSplit of `rows` (1 to 4) dst rows of a halving run at once: dst row m (at dst + m *
+// dstStride) is the split row of w[0] * row(2m) + w[1] * row(2m + 1) + w[2] * row(2m + 2) + w[3] *
+// row(2m + 3), row(q) = first + q * stride (n even), summed exactly as CombineRowsSplit sums that 4-tap
+// list. Consecutive dst rows of an exact 2x backward share two source rows, which this widens once
+// instead of once per dst row.
+inline void CombineHalvingRowsSplit(float *dst, int64_t dstStride, int rows, const Bf16 *first,
+                                    int64_t stride, const float *w, int64_t n) {
+  switch (rows) {
+    case 1:
+      combine_detail::CombineHalvingSplitK<1>(dst, dstStride, first, stride, w, n);
+      break;
+    case 2:
+      combine_detail::CombineHalvingSplitK<2>(dst, dstStride, first, stride, w, n);
+      break;
+    case 3:
+      combine_detail::CombineHalvingSplitK<3>(dst, dstStride, first, stride, w, n);
+      break;
+    default:
+      combine_detail::CombineHalvingSplitK<4>(dst, dstStride, first, stride, w, n);
+      break;
+  }
+}
 #else
 constexpr bool kHaveSplitRows = false;
 
 inline void CombineRowsSplit(float *, const Bf16 *const *, const float *, int, int64_t, bool) {}
+inline void CombineHalvingRowsSplit(float *, int64_t, int, const Bf16 *, int64_t, const float *, int64_t) {}
 #endif
 
 // k >= 1 source rows; dst must not overlap a source. See the top of the file.

@@ -40,8 +40,11 @@ inline float FmaLane(float x, float w, float acc) {
 #endif
 }
 
-// Output j of g through its list: FMAs from zero in list order (the outputs outside the run).
-inline float ListOutput(const RowGather<float> &g, const float *src, int64_t j) {
+// Output j of g through its list: FMAs from zero in list order (the outputs outside the run). Always
+// inlined: the W passes call it at every row's ends, and a kernel file with more code in it made the
+// compiler stop inlining it.
+__attribute__((always_inline)) inline float ListOutput(const RowGather<float> &g, const float *src,
+                                                       int64_t j) {
   float acc = 0.0f;
   for (int64_t e = g.begin[static_cast<size_t>(j)]; e < g.begin[static_cast<size_t>(j) + 1]; ++e) {
     acc = FmaLane(src[g.src[static_cast<size_t>(e)]], g.w[static_cast<size_t>(e)], acc);

@@ -15,9 +15,12 @@
 #error "an ISA header: include op_kernel/isa_begin.h before it"
 #endif
 
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
+#include "op_kernel/convert_rows.h"
+#include "op_kernel/element_types.h"
 #include "op_kernel/kernel_plan.h"
 #include "op_kernel/resample_rows_w_doubling.h"
 #include "op_kernel/row_arith.h"
@@ -25,6 +28,44 @@
 
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
 namespace w_inner {
+
+// The lists of a halving gather's outputs outside its run (the row's ends), each source as its split-row
+// position (s & 1) * (srcLen / 2) + s / 2: what a W pass over split rows reads for them, worked out once
+// per launch instead of once per row. Fixed room: outputs < 0 when the ends do not fit (a run that
+// covers little of the row), and then the reader works the positions out itself.
+struct SplitEndLists {
+  static constexpr int kMaxOutputs = 8;
+  static constexpr int kMaxEntries = 40;
+  int outputs = -1;
+  int64_t j[kMaxOutputs] = {};      // the outputs, increasing
+  int first[kMaxOutputs + 1] = {};  // output k's entries: [first[k], first[k + 1])
+  int32_t at[kMaxEntries] = {};     // split-row positions, in list order
+  float w[kMaxEntries] = {};        // their weights
+};
+
+inline SplitEndLists BuildSplitEndLists(const RowGather<float> &g) {
+  SplitEndLists ends;
+  const int64_t half = g.srcLen / 2;
+  int outputs = 0, entries = 0;
+  for (int64_t j = 0; j < g.dstLen; ++j) {
+    if (j == g.halving.begin) j = g.halving.end;
+    if (j >= g.dstLen) break;
+    const int64_t e0 = g.begin[static_cast<size_t>(j)], e1 = g.begin[static_cast<size_t>(j) + 1];
+    if (outputs == SplitEndLists::kMaxOutputs || entries + (e1 - e0) > SplitEndLists::kMaxEntries)
+      return ends;
+    ends.j[outputs] = j;
+    ends.first[outputs] = entries;
+    for (int64_t e = e0; e < e1; ++e, ++entries) {
+      const int32_t s = g.src[static_cast<size_t>(e)];
+      ends.at[entries] = static_cast<int32_t>((s & 1) * half + (s >> 1));
+      ends.w[entries] = g.w[static_cast<size_t>(e)];
+    }
+    ++outputs;
+  }
+  ends.first[outputs] = entries;
+  ends.outputs = outputs;
+  return ends;
+}
 
 #if defined(TRILINEAR3D_HAVE_AVX2)
 
@@ -38,7 +79,8 @@ inline void Deinterleave(__m512 a, __m512 b, __m512 *even, __m512 *odd) {
 }
 
 // gradInput i .. i + V - 1 of the run: lane m sums gradOut 2(i + m) - 1 .. 2(i + m) + 2 with w[0..3].
-inline DoublingVec HalvingVector(const float *src, int64_t i, const DoublingVec w[4]) {
+__attribute__((always_inline)) inline DoublingVec HalvingVector(const float *src, int64_t i,
+                                                                const DoublingVec w[4]) {
   using L = DoublingLanes;
   DoublingVec before, at, next, after;
   Deinterleave(L::Load(src + 2 * i - 1), L::Load(src + 2 * i - 1 + kDoublingLanes), &before, &at);
@@ -62,7 +104,8 @@ inline __m256 InLaneOrderToRow(__m256 v) {
 
 // gradInput i .. i + V - 1 of the run: lane m sums gradOut 2(i + m) - 1 .. 2(i + m) + 2 with w[0..3]
 // (each lane the same FMAs as in row order).
-inline DoublingVec HalvingVector(const float *src, int64_t i, const DoublingVec w[4]) {
+__attribute__((always_inline)) inline DoublingVec HalvingVector(const float *src, int64_t i,
+                                                                const DoublingVec w[4]) {
   using L = DoublingLanes;
   DoublingVec before, at, next, after;
   DeinterleaveInLanes(L::Load(src + 2 * i - 1), L::Load(src + 2 * i - 1 + kDoublingLanes), &before, &at);
@@ -156,45 +199,113 @@ inline bool HalvingSplitApplies(const RowGather<A> &g) {
   return HalvingApplies(g) && g.srcLen % 2 == 0;
 }
 
-// HalvingRow of a split row: the run's four operands of V outputs are the odd elements from i - 1,
-// the even from i, the odd from i and the even from i + 1, each one load (no de-interleaving), summed
-// as HalvingVector sums them; the outputs outside the run through the lists, as ListOutput.
-inline void HalvingRowSplit(const RowGather<float> &g, const float *src, float *dst) {
-  using L = DoublingLanes;
-  const HalvingRun<float> &run = g.halving;
-  const int64_t half = g.srcLen / 2;
-  const float *even = src;
-  const float *odd = src + half;
-  const DoublingVec w[4] = {Broadcast(run.w[0]), Broadcast(run.w[1]), Broadcast(run.w[2]),
-                            Broadcast(run.w[3])};
-  const int64_t *__restrict begin = g.begin.data();  // locals: the stores to dst may alias the plan
-  const int32_t *__restrict index = g.src.data();
-  const float *__restrict weight = g.w.data();
-  auto list = [&](int64_t j) {
+// Split rows (CombineRowsSplit: the even elements, then the odd ones) read by the halving W pass of g:
+// the run's four operands of V outputs are the odd elements from i - 1, the even from i, the odd from
+// i and the even from i + 1, each one load (no de-interleaving), summed as HalvingVector sums them;
+// the outputs outside the run through the lists, as ListOutput sums them.
+class SplitHalvingReader {
+ public:
+  explicit SplitHalvingReader(const RowGather<float> &g)
+      : half_(g.srcLen / 2), begin_(g.begin.data()), index_(g.src.data()), weight_(g.w.data()) {
+    for (int k = 0; k < 4; ++k) w_[k] = Broadcast(g.halving.w[k]);
+  }
+
+  // Output j of the split row src through its list (gradOut element s is split element
+  // (s & 1) * half + s / 2).
+  float List(const float *src, int64_t j) const {
     float acc = 0.0f;
-    for (int64_t e = begin[j]; e < begin[j + 1]; ++e) {
-      const int32_t at = index[e];
-      acc = FmaLane(((at & 1) != 0 ? odd : even)[at >> 1], weight[e], acc);
+    for (int64_t e = begin_[j]; e < begin_[j + 1]; ++e) {
+      const int32_t at = index_[e];
+      acc = FmaLane(src[(at >> 1) + (at & 1) * half_], weight_[e], acc);
     }
     return acc;
-  };
-  auto vector = [&](int64_t i) {
-    return L::Fma(L::Load(even + i + 1), w[3],
-                  L::Fma(L::Load(odd + i), w[2],
-                         L::Fma(L::Load(even + i), w[1], L::Fma(L::Load(odd + i - 1), w[0], L::Zero()))));
-  };
-  for (int64_t j = 0; j < run.begin; ++j) dst[j] = list(j);
-  const int64_t end = run.end;
-  int64_t i = run.begin;
-  for (; i + kDoublingLanes <= end; i += kDoublingLanes) StoreVec(dst + i, vector(i));
-  if (i < end) StoreVec(dst + end - kDoublingLanes, vector(end - kDoublingLanes));  // as HalvingRow
-  for (int64_t j = end; j < g.dstLen; ++j) dst[j] = list(j);
+  }
+
+  // Outputs i .. i + V - 1 of the run from the split row src.
+  DoublingVec Vector(const float *src, int64_t i) const {
+    using L = DoublingLanes;
+    const float *even = src, *odd = src + half_;
+    return L::Fma(L::Load(even + i + 1), w_[3],
+                  L::Fma(L::Load(odd + i), w_[2],
+                         L::Fma(L::Load(even + i), w_[1], L::Fma(L::Load(odd + i - 1), w_[0], L::Zero()))));
+  }
+
+ private:
+  // Locals of the reader, not the plan's vectors: the stores to dst may alias the plan for all the
+  // compiler knows.
+  int64_t half_;
+  const int64_t *begin_;
+  const int32_t *index_;
+  const float *weight_;
+  DoublingVec w_[4];
+};
+
+// HalvingRow of a split row (SplitHalvingReader).
+inline void HalvingRowSplit(const RowGather<float> &g, const float *src, float *dst) {
+  const SplitHalvingReader r(g);
+  const int64_t begin = g.halving.begin, end = g.halving.end, dstLen = g.dstLen;
+  for (int64_t j = 0; j < begin; ++j) dst[j] = r.List(src, j);
+  int64_t i = begin;
+  for (; i + kDoublingLanes <= end; i += kDoublingLanes) StoreVec(dst + i, r.Vector(src, i));
+  if (i < end) StoreVec(dst + end - kDoublingLanes, r.Vector(src, end - kDoublingLanes));  // as HalvingRow
+  for (int64_t j = end; j < dstLen; ++j) dst[j] = r.List(src, j);
 }
 
 // The W pass of kRows split rows (HalvingSplitApplies to g).
 template <int kRows>
 inline void HalvingRowsSplit(const RowGather<float> &g, const float *const *src, float *const *dst) {
   for (int r = 0; r < kRows; ++r) HalvingRowSplit(g, src[r], dst[r]);
+}
+
+// Whether this tier has HalvingRowsSplitNarrow.
+constexpr bool kHaveHalvingSplitNarrow = true;
+
+// HalvingRowSplit of `count` split rows (src[r]) with the outputs narrowed to bf16 straight into the
+// unit-stride rows dst[r], rounded as StoreRow rounds them: no fp32 row is stored and read back to be
+// narrowed. The run's last partial group is the run's last outputs again (the same bits written twice).
+inline void HalvingRowsSplitNarrow(const RowGather<float> &g, const SplitEndLists &ends,
+                                   const float *const *src, Bf16 *const *dst, int count) {
+  const SplitHalvingReader r(g);
+  const int64_t begin = g.halving.begin, end = g.halving.end, dstLen = g.dstLen;
+  constexpr int64_t kV = kDoublingLanes;
+  for (int row = 0; row < count; ++row) {
+    const float *in = src[row];
+    Bf16 *out = dst[row];
+    if (ends.outputs >= 0) {  // the ends' lists, with their positions worked out (the same sums)
+      for (int k = 0; k < ends.outputs; ++k) {
+        float acc = 0.0f;
+        for (int e = ends.first[k]; e < ends.first[k + 1]; ++e) {
+          acc = std::fma(in[ends.at[e]], ends.w[e], acc);  // FmaLane's sum, one vfmadd (no inserts)
+        }
+        out[ends.j[k]] = FromAcc<Bf16>(acc);
+      }
+    } else {
+      for (int64_t j = 0; j < begin; ++j) out[j] = FromAcc<Bf16>(r.List(in, j));
+      for (int64_t j = end; j < dstLen; ++j) out[j] = FromAcc<Bf16>(r.List(in, j));
+    }
+    int64_t i = begin;
+#if defined(TRILINEAR3D_HAVE_AVX512)
+    for (; i + kV <= end; i += kV) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i *>(out + i), FloatToBf16x16(r.Vector(in, i)));
+    }
+    if (i < end) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i *>(out + end - kV),
+                          FloatToBf16x16(r.Vector(in, end - kV)));
+    }
+#else
+    auto store16 = [&](int64_t at) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i *>(out + at),
+                          FloatToBf16x16(r.Vector(in, at), r.Vector(in, at + kV)));
+    };
+    for (; i + 2 * kV <= end; i += 2 * kV) store16(i);
+    if (i < end && end - 2 * kV >= begin) {
+      store16(end - 2 * kV);
+    } else if (i < end) {  // a run of V to 2V - 1 outputs
+      _mm_storeu_si128(reinterpret_cast<__m128i *>(out + i), FloatToBf16x8(r.Vector(in, i)));
+      _mm_storeu_si128(reinterpret_cast<__m128i *>(out + end - kV), FloatToBf16x8(r.Vector(in, end - kV)));
+    }
+#endif
+  }
 }
 
 #else
@@ -275,6 +386,12 @@ template <int kRows, typename A>
 inline void HalvingRowsSplit(const RowGather<A> &g, const A *const *src, A *const *dst) {
   for (int r = 0; r < kRows; ++r) HalvingRowSplitBaseline(g, src[r], dst[r]);
 }
+
+// The baseline tier narrows the W pass's rows as it stores them (StoreRow).
+constexpr bool kHaveHalvingSplitNarrow = false;
+
+inline void HalvingRowsSplitNarrow(const RowGather<float> &, const SplitEndLists &, const float *const *,
+                                   Bf16 *const *, int) {}
 
 #endif
 

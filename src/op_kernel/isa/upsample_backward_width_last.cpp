@@ -65,6 +65,8 @@ class BackwardWidthLastRunner : RunnerLaunch {
     if constexpr (std::is_same_v<T, Bf16>) {
       splitRows_ = kHaveSplitRows && !cInner && denseSlab_ && p_.rowW.srcLen == t_.w.outSize &&
                    w_inner::HalvingSplitApplies(p_.rowW);
+      narrowRows_ = w_inner::kHaveHalvingSplitNarrow && dst_.strides[4] == 1 && t_.wChunkCount == 1;
+      if (splitRows_ && narrowRows_) splitEnds_ = w_inner::BuildSplitEndLists(p_.rowW);
     }
   }
 
@@ -298,11 +300,30 @@ class BackwardWidthLastRunner : RunnerLaunch {
   void HAndWSteps(int64_t id, int64_t ih, int count, bool reached) {
     const A *hRows[kRowBatch];
     A *wRows[kRowBatch];
+    A *hOut[kRowBatch];
     for (int k = 0; k < count; ++k) {
-      A *hRow = hRows_ + k * srcRowStride_;
-      hRows[k] = hRow;
+      hOut[k] = hRows_ + k * srcRowStride_;
+      hRows[k] = hOut[k];
       wRows[k] = wRows_ + k * dstRowStride_;
-      if (HStep(ih + k, reached, hRow)) prefetch_.IssueDose();
+    }
+    // The batch's rows [a, b) in colH's halving run, split from a direct plane: their H steps at once.
+    int a = count, b = count;
+    if (splitRows_ && reached && directPlane_ != nullptr) HalvingRunRows(ih, count, &a, &b);
+    for (int k = 0; k < count; ++k) {
+      if (k == a) {
+        HalvingHSteps(ih + a, b - a, hOut[a]);
+        k = b - 1;
+        continue;
+      }
+      if (HStep(ih + k, reached, hOut[k])) prefetch_.IssueDose();
+    }
+    if constexpr (std::is_same_v<T, Bf16>) {
+      if (splitRows_ && narrowRows_) {  // the W pass narrows into gradInput: no W-pass rows to store
+        T *dstRows[kRowBatch];
+        for (int k = 0; k < count; ++k) dstRows[k] = DstRow(id, ih + k);
+        w_inner::HalvingRowsSplitNarrow(p_.rowW, splitEnds_, hRows, dstRows, count);
+        return;
+      }
     }
     // A short last batch repeats its first row: four rows cost little more than one, and the
     // extra results land in unused W-pass rows.
@@ -318,6 +339,32 @@ class BackwardWidthLastRunner : RunnerLaunch {
     if (!split) ResampleRowsWInner<kRowBatch>(p_.rowW, hRows, wRows);
     for (int k = 0; k < count; ++k) {
       out_.Put(wRows[k], DstRow(id, ih + k), t_.w.inSize);
+    }
+  }
+
+  // The rows [*a, *b) of the batch ih .. ih + count - 1 whose H lists are in colH's halving run (its
+  // lists are gradOut rows 2 ih - 1 .. 2 ih + 2 with the run's weights, one tap group); *a = *b = count
+  // when none is.
+  void HalvingRunRows(int64_t ih, int count, int *a, int *b) const {
+    const HalvingRun<A> &run = p_.colH.halving;
+    const int64_t lo = std::max<int64_t>(ih, run.begin), hi = std::min<int64_t>(ih + count, run.end);
+    if (lo < hi) {
+      *a = static_cast<int>(lo - ih);
+      *b = static_cast<int>(hi - ih);
+    }
+  }
+
+  // HStep of gradInput rows ih .. ih + rows - 1 of colH's halving run from the direct plane into the
+  // split rows at hOut (srcRowStride_ apart): each one CombineRowsSplit of its four gradOut rows (the sums
+  // HStep makes), the gradOut rows they share widened once. One prefetch dose per row, as HStep's callers
+  // issue them.
+  void HalvingHSteps(int64_t ih, int rows, A *hOut) {
+    static_assert(kTapGroup >= 4, "a halving list is one tap group");
+    if constexpr (std::is_same_v<T, Bf16>) {
+      const Bf16 *first = directPlane_ + (2 * ih - 1) * src_.strides[3];
+      CombineHalvingRowsSplit(hOut, srcRowStride_, rows, first, src_.strides[3], p_.colH.halving.w,
+                              srcRowElems_);
+      for (int k = 0; k < rows; ++k) prefetch_.IssueDose();
     }
   }
 
@@ -337,6 +384,10 @@ class BackwardWidthLastRunner : RunnerLaunch {
   // gradOut into split rows (CombineRowsSplit), the H step keeps them split, and the W pass reads them
   // split (HalvingRowsSplit): the same sums, with fewer instructions for the widening and the W pass.
   bool splitRows_ = false;
+  // Split rows whose W pass narrows straight into gradInput (HalvingRowsSplitNarrow): unit-stride
+  // destination rows, whole.
+  bool narrowRows_ = false;
+  w_inner::SplitEndLists splitEnds_;  // rowW's ends for HalvingRowsSplitNarrow
   PrefetchQueue prefetch_;
 };
 
