@@ -10,6 +10,7 @@
 // k-th case.
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,10 @@ std::string CaseName(const HalvingCase &c) {
          (c.layout == MemLayout::kContiguous ? "Dense" : "Sliced") + "_" + std::to_string(c.planes) + "x" +
          std::to_string(c.h) + "x" + std::to_string(c.w);
 }
+
+// gtest prints a parameter it has no printer for as its bytes, the struct's padding included (read
+// uninitialised: valgrind's error); the case's name instead.
+void PrintTo(const HalvingCase &c, std::ostream *os) { *os << CaseName(c); }
 
 BackwardProblem ProblemOf(const HalvingCase &c) {
   const bool threeD = c.api == Api::kTrilinear3d;
