@@ -43,36 +43,25 @@ inline typename L::Vec FirstTwo(typename L::Vec w0, typename L::Vec a, typename 
 template <typename A>
 inline A FirstTwoLane(A w0, A a, A w1, A b) {
 #if defined(TRILINEAR3D_HAVE_AVX2)
-  return std::fma(w0, a, w1 * b);
+  return TierLanes<A>::Fma(w0, a, w1 * b);
 #else
-  return Vec128Lanes<A>::Fma(w1, b, w0 * a);
+  return TierLanes<A>::Fma(w1, b, w0 * a);
 #endif
 }
 
-template <typename A>
-inline A FmaLane(A w, A x, A acc) {
-#if defined(TRILINEAR3D_HAVE_AVX2)
-  return std::fma(w, x, acc);
-#else
-  return Vec128Lanes<A>::Fma(w, x, acc);
-#endif
-}
-
-// kU vectors of results from x on (kU * kLanes elements).
+// kU vectors of the blend from element x on, into acc (L's lanes: the operations are lane-wise, so any
+// width gives the same bits); accumulate: acc holds a blend to continue, and every tap is a further one.
 template <typename L, int kU, typename A>
-inline void BlendVectors(A *__restrict dst, const A *const *rows, const A *w, int count, bool accumulate,
-                         int64_t x) {
+inline void BlendInto(typename L::Vec *acc, const A *const *rows, const A *w, int count, bool accumulate,
+                      int64_t x) {
   using Vec = typename L::Vec;
   constexpr int64_t V = L::kLanes;
-  Vec acc[kU];
   int t = 0;
-  if (accumulate) {
-    for (int u = 0; u < kU; ++u) acc[u] = L::Load(dst + x + u * V);
-  } else if (count == 1) {
+  if (!accumulate && count == 1) {
     const Vec w0 = L::Broadcast(w[0]);
     for (int u = 0; u < kU; ++u) acc[u] = L::Mul(w0, L::Load(rows[0] + x + u * V));
     t = 1;
-  } else {
+  } else if (!accumulate) {
     const Vec w0 = L::Broadcast(w[0]), w1 = L::Broadcast(w[1]);
     for (int u = 0; u < kU; ++u)
       acc[u] = FirstTwo<L>(w0, L::Load(rows[0] + x + u * V), w1, L::Load(rows[1] + x + u * V));
@@ -83,6 +72,33 @@ inline void BlendVectors(A *__restrict dst, const A *const *rows, const A *w, in
     const A *p = rows[t] + x;
     for (int u = 0; u < kU; ++u) acc[u] = L::Fma(wt, L::Load(p + u * V), acc[u]);
   }
+}
+
+// Element x of the blend: BlendInto's operations on one lane; accumulate: continuing acc.
+template <typename A>
+inline A BlendElement(const A *const *rows, const A *w, int count, int64_t x, bool accumulate, A acc) {
+  int t = 0;
+  if (!accumulate && count == 1) {
+    acc = w[0] * rows[0][x];
+    t = 1;
+  } else if (!accumulate) {
+    acc = FirstTwoLane(w[0], rows[0][x], w[1], rows[1][x]);
+    t = 2;
+  }
+  for (; t < count; ++t) acc = TierLanes<A>::Fma(w[t], rows[t][x], acc);
+  return acc;
+}
+
+// kU vectors of results from x on (kU * kLanes elements), stored at dst + x.
+template <typename L, int kU, typename A>
+inline void BlendVectors(A *__restrict dst, const A *const *rows, const A *w, int count, bool accumulate,
+                         int64_t x) {
+  constexpr int64_t V = L::kLanes;
+  typename L::Vec acc[kU];
+  if (accumulate) {
+    for (int u = 0; u < kU; ++u) acc[u] = L::Load(dst + x + u * V);
+  }
+  BlendInto<L, kU>(acc, rows, w, count, accumulate, x);
   for (int u = 0; u < kU; ++u) L::Store(dst + x + u * V, acc[u]);
 }
 
@@ -135,21 +151,8 @@ inline void BlendTapRows(A *__restrict dst, const A *const *rows, const A *w, in
     for (; x + 4 * V <= n; x += 4 * V) blend_detail::BlendVectors<L, 4>(dst, rows, w, count, accumulate, x);
   }
   for (; x + V <= n; x += V) blend_detail::BlendVectors<L, 1>(dst, rows, w, count, accumulate, x);
-  for (; x < n; ++x) {
-    A acc;
-    int t = 0;
-    if (accumulate) {
-      acc = dst[x];
-    } else if (count == 1) {
-      acc = w[0] * rows[0][x];
-      t = 1;
-    } else {
-      acc = blend_detail::FirstTwoLane(w[0], rows[0][x], w[1], rows[1][x]);
-      t = 2;
-    }
-    for (; t < count; ++t) acc = blend_detail::FmaLane(w[t], rows[t][x], acc);
-    dst[x] = acc;
-  }
+  for (; x < n; ++x)
+    dst[x] = blend_detail::BlendElement(rows, w, count, x, accumulate, accumulate ? dst[x] : A(0));
 }
 #else
 // A baseline tier without vectors: BlendRows and AxpyRow themselves.
@@ -164,10 +167,24 @@ inline void BlendTapRows(A *dst, const A *const *rows, const A *w, int count, in
 }
 #endif
 
-// dst = output o of the tap table `taps` (TapTable: i0 / l0, i1 / l1 when i1 >= 0, then the further
-// taps' lists) over rows of n elements, tap i's row at rows + (i - first) * stride: the forward's
-// BlendRows and one AxpyRow per further tap, in one pass (per group of kGroup taps). A table of one or two
-// taps per output (no lists: the linear filters) goes through BlendRows itself.
+// Calls f(row, weight) for each tap of output o of the tap table `taps` (TapTable: i0 / l0, i1 / l1
+// when i1 >= 0, then the further taps' lists), in that order (the blends' order), tap i's row at
+// rows + (i - first) * stride.
+template <typename A, typename Table, typename F>
+inline void ForEachTapRow(const Table &taps, int64_t o, const A *rows, int64_t first, int64_t stride, F &&f) {
+  const size_t k = static_cast<size_t>(o);
+  f(rows + (taps.i0[k] - first) * stride, taps.l0[k]);
+  if (taps.i1[k] >= 0) f(rows + (taps.i1[k] - first) * stride, taps.l1[k]);
+  if (taps.moreBegin.empty()) return;
+  for (int64_t e = taps.moreBegin[k]; e < taps.moreBegin[k + 1]; ++e) {
+    const size_t ke = static_cast<size_t>(e);
+    f(rows + (taps.moreI[ke] - first) * stride, taps.moreL[ke]);
+  }
+}
+
+// dst = output o of the tap table `taps` over rows of n elements (ForEachTapRow): the forward's
+// BlendRows and one AxpyRow per further tap, in one pass (per group of kGroup taps). A table of one or
+// two taps per output (no lists: the linear filters) goes through BlendRows itself.
 template <typename A, typename Table>
 inline void BlendOutputTaps(A *dst, const Table &taps, int64_t o, const A *rows, int64_t first,
                             int64_t stride, int64_t n) {
@@ -180,25 +197,17 @@ inline void BlendOutputTaps(A *dst, const Table &taps, int64_t o, const A *rows,
   constexpr int kGroup = 32;
   const A *src[kGroup];
   A w[kGroup];
-  src[0] = rows + (taps.i0[k] - first) * stride;
-  w[0] = taps.l0[k];
-  int count = 1;
-  if (taps.i1[k] >= 0) {
-    src[1] = rows + (taps.i1[k] - first) * stride;
-    w[1] = taps.l1[k];
-    count = 2;
-  }
+  int count = 0;
   bool accumulate = false;
-  for (int64_t e = taps.moreBegin[k]; e < taps.moreBegin[k + 1]; ++e) {
+  ForEachTapRow(taps, o, rows, first, stride, [&](const A *row, A weight) {
     if (count == kGroup) {
       BlendTapRows(dst, src, w, count, n, accumulate);
       accumulate = true;
       count = 0;
     }
-    const size_t ke = static_cast<size_t>(e);
-    src[count] = rows + (taps.moreI[ke] - first) * stride;
-    w[count++] = taps.moreL[ke];
-  }
+    src[count] = row;
+    w[count++] = weight;
+  });
   BlendTapRows(dst, src, w, count, n, accumulate);
 }
 

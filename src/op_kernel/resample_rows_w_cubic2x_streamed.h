@@ -47,15 +47,6 @@ namespace cubic_streamed {
 // The outputs per row set from the lists: four at each end.
 constexpr int kEnds = 8;
 
-// acc + x * w as ListOutput's FmaLane rounds it.
-inline float ListFma(float x, float w, float acc) {
-#if defined(TRILINEAR3D_HAVE_AVX2)
-  return std::fma(x, w, acc);
-#else
-  return Vec128Lanes<float>::Fma(x, w, acc);
-#endif
-}
-
 // Output j of each of kRows rows: ends[r * kEnds] = its list's sum (ListOutput's).
 template <int kRows>
 inline void ListOutputs(const RowGather<float> &g, const float *const *src, int64_t j, float *ends) {
@@ -70,7 +61,8 @@ inline void ListOutputs(const RowGather<float> &g, const float *const *src, int6
     const int64_t s = g.src[static_cast<size_t>(e)];
     const float w = g.w[static_cast<size_t>(e)];
 #pragma GCC unroll 4
-    for (int r = 0; r < kRows; ++r) acc[r] = ListFma(row[r][s], w, acc[r]);
+    for (int r = 0; r < kRows; ++r)
+      acc[r] = TierLanes<float>::Fma(row[r][s], w, acc[r]);  // FmaLane's rounding
   }
   for (int r = 0; r < kRows; ++r) ends[r * kEnds] = acc[r];
 }

@@ -93,40 +93,12 @@ inline __m128 AddProduct(__m128 acc, __m128 x, __m128 w) { return _mm_add_ps(acc
 // Elements x .. x + kU * kLanes - 1 of one out row as kU vectors: BlendTapRows' operations.
 template <int kU>
 inline void BlendAt(const RowLanesTaps &t, int64_t x, Lanes::Vec *acc) {
-  using L = Lanes;
-  constexpr int64_t V = L::kLanes;
-  int k;
-  if (t.count == 1) {
-    const L::Vec w0 = L::Broadcast(t.w[0]);
-    for (int u = 0; u < kU; ++u) acc[u] = L::Mul(w0, L::Load(t.row[0] + x + u * V));
-    k = 1;
-  } else {
-    const L::Vec w0 = L::Broadcast(t.w[0]), w1 = L::Broadcast(t.w[1]);
-    for (int u = 0; u < kU; ++u)
-      acc[u] =
-          blend_detail::FirstTwo<L>(w0, L::Load(t.row[0] + x + u * V), w1, L::Load(t.row[1] + x + u * V));
-    k = 2;
-  }
-  for (; k < t.count; ++k) {
-    const L::Vec wk = L::Broadcast(t.w[k]);
-    const float *p = t.row[k] + x;
-    for (int u = 0; u < kU; ++u) acc[u] = L::Fma(wk, L::Load(p + u * V), acc[u]);
-  }
+  blend_detail::BlendInto<Lanes, kU>(acc, t.row, t.w, t.count, false, x);
 }
 
 // Element x of one out row (the tails): BlendTapRows' element operations.
 inline float BlendLane(const RowLanesTaps &t, int64_t x) {
-  float acc;
-  int k;
-  if (t.count == 1) {
-    acc = t.w[0] * t.row[0][x];
-    k = 1;
-  } else {
-    acc = blend_detail::FirstTwoLane(t.w[0], t.row[0][x], t.w[1], t.row[1][x]);
-    k = 2;
-  }
-  for (; k < t.count; ++k) acc = blend_detail::FmaLane(t.w[k], t.row[k][x], acc);
-  return acc;
+  return blend_detail::BlendElement(t.row, t.w, t.count, x, false, 0.0f);
 }
 
 // Output j of the four interleaved rows: its list summed from zero in list order on each row's lane.

@@ -74,6 +74,7 @@ struct Avx512Lanes<double> {
   static Vec Broadcast(double w) { return _mm512_set1_pd(w); }
   static Vec Mul(Vec a, Vec b) { return _mm512_mul_pd(a, b); }
   static Vec Fma(Vec a, Vec b, Vec c) { return _mm512_fmadd_pd(a, b, c); }
+  static double Fma(double a, double b, double c) { return std::fma(a, b, c); }  // one lane's (tails)
 };
 #elif defined(TRILINEAR3D_HAVE_AVX2)
 template <typename A>

@@ -223,22 +223,14 @@ class ForwardItemRunner : RunnerLaunch {
     const TapTable<A> &h = p_.h;
     for (int r = 0; r < 4; ++r) {
       const size_t k = static_cast<size_t>(oh + r);
-      w_inner::RowLanesTaps &t = laneTaps_[r];
       const int64_t more = h.moreBegin.empty() ? 0 : h.moreBegin[k + 1] - h.moreBegin[k];
       if (2 + more > w_inner::kRowLanesMaxTaps) return false;
-      t.row[0] = rows + (h.i0[k] - first) * stride;
-      t.w[0] = h.l0[k];
-      t.count = 1;
-      if (h.i1[k] >= 0) {
-        t.row[1] = rows + (h.i1[k] - first) * stride;
-        t.w[1] = h.l1[k];
-        t.count = 2;
-      }
-      for (int64_t e = 0; e < more; ++e) {
-        const size_t ke = static_cast<size_t>(h.moreBegin[k] + e);
-        t.row[t.count] = rows + (h.moreI[ke] - first) * stride;
-        t.w[t.count++] = h.moreL[ke];
-      }
+      w_inner::RowLanesTaps &t = laneTaps_[r];
+      t.count = 0;
+      ForEachTapRow(h, oh + r, rows, first, stride, [&t](const A *row, A w) {
+        t.row[t.count] = row;
+        t.w[t.count++] = w;
+      });
     }
     return true;
   }
