@@ -300,10 +300,8 @@ class BackwardWidthLastRunner : RunnerLaunch {
   void HAndWSteps(int64_t id, int64_t ih, int count, bool reached) {
     const A *hRows[kRowBatch];
     A *wRows[kRowBatch];
-    A *hOut[kRowBatch];
     for (int k = 0; k < count; ++k) {
-      hOut[k] = hRows_ + k * srcRowStride_;
-      hRows[k] = hOut[k];
+      hRows[k] = hRows_ + k * srcRowStride_;
       wRows[k] = wRows_ + k * dstRowStride_;
     }
     // The batch's rows [a, b) in colH's halving run, split from a direct plane: their H steps at once.
@@ -311,11 +309,11 @@ class BackwardWidthLastRunner : RunnerLaunch {
     if (splitRows_ && reached && directPlane_ != nullptr) HalvingRunRows(ih, count, &a, &b);
     for (int k = 0; k < count; ++k) {
       if (k == a) {
-        HalvingHSteps(ih + a, b - a, hOut[a]);
+        HalvingHSteps(ih + a, b - a, hRows_ + a * srcRowStride_);
         k = b - 1;
         continue;
       }
-      if (HStep(ih + k, reached, hOut[k])) prefetch_.IssueDose();
+      if (HStep(ih + k, reached, hRows_ + k * srcRowStride_)) prefetch_.IssueDose();
     }
     if constexpr (std::is_same_v<T, Bf16>) {
       if (splitRows_ && narrowRows_) {  // the W pass narrows into gradInput: no W-pass rows to store
