@@ -148,9 +148,10 @@ inline typename L::Mask RunTailMask(int64_t n) {
 // The halving run's results for one vector v of channels: stored at out, or applied to the targets (w *
 // v assigned, or added with the lanes' Fma: ApplyTargetLanes, EmitLanes), the first target before the
 // second, as Chunk does (the two are one row where the taps coincide). kMasked: the lanes of m only.
+// The addresses are formed here, base + o, only for the rows the branch writes: the others may be null.
 template <typename L, int kCount, bool kAssign0, bool kAssign1, bool kMasked, typename A>
-inline void EmitRunLanes(typename L::Vec v, A *out, A *p0, A *p1, typename L::Vec tw0, typename L::Vec tw1,
-                         typename L::Mask m) {
+inline void EmitRunLanes(typename L::Vec v, int64_t o, A *dst, A *row0, A *row1, typename L::Vec tw0,
+                         typename L::Vec tw1, typename L::Mask m) {
   auto load = [&](const A *p) {
     if constexpr (kMasked)
       return L::Load(p, m);
@@ -164,10 +165,14 @@ inline void EmitRunLanes(typename L::Vec v, A *out, A *p0, A *p1, typename L::Ve
       L::Store(p, x);
   };
   if constexpr (kCount == 0) {
-    store(out, v);
+    store(dst + o, v);
   } else {
+    A *p0 = row0 + o;
     store(p0, kAssign0 ? L::Mul(tw0, v) : L::Fma(tw0, v, load(p0)));
-    if constexpr (kCount == 2) store(p1, kAssign1 ? L::Mul(tw1, v) : L::Fma(tw1, v, load(p1)));
+    if constexpr (kCount == 2) {
+      A *p1 = row1 + o;
+      store(p1, kAssign1 ? L::Mul(tw1, v) : L::Fma(tw1, v, load(p1)));
+    }
   }
 }
 
@@ -206,7 +211,7 @@ inline void HalvingOutputs(const HalvingRun<A> &run, int64_t jb, int64_t je, int
     // The two source positions output j + kAhead adds to j + kAhead - 1's (2j + 2 kAhead + 1 and the next),
     // requested a chunk of channels at a time, one request per line of each.
     const bool ahead = prefetch && j + kAhead < je;
-    const A *aheadAt = x + (2 * kAhead + 2) * c;
+    const A *aheadAt = ahead ? x + (2 * kAhead + 2) * c : x;
     int64_t k0 = 0;
     for (; k0 + kChunkC <= c; k0 += kChunkC) {
       if (ahead) {
@@ -229,8 +234,7 @@ inline void HalvingOutputs(const HalvingRun<A> &run, int64_t jb, int64_t je, int
 #pragma GCC unroll 8
       for (int v = 0; v < kRunVectors; ++v) {
         const int64_t o = at + k0 + v * kL;
-        EmitRunLanes<L, kCount, kAssign0, kAssign1, false>(acc[v], dst + o, row0 + o, row1 + o, tw0, tw1,
-                                                           tailMask);
+        EmitRunLanes<L, kCount, kAssign0, kAssign1, false>(acc[v], o, dst, row0, row1, tw0, tw1, tailMask);
       }
     }
     if (k0 == c) continue;
@@ -251,11 +255,9 @@ inline void HalvingOutputs(const HalvingRun<A> &run, int64_t jb, int64_t je, int
       }
       const int64_t o = at + k0 + v * kL;
       if (masked) {
-        EmitRunLanes<L, kCount, kAssign0, kAssign1, true>(acc[v], dst + o, row0 + o, row1 + o, tw0, tw1,
-                                                          tailMask);
+        EmitRunLanes<L, kCount, kAssign0, kAssign1, true>(acc[v], o, dst, row0, row1, tw0, tw1, tailMask);
       } else {
-        EmitRunLanes<L, kCount, kAssign0, kAssign1, false>(acc[v], dst + o, row0 + o, row1 + o, tw0, tw1,
-                                                           tailMask);
+        EmitRunLanes<L, kCount, kAssign0, kAssign1, false>(acc[v], o, dst, row0, row1, tw0, tw1, tailMask);
       }
     }
   }

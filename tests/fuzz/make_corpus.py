@@ -308,6 +308,28 @@ SEEDS = {
     "bicubic2d_aa_grad_double_align_twice": header(backward=True, op=BICUBIC2D_AA, align=True, twice=True) +
         tensor([1, 4, 6, 5], DOUBLE) + tensor([1, 4, 20, 13], DOUBLE, copy_nc=True) + derived() + derived() +
         scales("none", "none", "none"),
+    # Crash inputs of earlier CI fuzz runs, byte for byte: a NearestExact2dBackward scale of 1e-300, whose
+    # inf ratio gave a NaN source position (UBSan, its int64 cast); a Bicubic2d scale of 1e300, whose
+    # in * scale overflowed the int64 cast (UBSan); an antialiased axis of scale inf, whose support
+    # overflowed the int cast (UBSan).
+    "nearest_exact2d_backward_inf_ratio": bytes.fromhex(
+        "01b20004030101040605800403010104949494949494949494940606060694949494949494949494949494ff14000000f87fff"
+        "fff2ffffff010104ff14000000000000"),
+    "bicubic2d_huge_scale": bytes.fromhex("32f0000402020106050980040202010c03090000007e"),
+    "antialias_inf_scale": bytes.fromhex("01f104040201020305048004020102110c0300003f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f"
+                                         "3f3f3f3f3f3f3f3f3f000000"),
+    # A channels-inner halving row without targets (the W pass writes its own row) formed the unused
+    # target addresses from null pointers (UBSan: 'applying non-zero offset to null pointer').
+    "channels_inner_halving_null_targets": bytes.fromhex("110004050201016006080a80050201090203040500000d0d0d"),
+    # A Nearest3d fp16 forward planned twice: the second plan, under forced streamed stores, asks for a
+    # line-join scratch the first did not; the harness used to require equal workspace sizes.
+    "nearest3d_twice_streamed_workspace": bytes.fromhex(
+        "80900c05010102910404040180054100020308020500193f0eff02030404800104ff050101ffff0102030404800104ff0501"
+        "f700020308"),
+    # The empty call comes before the memory checks, so an out that reaches past its storage passes: the
+    # harness must not walk that view (CI's seed-1 run found the harness reading past its own bitmap).
+    "bicubic2d_aa_empty_x_out_past_storage": header(op=BICUBIC2D_AA) + tensor([1, 2, 0, 4]) +
+        tensor([1, 2, 5, 5], storage_mode=2, storage=[]) + derived() + scales("none", "none", "none"),
 }
 
 # Inputs that expose open bugs (reported, not fixed yet), written to known_bugs/ rather than to the
