@@ -180,7 +180,8 @@ inline void CombineSplitK(float *__restrict dst, const Bf16 *const *src, const f
 
 // The next source row: the pointer is made opaque to the compiler, which otherwise keeps each
 // row's pointer in its own register (more rows than registers: spills in the loop).
-inline const Bf16 *NextRow(const Bf16 *row, int64_t stride) {
+template <typename S>
+inline const S *NextRow(const S *row, int64_t stride) {
   row += stride;
   __asm__("" : "+r"(row));
   return row;
@@ -243,6 +244,51 @@ inline void CombineHalvingSplitK(float *dst, int64_t dstStride, const Bf16 *firs
         for (int j = 1; j < 4; ++j) acc = L::Fma(weights[j], ToAcc(s[j * stride + x]), acc);
         dst[m * dstStride + parity * half + k] = acc;
       }
+    }
+  }
+}
+
+// kRows dst rows of a cubic halving run at once: dst row m (at dst + m * dstStride) combines the eight
+// source rows 2m .. 2m + 7 (row q at first + q * stride) with w[0..7], each sum CombineRows's chain (w[0]
+// times the first row, then an FMA per row, in order). Each source vector is loaded once for the (up to
+// four) dst rows it feeds, where a CombineRows per dst row loads it four times and stores and reloads
+// the partial sums between its tap groups; the rows are reached by adding the stride to one pointer
+// (NextRow).
+template <int kRows, typename A, typename S>
+inline void CubicHalvingK(A *dst, int64_t dstStride, const S *first, int64_t stride, const A *weights,
+                          int64_t n) {
+  using L = TierLanes<A>;
+  using Vec = typename L::Vec;
+  constexpr int kTaps = 8;
+  constexpr int kSources = 2 * (kRows - 1) + kTaps;
+  Vec w[kTaps];
+  for (int t = 0; t < kTaps; ++t) w[t] = L::Broadcast(weights[t]);
+  int64_t x = 0;
+  for (; x + L::kLanes <= n; x += L::kLanes) {
+    const S *row = first + x;
+    Vec acc[kRows];
+#pragma GCC unroll 16
+    for (int q = 0; q < kSources; ++q) {
+      const Vec v = L::Load(row);
+#pragma GCC unroll 4
+      for (int m = 0; m < kRows; ++m) {
+        const int t = q - 2 * m;  // the tap of dst row m that source row q is
+        if (t == 0) {
+          acc[m] = L::Mul(w[0], v);
+        } else if (t > 0 && t < kTaps) {
+          acc[m] = L::Fma(w[t], v, acc[m]);
+        }
+        if (t == kTaps - 1) L::Store(dst + m * dstStride + x, acc[m]);
+      }
+      if (q + 1 < kSources) row = NextRow(row, stride);
+    }
+  }
+  for (; x < n; ++x) {
+    for (int m = 0; m < kRows; ++m) {
+      const S *s = first + 2 * m * stride + x;
+      A acc = weights[0] * ToAcc(s[0]);
+      for (int t = 1; t < kTaps; ++t) acc = L::Fma(weights[t], ToAcc(s[t * stride]), acc);
+      dst[m * dstStride + x] = acc;
     }
   }
 }
@@ -344,6 +390,37 @@ inline void CombineRows(A *__restrict dst, const S *const *src, const A *w, int 
     k -= part;
     accumulate = true;
   }
+}
+
+// CombineRows of `rows` (1 to 4) dst rows of a cubic halving run at once (its lists are eight
+// consecutive source rows, two further on per dst row, with the same weights): dst row m (at dst + m *
+// dstStride) is w[0] * row(2m) + ... + w[7] * row(2m + 7), row(q) = first + q * stride, summed exactly as
+// CombineRows sums that 8-tap list. Consecutive dst rows share six source rows, which this loads once.
+template <typename A, typename S>
+inline void CombineCubicHalvingRows(A *dst, int64_t dstStride, int rows, const S *first, int64_t stride,
+                                    const A *w, int64_t n) {
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
+  switch (rows) {
+    case 1:
+      combine_detail::CubicHalvingK<1>(dst, dstStride, first, stride, w, n);
+      break;
+    case 2:
+      combine_detail::CubicHalvingK<2>(dst, dstStride, first, stride, w, n);
+      break;
+    case 3:
+      combine_detail::CubicHalvingK<3>(dst, dstStride, first, stride, w, n);
+      break;
+    default:
+      combine_detail::CubicHalvingK<4>(dst, dstStride, first, stride, w, n);
+      break;
+  }
+#else
+  for (int m = 0; m < rows; ++m) {
+    const S *src[8];
+    for (int t = 0; t < 8; ++t) src[t] = first + (2 * m + t) * stride;
+    CombineRows(dst + m * dstStride, src, w, 8, n, false);
+  }
+#endif
 }
 
 }  // namespace trilinear3d::kernel::TRILINEAR3D_ISA

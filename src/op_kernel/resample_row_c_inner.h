@@ -176,22 +176,24 @@ inline void EmitRunLanes(typename L::Vec v, int64_t o, A *dst, A *row0, A *row1,
   }
 }
 
-// Outputs [jb, je) of g's halving run: output j sums the four source positions 2j - 1 .. 2j + 2 with the
-// run's weights, in that order, with FMAs from zero: the entries and the operations of j's list in Chunk,
+// Outputs [jb, je) of a halving run of kTaps taps (a linear axis's 4, a cubic axis's 8: HalvingRun,
+// CubicHalvingRun): output j sums the kTaps source positions from 2j + 1 - kTaps / 2 with the run's
+// weights w, in that order, with FMAs from zero: the entries and the operations of j's list in Chunk,
 // so the same bits, without the index and weight loads per entry. The targets (kCount of them, the
 // assignments fixed for the row) are hoisted out of the loop. Memory: the two source positions output
 // j + kAhead adds to the previous output's are requested while j is summed.
-template <typename A, int kCount, bool kAssign0, bool kAssign1>
-inline void HalvingOutputs(const HalvingRun<A> &run, int64_t jb, int64_t je, int64_t j0,
-                           const A *__restrict src, int64_t srcFirst, A *__restrict dst, int64_t c,
-                           bool prefetch, const RowTargets<A> *targets) {
+template <typename A, int kTaps, int kCount, bool kAssign0, bool kAssign1>
+inline void HalvingOutputs(const A *runW, int64_t jb, int64_t je, int64_t j0, const A *__restrict src,
+                           int64_t srcFirst, A *__restrict dst, int64_t c, bool prefetch,
+                           const RowTargets<A> *targets) {
   using L = TierLanes<A>;
   using Vec = typename L::Vec;
   constexpr int64_t kL = L::kLanes;
   constexpr int64_t kChunkC = kRunVectors * kL;
   constexpr int64_t kAhead = 4;
   constexpr int64_t kLineElems = 64 / static_cast<int64_t>(sizeof(A));
-  const A w[4] = {run.w[0], run.w[1], run.w[2], run.w[3]};
+  A w[kTaps];
+  for (int e = 0; e < kTaps; ++e) w[e] = runW[e];
   A *row0 = nullptr, *row1 = nullptr;
   Vec tw0 = L::Zero(), tw1 = L::Zero();
   if constexpr (kCount >= 1) {
@@ -206,12 +208,12 @@ inline void HalvingOutputs(const HalvingRun<A> &run, int64_t jb, int64_t je, int
   const int tailVectors = static_cast<int>((tail + kL - 1) / kL);
   const typename L::Mask tailMask = RunTailMask<L>(tail % kL == 0 ? kL : tail % kL);
   for (int64_t j = jb; j < je; ++j) {
-    const A *x = src + (2 * j - 1 - srcFirst) * c;
+    const A *x = src + (2 * j + 1 - kTaps / 2 - srcFirst) * c;
     const int64_t at = (j - j0) * c;
-    // The two source positions output j + kAhead adds to j + kAhead - 1's (2j + 2 kAhead + 1 and the next),
-    // requested a chunk of channels at a time, one request per line of each.
+    // The two source positions output j + kAhead adds to j + kAhead - 1's (its last two), requested a
+    // chunk of channels at a time, one request per line of each.
     const bool ahead = prefetch && j + kAhead < je;
-    const A *aheadAt = ahead ? x + (2 * kAhead + 2) * c : x;
+    const A *aheadAt = ahead ? x + (2 * kAhead + kTaps - 2) * c : x;
     int64_t k0 = 0;
     for (; k0 + kChunkC <= c; k0 += kChunkC) {
       if (ahead) {
@@ -225,7 +227,7 @@ inline void HalvingOutputs(const HalvingRun<A> &run, int64_t jb, int64_t je, int
 #pragma GCC unroll 8
       for (int v = 0; v < kRunVectors; ++v)
         acc[v] = L::Fma(L::Broadcast(w[0]), L::Load(x + k0 + v * kL), L::Zero());
-      for (int e = 1; e < 4; ++e) {
+      for (int e = 1; e < kTaps; ++e) {
         const Vec we = L::Broadcast(w[e]);
         const A *xe = x + e * c + k0;
 #pragma GCC unroll 8
@@ -249,7 +251,7 @@ inline void HalvingOutputs(const HalvingRun<A> &run, int64_t jb, int64_t je, int
       if (v >= tailVectors) break;
       const bool masked = v + 1 == tailVectors && tail % kL != 0;
       acc[v] = L::Zero();
-      for (int e = 0; e < 4; ++e) {
+      for (int e = 0; e < kTaps; ++e) {
         const A *p = x + e * c + k0 + v * kL;
         acc[v] = L::Fma(L::Broadcast(w[e]), masked ? L::Load(p, tailMask) : L::Load(p), acc[v]);
       }
@@ -266,27 +268,27 @@ inline void HalvingOutputs(const HalvingRun<A> &run, int64_t jb, int64_t je, int
 // HalvingOutputs with its targets' count and assignments as template arguments. Not inlined: one call a
 // row, and ResampleRowCInner stays small enough to be inlined into its callers, whose constant arguments
 // (sourceIn, no targets) then fold into the list outputs' loop.
-template <typename A>
-__attribute__((noinline)) inline void HalvingOutputsFor(const HalvingRun<A> &run, int64_t jb, int64_t je,
-                                                        int64_t j0, const A *src, int64_t srcFirst, A *dst,
-                                                        int64_t c, bool prefetch, const RowTargets<A> *t) {
+template <typename A, int kTaps>
+__attribute__((noinline)) inline void HalvingOutputsFor(const A *w, int64_t jb, int64_t je, int64_t j0,
+                                                        const A *src, int64_t srcFirst, A *dst, int64_t c,
+                                                        bool prefetch, const RowTargets<A> *t) {
   if (t == nullptr) {
-    HalvingOutputs<A, 0, false, false>(run, jb, je, j0, src, srcFirst, dst, c, prefetch, t);
+    HalvingOutputs<A, kTaps, 0, false, false>(w, jb, je, j0, src, srcFirst, dst, c, prefetch, t);
   } else if (t->count == 1) {
     if (t->assign[0]) {
-      HalvingOutputs<A, 1, true, false>(run, jb, je, j0, src, srcFirst, dst, c, prefetch, t);
+      HalvingOutputs<A, kTaps, 1, true, false>(w, jb, je, j0, src, srcFirst, dst, c, prefetch, t);
     } else {
-      HalvingOutputs<A, 1, false, false>(run, jb, je, j0, src, srcFirst, dst, c, prefetch, t);
+      HalvingOutputs<A, kTaps, 1, false, false>(w, jb, je, j0, src, srcFirst, dst, c, prefetch, t);
     }
   } else if (t->count == 2) {
     if (t->assign[0] && t->assign[1]) {
-      HalvingOutputs<A, 2, true, true>(run, jb, je, j0, src, srcFirst, dst, c, prefetch, t);
+      HalvingOutputs<A, kTaps, 2, true, true>(w, jb, je, j0, src, srcFirst, dst, c, prefetch, t);
     } else if (t->assign[0]) {
-      HalvingOutputs<A, 2, true, false>(run, jb, je, j0, src, srcFirst, dst, c, prefetch, t);
+      HalvingOutputs<A, kTaps, 2, true, false>(w, jb, je, j0, src, srcFirst, dst, c, prefetch, t);
     } else if (t->assign[1]) {
-      HalvingOutputs<A, 2, false, true>(run, jb, je, j0, src, srcFirst, dst, c, prefetch, t);
+      HalvingOutputs<A, kTaps, 2, false, true>(w, jb, je, j0, src, srcFirst, dst, c, prefetch, t);
     } else {
-      HalvingOutputs<A, 2, false, false>(run, jb, je, j0, src, srcFirst, dst, c, prefetch, t);
+      HalvingOutputs<A, kTaps, 2, false, false>(w, jb, je, j0, src, srcFirst, dst, c, prefetch, t);
     }
   }
   // No target: nothing is written (Chunk's sums would go nowhere).
@@ -353,19 +355,29 @@ __attribute__((always_inline)) inline void ListOutputs(const RowGather<A> &g, Re
 // The W pass of a channels-inner row: dst[(j - j0) * c + k] = sum over j's list of
 // w * src[(s - srcFirst) * c + k] for j in span. The channel vectors of one j are accumulated in
 // registers across its list, then stored once, or, with targets (the backward's H scatter), applied
-// to the target rows instead of dst (not written then). The outputs of the halving run take its fixed
-// four entries (c_inner::HalvingOutputs), the others their lists.
+// to the target rows instead of dst (not written then). The outputs of the halving run (linear) or
+// of the cubic halving run take its fixed four or eight entries (c_inner::HalvingOutputs), the others
+// their lists.
 template <typename A>
 inline void ResampleRowCInner(const RowGather<A> &g, ResampleSpan span, const A *__restrict src,
                               A *__restrict dst, int64_t c, SourceIn sourceIn,
                               const RowTargets<A> *targets = nullptr) {
 #if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
+  const bool prefetch = sourceIn == SourceIn::kMemory;
   const int64_t hb = std::max(g.halving.begin, span.j0), he = std::min(g.halving.end, span.j1);
   if (hb < he) {
     c_inner::ListOutputs(g, span, span.j0, hb, src, dst, c, sourceIn, targets);
-    c_inner::HalvingOutputsFor(g.halving, hb, he, span.j0, src, span.srcFirst, dst, c,
-                               sourceIn == SourceIn::kMemory, targets);
+    c_inner::HalvingOutputsFor<A, 4>(g.halving.w, hb, he, span.j0, src, span.srcFirst, dst, c, prefetch,
+                                     targets);
     c_inner::ListOutputs(g, span, he, span.j1, src, dst, c, sourceIn, targets);
+    return;
+  }
+  const int64_t cb = std::max(g.cubicHalving.begin, span.j0), ce = std::min(g.cubicHalving.end, span.j1);
+  if (cb < ce) {
+    c_inner::ListOutputs(g, span, span.j0, cb, src, dst, c, sourceIn, targets);
+    c_inner::HalvingOutputsFor<A, 8>(g.cubicHalving.w, cb, ce, span.j0, src, span.srcFirst, dst, c, prefetch,
+                                     targets);
+    c_inner::ListOutputs(g, span, ce, span.j1, src, dst, c, sourceIn, targets);
     return;
   }
 #endif

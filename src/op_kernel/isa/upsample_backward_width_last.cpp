@@ -14,7 +14,8 @@
 // next D step needs (beyond those it shares with id) are requested in doses (PrefetchQueue), so
 // that reading gradOut overlaps computing.
 // Channels-inner rows (long): the slab is a ring of rows, D-stepped just before the first H row
-// that needs them (RingRows), and the W pass sums channel vectors (ResampleRowCInner).
+// that needs them (RingRows), and the W pass sums channel vectors (ResampleRowCInner). A unit D axis
+// (every 2-D operator) needs no ring: the H step reads the gradOut rows themselves (DirectRows).
 // Every element's sum runs over the same terms in the same order whatever the item split, so every
 // core count gives the same bits. Scratch: the slab and a few rows (TilingData::slabRows).
 #include <algorithm>
@@ -57,6 +58,10 @@ class BackwardWidthLastRunner : RunnerLaunch {
     hRows_ = slab_ + Align64(t_.slabRows * slabRowCap, bytes);
     wRows_ = hRows_ + rowsInFlight * srcRowStride_;
     tapRows_ = wRows_ + rowsInFlight * dstRowStride_;
+    // A direct plane leaves the ring unused (DirectRows): it and the H-step row hold a batch's H-step rows.
+    if (srcRowStride_ > 0) {
+      directBatch_ = static_cast<int>(std::min<int64_t>(kRowBatch, (hRows_ - slab_) / srcRowStride_ + 1));
+    }
     // Rows whose elements are contiguous in memory (the dtype, unit stride), and whether
     // consecutive H rows follow each other whole (then a slab of rows is one contiguous run).
     const int64_t *s = src_.strides;
@@ -155,8 +160,7 @@ class BackwardWidthLastRunner : RunnerLaunch {
   // themselves (converting as it loads), which sums the same values in the same order.
   const T *DirectPlane(int64_t id) const {
     const int64_t e0 = p_.colD.begin[id];
-    if (!unitRows_ || t_.layout == RowLayout::kCInner || p_.colD.begin[id + 1] - e0 != 1 ||
-        !(p_.colD.w[e0] == A(1))) {
+    if (!unitRows_ || p_.colD.begin[id + 1] - e0 != 1 || !(p_.colD.w[e0] == A(1))) {
       return nullptr;
     }
     return srcBase_ + p_.colD.src[e0] * src_.strides[2];
@@ -282,16 +286,48 @@ class BackwardWidthLastRunner : RunnerLaunch {
   // blocks of a row taken through all three steps to stay in L1 (the reads of gradOut then jump
   // between eight short runs), and software prefetch of the next row's gradOut rows.
   void RingRows(int64_t id, bool reached) {
+    if (directPlane_ != nullptr) {
+      DirectRows(id);
+      return;
+    }
     int64_t next = ohFirst_;  // gradOut rows [ohFirst_, next) have had their D step
     A *hRow = hRows_;
     for (int64_t ih = h0_; ih < h1_; ++ih) {
       const int64_t h0 = p_.colH.begin[ih], h1 = p_.colH.begin[ih + 1];
-      if (reached && h0 < h1) {
+      if (reached && h0 < h1 && directPlane_ == nullptr) {
         for (const int64_t last = p_.colH.src[h1 - 1]; next <= last; ++next) DStepRow(id, next);
       }
       HStep(ih, reached, hRow);
       ResampleRowCInner(p_.rowW, ResampleSpan{w0_, w1_, colFirst_}, hRow, wRows_, t_.c, SourceIn::kCache);
       out_.Put(wRows_, DstRow(id, ih), w1_ - w0_);
+    }
+  }
+
+  // Channels-inner rows of gradInput index id whose D step is a direct plane (a unit D axis): no ring,
+  // the H step reads the gradOut rows themselves, directBatch_ rows at a time. The batch's rows in colH's
+  // cubic halving run are H-stepped at once (CombineCubicHalvingRows: each gradOut row loaded once for
+  // the batch's rows it feeds), the others one by one (HStep); then each row's W pass and store.
+  void DirectRows(int64_t id) {
+    const CubicHalvingRun<A> &run = p_.colH.cubicHalving;
+    const int64_t stride = src_.strides[3];
+    for (int64_t ih = h0_; ih < h1_; ih += directBatch_) {
+      const int count = static_cast<int>(std::min<int64_t>(directBatch_, h1_ - ih));
+      const int64_t lo = std::max<int64_t>(ih, run.begin), hi = std::min<int64_t>(ih + count, run.end);
+      for (int k = 0; k < count; ++k) {
+        if (ih + k == lo && lo < hi) {
+          const int rows = static_cast<int>(hi - lo);
+          CombineCubicHalvingRows(slab_ + k * srcRowStride_, srcRowStride_, rows,
+                                  directPlane_ + (2 * lo - 3) * stride, stride, run.w, srcRowElems_);
+          k += rows - 1;
+          continue;
+        }
+        HStep(ih + k, true, slab_ + k * srcRowStride_);
+      }
+      for (int k = 0; k < count; ++k) {
+        ResampleRowCInner(p_.rowW, ResampleSpan{w0_, w1_, colFirst_}, slab_ + k * srcRowStride_, wRows_, t_.c,
+                          SourceIn::kCache);
+        out_.Put(wRows_, DstRow(id, ih + k), w1_ - w0_);
+      }
     }
   }
 
@@ -378,6 +414,7 @@ class BackwardWidthLastRunner : RunnerLaunch {
   int64_t h0_ = 0, h1_ = 0, ohFirst_ = 0, slabRowCount_ = 0;
   int64_t w0_ = 0, w1_ = 0, colFirst_ = 0, colCount_ = 0;  // the W chunk and the gradOut columns it spans
   bool unitRows_ = false, denseSlab_ = false;
+  int directBatch_ = 1;  // DirectRows' rows per batch
   // bf16 rows whose W pass is a halving run: the D step (or, for a direct plane, the H step) widens
   // gradOut into split rows (CombineRowsSplit), the H step keeps them split, and the W pass reads them
   // split (HalvingRowsSplit): the same sums, with fewer instructions for the widening and the W pass.

@@ -2,7 +2,8 @@
 // (reference/filter_reference.h): every dtype x format (NCHW / NHWC / ND) x alignCorners x (sizes | scales)
 // on shapes that grow, shrink (antialias: as strongly as 1/7), keep their size or go to and from size 1,
 // with rows and channel counts longer than a vector; bicubic's exact 2x in W at run lengths around every
-// tier's vector. TRILINEAR3D_TEST_SAMPLE=k runs every k-th sweep case.
+// tier's vector, and its exact 2x backward on channels-inner rows. TRILINEAR3D_TEST_SAMPLE=k runs every
+// k-th sweep case.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -156,6 +157,52 @@ TEST_P(CubicExact2x, MatchesFloat64Reference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Sweep, CubicExact2x, ::testing::ValuesIn(Exact2xSweep()), Exact2xName);
+
+// Bicubic's exact 2x backward on channels-inner rows (NHWC, C from 8 on), whose interior takes the cubic
+// halving runs of both axes: the H step of up to four gradInput rows at once from the gradOut rows
+// themselves (CombineCubicHalvingRows) and the W pass's fixed eight positions (resample_row_c_inner.h).
+// H sizes whose run is one row (5) or starts and ends inside a batch of four rows (11); W with a run of
+// a few outputs (9) and rows long enough to be cut into W chunks (150 x 64 channels); C of partial
+// vectors only (8 on AVX-512), a tail after whole vectors (17), whole chunks (64) and a tail after one (70).
+struct ChannelsInner2xParam {
+  int64_t c, inH, inW;
+  aclDataType dtype;
+};
+
+std::vector<ChannelsInner2xParam> ChannelsInner2xSweep() {
+  std::vector<ChannelsInner2xParam> params;
+  for (int64_t c : {8, 17, 64, 70}) {
+    for (int64_t inH : {5, 11}) {
+      for (int64_t inW : {9, 150}) {
+        for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE})
+          params.push_back({c, inH, inW, dtype});
+      }
+    }
+  }
+  return SampledCases(params);
+}
+
+void PrintTo(const ChannelsInner2xParam &p, std::ostream *os) {
+  *os << "C " << p.c << " " << p.inH << "x" << p.inW << " " << DtypeName(p.dtype);
+}
+
+std::string ChannelsInner2xName(const ::testing::TestParamInfo<ChannelsInner2xParam> &info) {
+  const ChannelsInner2xParam &p = info.param;
+  return "C" + std::to_string(p.c) + "_" + std::to_string(p.inH) + "x" + std::to_string(p.inW) + "_" +
+         DtypeName(p.dtype) + "_" + std::to_string(info.index);
+}
+
+class CubicChannelsInner2x : public ::testing::TestWithParam<ChannelsInner2xParam> {};
+
+TEST_P(CubicChannelsInner2x, BackwardMatchesFloat64Reference) {
+  const ChannelsInner2xParam &s = GetParam();
+  FilterProblem p{FilterKind::kBicubic, 1, s.c, s.inH, s.inW, 2 * s.inH, 2 * s.inW, false, 0.0, 0.0};
+  TracedRng rng;
+  ExpectCubicOpAccurate(p, true, s.dtype, ACL_FORMAT_NHWC, rng);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sweep, CubicChannelsInner2x, ::testing::ValuesIn(ChannelsInner2xSweep()),
+                         ChannelsInner2xName);
 
 // Strided (sliced) and permuted views of both tensors: the same results, nothing outside the views written.
 TEST(CubicViews, StridedViewsMatchReference) {
