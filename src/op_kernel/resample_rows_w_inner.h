@@ -13,6 +13,7 @@
 #endif
 
 #include <cstdint>
+#include <type_traits>
 
 #include "op_kernel/kernel_plan.h"
 #include "op_kernel/row_arith.h"
@@ -75,10 +76,58 @@ inline void ScalarRow(const RowGather<A> &g, const A *__restrict src, A *__restr
   for (int64_t j = 0; j < g.dstLen; ++j) dst[j] = ListSum(g, src, j);
 }
 
+#if defined(TRILINEAR3D_HAVE_VEC128) && defined(__SSE2__)
+// The scalar lists of four fp32 rows on the baseline tier's 128-bit lanes, one row per lane: the
+// source rows interleaved position by position (a stack copy: rows of up to kMaxSrc positions), each
+// list entry then one broadcast weight times one load of the four rows' values, added to the lanes'
+// sums (a multiply and an add, from +0, in list order: ListSum's operations), and four outputs' sums
+// transposed into the four rows. Returns false (nothing written) for longer source rows.
+inline bool FourRowsOnLanes(const RowGather<float> &g, const float *const *src, float *const *dst) {
+  using L = Vec128Lanes<float>;
+  constexpr int64_t kMaxSrc = 1024;
+  const int64_t n = g.srcLen, m = g.dstLen;
+  if (n > kMaxSrc) return false;
+  alignas(16) float x[4 * kMaxSrc];
+  for (int64_t s = 0; s < n; ++s) {
+    for (int r = 0; r < 4; ++r) x[4 * s + r] = src[r][s];
+  }
+  const int64_t *__restrict begin = g.begin.data();
+  const int32_t *__restrict idx = g.src.data();
+  const float *__restrict w = g.w.data();
+  auto sum = [&](int64_t j) {
+    L::Vec a = L::Zero();
+    for (int64_t e = begin[j]; e < begin[j + 1]; ++e) {
+      a = L::Add(a, L::Mul(L::Broadcast(w[e]), L::Load(x + 4 * static_cast<int64_t>(idx[e]))));
+    }
+    return a;
+  };
+  int64_t j = 0;
+  for (; j + 4 <= m; j += 4) {
+    __m128 a0 = sum(j), a1 = sum(j + 1), a2 = sum(j + 2), a3 = sum(j + 3);
+    _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
+    _mm_storeu_ps(dst[0] + j, a0);
+    _mm_storeu_ps(dst[1] + j, a1);
+    _mm_storeu_ps(dst[2] + j, a2);
+    _mm_storeu_ps(dst[3] + j, a3);
+  }
+  for (; j < m; ++j) {
+    alignas(16) float lanes[4];
+    _mm_store_ps(lanes, sum(j));
+    for (int r = 0; r < 4; ++r) dst[r][j] = lanes[r];
+  }
+  return true;
+}
+#endif
+
 // The scalar lists of kRows rows at once: each element summed as ListSum sums it (the same bits), the
 // rows' independent sums interleaved so that one row's add latency does not serialise the pass.
 template <int kRows, typename A>
 inline void ScalarRows(const RowGather<A> &g, const A *const *src, A *const *dst) {
+#if defined(TRILINEAR3D_HAVE_VEC128) && defined(__SSE2__)
+  if constexpr (kRows == 4 && std::is_same_v<A, float>) {
+    if (FourRowsOnLanes(g, src, dst)) return;
+  }
+#endif
   if constexpr (kRows == 1) {
     ScalarRow(g, src[0], dst[0]);
   } else {
