@@ -191,7 +191,9 @@ inline const S *NextRow(const S *row, int64_t stride) {
 // dst + m * dstStride) combines source rows 2m .. 2m + 3 (row q at first + q * stride) with w[0..3].
 // Each source row is loaded and widened once for the two dst rows it feeds, where kRows CombineSplitK
 // calls widen the rows between them twice; every element takes CombineSplitK's operations in its
-// order. The rows are reached by adding the stride to one pointer (NextRow).
+// order. The rows are addressed from two pointers five rows apart and the stride times 1 to 4; the
+// stride passes through an empty asm, without which the compiler keeps each row's pointer in its own
+// register (more rows than registers: spills in the loop).
 template <int kRows>
 inline void CombineHalvingSplitK(float *dst, int64_t dstStride, const Bf16 *first, int64_t stride,
                                  const float *weights, int64_t n) {
@@ -202,28 +204,29 @@ inline void CombineHalvingSplitK(float *dst, int64_t dstStride, const Bf16 *firs
   const Vec w2 = L::Broadcast(weights[2]), w3 = L::Broadcast(weights[3]);
   int64_t k = 0;  // pairs
   for (; k + L::kLanes <= half; k += L::kLanes) {
-    const Bf16 *row = first + 2 * k;
+    int64_t s = stride;
+    __asm__("" : "+r"(s));
+    const Bf16 *low = first + 2 * k;
+    const Bf16 *high = low + 5 * s;
+    auto rowAt = [&](int q) { return q < 5 ? low + q * s : high + (q - 5) * s; };
     float *out = dst + k;
     Vec e, o;
-    L::LoadSplit(row, &e, &o);
+    L::LoadSplit(rowAt(0), &e, &o);
     Vec accE = L::Mul(w0, e), accO = L::Mul(w0, o);  // dst row 0's first two taps
-    row = NextRow(row, stride);
-    L::LoadSplit(row, &e, &o);
+    L::LoadSplit(rowAt(1), &e, &o);
     accE = L::Fma(w1, e, accE);
     accO = L::Fma(w1, o, accO);
 #pragma GCC unroll 4
     for (int m = 0; m < kRows; ++m) {  // source rows 2m + 2 and 2m + 3: taps 2, 3 of row m, 0, 1 of m + 1
       Vec nextE = accE, nextO = accO;
-      row = NextRow(row, stride);
-      L::LoadSplit(row, &e, &o);
+      L::LoadSplit(rowAt(2 * m + 2), &e, &o);
       accE = L::Fma(w2, e, accE);
       accO = L::Fma(w2, o, accO);
       if (m + 1 < kRows) {
         nextE = L::Mul(w0, e);
         nextO = L::Mul(w0, o);
       }
-      row = NextRow(row, stride);
-      L::LoadSplit(row, &e, &o);
+      L::LoadSplit(rowAt(2 * m + 3), &e, &o);
       accE = L::Fma(w3, e, accE);
       accO = L::Fma(w3, o, accO);
       L::Store(out, accE);
@@ -326,9 +329,11 @@ inline void CombineRowsSplit(float *__restrict dst, const Bf16 *const *src, cons
 // dstStride) is the split row of w[0] * row(2m) + w[1] * row(2m + 1) + w[2] * row(2m + 2) + w[3] *
 // row(2m + 3), row(q) = first + q * stride (n even), summed exactly as CombineRowsSplit sums that 4-tap
 // list. Consecutive dst rows of an exact 2x backward share two source rows, which this widens once
-// instead of once per dst row.
-inline void CombineHalvingRowsSplit(float *dst, int64_t dstStride, int rows, const Bf16 *first,
-                                    int64_t stride, const float *w, int64_t n) {
+// instead of once per dst row. Not inlined: inside a kernel's item loop the compiler keeps the rows'
+// pointers on the stack.
+__attribute__((noinline)) inline void CombineHalvingRowsSplit(float *dst, int64_t dstStride, int rows,
+                                                              const Bf16 *first, int64_t stride,
+                                                              const float *w, int64_t n) {
   switch (rows) {
     case 1:
       combine_detail::CombineHalvingSplitK<1>(dst, dstStride, first, stride, w, n);

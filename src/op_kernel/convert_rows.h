@@ -85,9 +85,23 @@ inline __m128i FloatToBf16x8(__m256 v) {
   return _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packs_epi32(h, h), 0x08));
 }
 
-// 16 lanes (a, then b) narrowed with one pack of two registers and one permute (quadwords 0 2 1 3).
+// Bf16InHighHalves of a vector without NaN lanes: the rounding alone.
+inline __m256i Bf16InHighHalvesNoNaN(__m256 v) {
+  const __m256i u = _mm256_castps_si256(v);
+  const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
+  return _mm256_srai_epi32(_mm256_add_epi32(u, _mm256_add_epi32(lsb, _mm256_set1_epi32(0x7fff))), 16);
+}
+
+// 16 lanes (a, then b) narrowed with one pack of two registers and one permute (quadwords 0 2 1 3). One
+// compare finds a NaN in either vector; only then are the NaN lanes blended in.
 inline __m256i FloatToBf16x16(__m256 a, __m256 b) {
-  return _mm256_permute4x64_epi64(_mm256_packs_epi32(Bf16InHighHalves(a), Bf16InHighHalves(b)), 0xd8);
+  __m256i packed;
+  if (_mm256_movemask_ps(_mm256_cmp_ps(a, b, _CMP_UNORD_Q)) == 0) {
+    packed = _mm256_packs_epi32(Bf16InHighHalvesNoNaN(a), Bf16InHighHalvesNoNaN(b));
+  } else {
+    packed = _mm256_packs_epi32(Bf16InHighHalves(a), Bf16InHighHalves(b));
+  }
+  return _mm256_permute4x64_epi64(packed, 0xd8);
 }
 #endif
 
@@ -105,6 +119,16 @@ inline void StoreBf16x8(Bf16 *dst, Vec128Lanes<float>::Vec a, Vec128Lanes<float>
   vst1q_u16(reinterpret_cast<uint16_t *>(dst), vcombine_u16(high(a), high(b)));
 #else
   // Each lane's result in its high half, sign-extended (it fits int16: the saturating pack keeps it).
+  // One compare finds a NaN in either vector; without one the rounding alone.
+  auto rounded = [](__m128 v) {
+    const __m128i u = _mm_castps_si128(v);
+    const __m128i lsb = _mm_and_si128(_mm_srli_epi32(u, 16), _mm_set1_epi32(1));
+    return _mm_srai_epi32(_mm_add_epi32(u, _mm_add_epi32(lsb, _mm_set1_epi32(0x7fff))), 16);
+  };
+  if (_mm_movemask_ps(_mm_cmpunord_ps(a, b)) == 0) {
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(dst), _mm_packs_epi32(rounded(a), rounded(b)));
+    return;
+  }
   auto high = [](__m128 v) {
     const __m128i u = _mm_castps_si128(v);
     const __m128i lsb = _mm_and_si128(_mm_srli_epi32(u, 16), _mm_set1_epi32(1));

@@ -40,6 +40,9 @@ class PrefetchQueue {
 
   void IssueDose() { Issue(dose_); }
 
+  // `doses` IssueDose() calls as one.
+  void IssueDoses(int64_t doses) { Issue(doses * dose_); }
+
   // Requests the next `lines` cache lines of the queued ranges, in order. The cursor is kept in
   // locals: as members, every line's update went through memory and the loop cost as much as the
   // prefetches' own work.
@@ -50,6 +53,7 @@ class PrefetchQueue {
       const char *begin = begin_[at];
       const int64_t left = (bytes_[at] - offset + kLineBytes - 1) / kLineBytes;
       const int64_t n = lines < left ? lines : left;
+#pragma GCC unroll 4
       for (int64_t i = 0; i < n; ++i) {
         // Locality 1 (prefetcht2): into the outer caches only; a T0 prefetch of the next slab
         // evicts the current one from L1 and is slower than no prefetch at all.

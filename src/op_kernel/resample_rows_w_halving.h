@@ -17,6 +17,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <type_traits>
 
 #include "op_kernel/convert_rows.h"
@@ -29,41 +30,90 @@
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
 namespace w_inner {
 
-// The lists of a halving gather's outputs outside its run (the row's ends), each source as its split-row
-// position (s & 1) * (srcLen / 2) + s / 2: what a W pass over split rows reads for them, worked out once
-// per launch instead of once per row. Fixed room: outputs < 0 when the ends do not fit (a run that
-// covers little of the row), and then the reader works the positions out itself.
-struct SplitEndLists {
-  static constexpr int kMaxOutputs = 8;
-  static constexpr int kMaxEntries = 40;
-  int outputs = -1;
-  int64_t j[kMaxOutputs] = {};      // the outputs, increasing
-  int first[kMaxOutputs + 1] = {};  // output k's entries: [first[k], first[k + 1])
-  int32_t at[kMaxEntries] = {};     // split-row positions, in list order
-  float w[kMaxEntries] = {};        // their weights
+// A halving gather's first or last V outputs (V = kDoublingLanes) as one vector over split rows: lane m
+// sums output j0 + m's list (the run's four entries or an end's own) with FMAs from zero in list order, as
+// the lists and the run's vectors sum it. Each lane's entry k is at gradOut 2 (j0 + m) + r, r a relative
+// position; the slots are the lanes' relative positions merged in increasing order, one masked load of the
+// split row each (r fixes the element's parity and its offset from j0 + m, so the lanes' elements are
+// adjacent). A lane that takes no entry of a slot loads +0 (masked) against a weight of -0: a product of
+// -0, which leaves any sum as it was (+0 + -0 is +0, -0 + -0 is -0), so its bits are its list's. Built
+// once per launch. The AVX tiers' masked loads read nothing but the lanes' entries; the baseline tier loads
+// each slot's whole window and clears the other lanes (EndVectorBaseline).
+struct SplitEnd {
+  static constexpr int kMaxSlots = 8;
+  int slots = 0;
+  int64_t at[kMaxSlots] = {};                    // the slot's lane 0 element in the split row
+  float w[kMaxSlots][kDoublingLanes] = {};       // each lane's weight (-0: no entry)
+  int32_t take[kMaxSlots][kDoublingLanes] = {};  // -1 where the lane takes an entry (AVX2's load mask)
+  uint32_t takeBits[kMaxSlots] = {};             // the same as bits (AVX-512's)
 };
 
-inline SplitEndLists BuildSplitEndLists(const RowGather<float> &g) {
-  SplitEndLists ends;
-  const int64_t half = g.srcLen / 2;
-  int outputs = 0, entries = 0;
-  for (int64_t j = 0; j < g.dstLen; ++j) {
-    if (j == g.halving.begin) j = g.halving.end;
-    if (j >= g.dstLen) break;
-    const int64_t e0 = g.begin[static_cast<size_t>(j)], e1 = g.begin[static_cast<size_t>(j) + 1];
-    if (outputs == SplitEndLists::kMaxOutputs || entries + (e1 - e0) > SplitEndLists::kMaxEntries)
-      return ends;
-    ends.j[outputs] = j;
-    ends.first[outputs] = entries;
-    for (int64_t e = e0; e < e1; ++e, ++entries) {
-      const int32_t s = g.src[static_cast<size_t>(e)];
-      ends.at[entries] = static_cast<int32_t>((s & 1) * half + (s >> 1));
-      ends.w[entries] = g.w[static_cast<size_t>(e)];
+// The slots of outputs [j0, j0 + V) of g (SplitEnd): slot(t, r, takes, w) for each, with the lanes that take
+// an entry of it and their weights (-0 for the others); false when the lists need more than kMaxSlots.
+template <typename Slot>
+inline bool MergeEndSlots(const RowGather<float> &g, int64_t j0, Slot &&slot) {
+  int64_t next[kDoublingLanes];  // each lane's next entry
+  for (int m = 0; m < kDoublingLanes; ++m) next[m] = g.begin[static_cast<size_t>(j0 + m)];
+  auto relative = [&](int m) { return g.src[static_cast<size_t>(next[m])] - 2 * (j0 + m); };
+  auto left = [&](int m) { return next[m] < g.begin[static_cast<size_t>(j0 + m) + 1]; };
+  for (int t = 0;; ++t) {
+    bool any = false;
+    int64_t r = 0;
+    for (int m = 0; m < kDoublingLanes; ++m) {
+      if (left(m) && (!any || relative(m) < r)) r = relative(m);
+      any = any || left(m);
     }
-    ++outputs;
+    if (!any) return true;
+    if (t == SplitEnd::kMaxSlots) return false;
+    bool takes[kDoublingLanes];
+    float w[kDoublingLanes];
+    for (int m = 0; m < kDoublingLanes; ++m) {
+      takes[m] = left(m) && relative(m) == r;
+      w[m] = takes[m] ? g.w[static_cast<size_t>(next[m])] : -0.0f;
+      if (takes[m]) ++next[m];
+    }
+    slot(t, r, takes, w);
   }
-  ends.first[outputs] = entries;
-  ends.outputs = outputs;
+}
+
+// Builds the vector of outputs [j0, j0 + V) of g over split rows.
+inline bool BuildSplitEnd(const RowGather<float> &g, int64_t j0, SplitEnd *end) {
+  const int64_t half = g.srcLen / 2;
+  return MergeEndSlots(g, j0, [&](int t, int64_t r, const bool *takes, const float *w) {
+    end->slots = t + 1;
+    // gradOut 2 (j0 + m) + r is split element (r & 1) * half + j0 + m + floor(r / 2).
+    end->at[t] = (r & 1) * half + j0 + (r >> 1);
+    for (int m = 0; m < kDoublingLanes; ++m) {
+      end->w[t][m] = w[m];
+      end->take[t][m] = takes[m] ? -1 : 0;
+      end->takeBits[t] |= takes[m] ? 1u << m : 0u;
+    }
+  });
+}
+
+// The ends of g's split rows as vectors (SplitEnd), where g's run covers every output but the first and
+// last V and the row is at least three 16-output groups long; `vectors` false otherwise (the ends then go
+// through their lists).
+struct SplitEnds {
+  static constexpr int64_t kMinOutputs = 48;
+  bool vectors = false;
+  SplitEnd first, last;
+};
+
+inline SplitEnds BuildSplitEnds(const RowGather<float> &g) {
+  SplitEnds ends;
+  const int64_t n = g.dstLen;
+  if (g.srcLen % 2 != 0 || n < SplitEnds::kMinOutputs || g.halving.begin > kDoublingLanes ||
+      g.halving.end < n - kDoublingLanes) {
+    return ends;
+  }
+  ends.vectors = BuildSplitEnd(g, 0, &ends.first) && BuildSplitEnd(g, n - kDoublingLanes, &ends.last);
+  // Every slot's window within one element of the split row (the baseline tier reads it whole).
+  for (const SplitEnd *e : {&ends.first, &ends.last}) {
+    for (int t = 0; t < e->slots; ++t) {
+      ends.vectors = ends.vectors && e->at[t] >= -1 && e->at[t] + kDoublingLanes <= g.srcLen + 1;
+    }
+  }
   return ends;
 }
 
@@ -198,6 +248,97 @@ template <typename A>
 inline bool HalvingSplitApplies(const RowGather<A> &g) {
   return HalvingApplies(g) && g.srcLen % 2 == 0;
 }
+// SplitEnd over whole (not split) rows: slot t's operand is the even elements of the 2V-element window at
+// gradOut 2 j0 + r, two masked loads (each lane's element where the lane takes an entry of the slot, no
+// other) de-interleaved as HalvingVector de-interleaves; on AVX2 in DeinterleaveInLanes' lane order, so
+// the weights are kept in that order and the sum put in row order once.
+struct RowEnd {
+  int slots = 0;
+  int64_t at[SplitEnd::kMaxSlots] = {};                        // the window's first element
+  float w[SplitEnd::kMaxSlots][kDoublingLanes] = {};           // each lane's weight, in the vector's order
+  int32_t take[SplitEnd::kMaxSlots][2 * kDoublingLanes] = {};  // the window's element masks (AVX2)
+  uint32_t takeBits[SplitEnd::kMaxSlots] = {};                 // the same as bits (AVX-512: 2 x 16)
+};
+
+inline bool BuildRowEnd(const RowGather<float> &g, int64_t j0, RowEnd *end) {
+  return MergeEndSlots(g, j0, [&](int t, int64_t r, const bool *takes, const float *w) {
+    end->slots = t + 1;
+    end->at[t] = 2 * j0 + r;
+    for (int m = 0; m < kDoublingLanes; ++m) {
+#if defined(TRILINEAR3D_HAVE_AVX512)
+      const int position = m;
+#else
+      const int position = (m & 1) | ((m & 2) << 1) | ((m & 4) >> 1);  // lanes 0 1 4 5 2 3 6 7
+#endif
+      end->w[t][position] = w[m];
+      end->take[t][2 * m] = takes[m] ? -1 : 0;
+      end->takeBits[t] |= takes[m] ? 1u << (2 * m) : 0u;
+    }
+  });
+}
+
+// The first and last V outputs of g's whole rows as vectors (RowEnd), under SplitEnds' conditions.
+struct RowEnds {
+  bool vectors = false;
+  RowEnd first, last;
+};
+
+inline RowEnds BuildRowEnds(const RowGather<float> &g) {
+  RowEnds ends;
+  const int64_t n = g.dstLen;
+  if (!HalvingApplies(g) || n < SplitEnds::kMinOutputs || g.halving.begin > kDoublingLanes ||
+      g.halving.end < n - kDoublingLanes) {
+    return ends;
+  }
+  ends.vectors = BuildRowEnd(g, 0, &ends.first) && BuildRowEnd(g, n - kDoublingLanes, &ends.last);
+  return ends;
+}
+
+inline DoublingVec RowEndVector(const RowEnd &e, const float *src) {
+  using L = DoublingLanes;
+  DoublingVec acc = L::Zero();
+  for (int t = 0; t < e.slots; ++t) {
+    const float *p = src + e.at[t];
+    DoublingVec x, odd;
+#if defined(TRILINEAR3D_HAVE_AVX512)
+    Deinterleave(_mm512_maskz_loadu_ps(static_cast<__mmask16>(e.takeBits[t]), p),
+                 _mm512_maskz_loadu_ps(static_cast<__mmask16>(e.takeBits[t] >> 16), p + kDoublingLanes), &x,
+                 &odd);
+#else
+    DeinterleaveInLanes(
+        _mm256_maskload_ps(p, _mm256_loadu_si256(reinterpret_cast<const __m256i *>(e.take[t]))),
+        _mm256_maskload_ps(p + kDoublingLanes,
+                           _mm256_loadu_si256(reinterpret_cast<const __m256i *>(e.take[t] + 8))),
+        &x, &odd);
+#endif
+    acc = L::Fma(x, L::Load(e.w[t]), acc);
+  }
+#if defined(TRILINEAR3D_HAVE_AVX512)
+  return acc;
+#else
+  return InLaneOrderToRow(acc);
+#endif
+}
+
+// HalvingRow of kRows rows whose gather has vector ends (RowEnds): the first and last V outputs are the
+// ends' vectors, the run's last partial group its last V outputs again (the same bits written twice).
+template <int kRows>
+inline void HalvingRowsWithEnds(const RowGather<float> &g, const RowEnds &ends, const float *const *src,
+                                float *const *dst) {
+  const HalvingRun<float> &run = g.halving;
+  const DoublingVec w[4] = {Broadcast(run.w[0]), Broadcast(run.w[1]), Broadcast(run.w[2]),
+                            Broadcast(run.w[3])};
+  const int64_t last = g.dstLen - kDoublingLanes;
+  for (int row = 0; row < kRows; ++row) {
+    const float *in = src[row];
+    float *out = dst[row];
+    StoreVec(out, RowEndVector(ends.first, in));
+    int64_t i = kDoublingLanes;
+    for (; i + kDoublingLanes <= last; i += kDoublingLanes) StoreVec(out + i, HalvingVector(in, i, w));
+    if (i < last) StoreVec(out + last - kDoublingLanes, HalvingVector(in, last - kDoublingLanes, w));
+    StoreVec(out + last, RowEndVector(ends.last, in));
+  }
+}
 
 // Split rows (CombineRowsSplit: the even elements, then the odd ones) read by the halving W pass of g:
 // the run's four operands of V outputs are the odd elements from i - 1, the even from i, the odd from
@@ -240,6 +381,22 @@ class SplitHalvingReader {
   DoublingVec w_[4];
 };
 
+// The vector of end e from the split row src.
+inline DoublingVec EndVector(const SplitEnd &e, const float *src) {
+  using L = DoublingLanes;
+  DoublingVec acc = L::Zero();
+  for (int t = 0; t < e.slots; ++t) {
+#if defined(TRILINEAR3D_HAVE_AVX512)
+    const DoublingVec x = _mm512_maskz_loadu_ps(static_cast<__mmask16>(e.takeBits[t]), src + e.at[t]);
+#else
+    const DoublingVec x =
+        _mm256_maskload_ps(src + e.at[t], _mm256_loadu_si256(reinterpret_cast<const __m256i *>(e.take[t])));
+#endif
+    acc = L::Fma(x, L::Load(e.w[t]), acc);
+  }
+  return acc;
+}
+
 // HalvingRow of a split row (SplitHalvingReader).
 inline void HalvingRowSplit(const RowGather<float> &g, const float *src, float *dst) {
   const SplitHalvingReader r(g);
@@ -262,44 +419,54 @@ constexpr bool kHaveHalvingSplitNarrow = true;
 
 // HalvingRowSplit of `count` split rows (src[r]) with the outputs narrowed to bf16 straight into the
 // unit-stride rows dst[r], rounded as StoreRow rounds them: no fp32 row is stored and read back to be
-// narrowed. The run's last partial group is the run's last outputs again (the same bits written twice).
-inline void HalvingRowsSplitNarrow(const RowGather<float> &g, const SplitEndLists &ends,
-                                   const float *const *src, Bf16 *const *dst, int count) {
+// narrowed. With vector ends (SplitEnds) a row is whole groups of 16 outputs: the first and the last
+// hold the ends' vectors, the run's last partial group is its last 16 outputs again (the same bits
+// written twice). Without them the ends go through their lists.
+inline void HalvingRowsSplitNarrow(const RowGather<float> &g, const SplitEnds &ends, const float *const *src,
+                                   Bf16 *const *dst, int count) {
   const SplitHalvingReader r(g);
   const int64_t begin = g.halving.begin, end = g.halving.end, dstLen = g.dstLen;
   constexpr int64_t kV = kDoublingLanes;
   for (int row = 0; row < count; ++row) {
     const float *in = src[row];
     Bf16 *out = dst[row];
-    if (ends.outputs >= 0) {  // the ends' lists, with their positions worked out (the same sums)
-      for (int k = 0; k < ends.outputs; ++k) {
-        float acc = 0.0f;
-        for (int e = ends.first[k]; e < ends.first[k + 1]; ++e) {
-          acc = std::fma(in[ends.at[e]], ends.w[e], acc);  // FmaLane's sum, one vfmadd (no inserts)
-        }
-        out[ends.j[k]] = FromAcc<Bf16>(acc);
-      }
-    } else {
-      for (int64_t j = 0; j < begin; ++j) out[j] = FromAcc<Bf16>(r.List(in, j));
-      for (int64_t j = end; j < dstLen; ++j) out[j] = FromAcc<Bf16>(r.List(in, j));
-    }
-    int64_t i = begin;
 #if defined(TRILINEAR3D_HAVE_AVX512)
-    for (; i + kV <= end; i += kV) {
-      _mm256_storeu_si256(reinterpret_cast<__m256i *>(out + i), FloatToBf16x16(r.Vector(in, i)));
-    }
-    if (i < end) {
-      _mm256_storeu_si256(reinterpret_cast<__m256i *>(out + end - kV),
-                          FloatToBf16x16(r.Vector(in, end - kV)));
-    }
-#else
-    auto store16 = [&](int64_t at) {
-      _mm256_storeu_si256(reinterpret_cast<__m256i *>(out + at),
-                          FloatToBf16x16(r.Vector(in, at), r.Vector(in, at + kV)));
+    auto store = [&](int64_t at, __m512 v) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i *>(out + at), FloatToBf16x16(v));
     };
-    for (; i + 2 * kV <= end; i += 2 * kV) store16(i);
+    if (ends.vectors) {  // kV = 16: [0, 16) and [dstLen - 16, dstLen) are the ends
+      const int64_t last = dstLen - kV;
+      store(0, EndVector(ends.first, in));
+      int64_t i = kV;
+      for (; i + kV <= last; i += kV) store(i, r.Vector(in, i));
+      if (i < last) store(last - kV, r.Vector(in, last - kV));
+      store(last, EndVector(ends.last, in));
+      continue;
+    }
+    for (int64_t j = 0; j < begin; ++j) out[j] = FromAcc<Bf16>(r.List(in, j));
+    for (int64_t j = end; j < dstLen; ++j) out[j] = FromAcc<Bf16>(r.List(in, j));
+    int64_t i = begin;
+    for (; i + kV <= end; i += kV) store(i, r.Vector(in, i));
+    if (i < end) store(end - kV, r.Vector(in, end - kV));
+#else
+    auto store16 = [&](int64_t at, __m256 a, __m256 b) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i *>(out + at), FloatToBf16x16(a, b));
+    };
+    if (ends.vectors) {  // kV = 8: [0, 8) and [dstLen - 8, dstLen) are the ends
+      const int64_t last = dstLen - 2 * kV;
+      store16(0, EndVector(ends.first, in), r.Vector(in, kV));
+      int64_t i = 2 * kV;
+      for (; i + 2 * kV <= last; i += 2 * kV) store16(i, r.Vector(in, i), r.Vector(in, i + kV));
+      if (i < last) store16(last - 2 * kV, r.Vector(in, last - 2 * kV), r.Vector(in, last - kV));
+      store16(last, r.Vector(in, last), EndVector(ends.last, in));
+      continue;
+    }
+    for (int64_t j = 0; j < begin; ++j) out[j] = FromAcc<Bf16>(r.List(in, j));
+    for (int64_t j = end; j < dstLen; ++j) out[j] = FromAcc<Bf16>(r.List(in, j));
+    int64_t i = begin;
+    for (; i + 2 * kV <= end; i += 2 * kV) store16(i, r.Vector(in, i), r.Vector(in, i + kV));
     if (i < end && end - 2 * kV >= begin) {
-      store16(end - 2 * kV);
+      store16(end - 2 * kV, r.Vector(in, end - 2 * kV), r.Vector(in, end - kV));
     } else if (i < end) {  // a run of V to 2V - 1 outputs
       _mm_storeu_si128(reinterpret_cast<__m128i *>(out + i), FloatToBf16x8(r.Vector(in, i)));
       _mm_storeu_si128(reinterpret_cast<__m128i *>(out + end - kV), FloatToBf16x8(r.Vector(in, end - kV)));
@@ -355,6 +522,16 @@ inline bool HalvingSplitApplies(const RowGather<A> &g) {
   return g.lanes == GatherLanes<A>() && g.halving.end - g.halving.begin >= 4 && g.srcLen % 2 == 0;
 }
 
+// Output j of the split row src through g's list, as HalvingRowBaseline's ListSum sums it.
+template <typename A>
+inline A SplitListSum(const RowGather<A> &g, const A *src, int64_t half, int64_t j) {
+  A acc = A(0);
+  for (int64_t e = g.begin[static_cast<size_t>(j)]; e < g.begin[static_cast<size_t>(j) + 1]; ++e) {
+    acc += g.w[static_cast<size_t>(e)] * SplitAt(src, half, g.src[static_cast<size_t>(e)]);
+  }
+  return acc;
+}
+
 // HalvingRowBaseline of a split row: the same expressions on the same elements.
 template <typename A>
 inline void HalvingRowSplitBaseline(const RowGather<A> &g, const A *__restrict src, A *__restrict dst) {
@@ -363,14 +540,7 @@ inline void HalvingRowSplitBaseline(const RowGather<A> &g, const A *__restrict s
   const A *__restrict even = src;
   const A *__restrict odd = src + half;
   const A w0 = run.w[0], w1 = run.w[1], w2 = run.w[2], w3 = run.w[3];
-  auto list = [&](int64_t j) {
-    A acc = A(0);
-    for (int64_t e = g.begin[static_cast<size_t>(j)]; e < g.begin[static_cast<size_t>(j) + 1]; ++e) {
-      acc += g.w[static_cast<size_t>(e)] * SplitAt(src, half, g.src[static_cast<size_t>(e)]);
-    }
-    return acc;
-  };
-  for (int64_t j = 0; j < run.begin; ++j) dst[j] = list(j);
+  for (int64_t j = 0; j < run.begin; ++j) dst[j] = SplitListSum(g, src, half, j);
   for (int64_t i = run.begin; i < run.end; ++i) {
     A acc = A(0);
     acc += w0 * odd[i - 1];
@@ -379,7 +549,7 @@ inline void HalvingRowSplitBaseline(const RowGather<A> &g, const A *__restrict s
     acc += w3 * even[i + 1];
     dst[i] = acc;
   }
-  for (int64_t j = run.end; j < g.dstLen; ++j) dst[j] = list(j);
+  for (int64_t j = run.end; j < g.dstLen; ++j) dst[j] = SplitListSum(g, src, half, j);
 }
 
 template <int kRows, typename A>
@@ -387,11 +557,92 @@ inline void HalvingRowsSplit(const RowGather<A> &g, const A *const *src, A *cons
   for (int r = 0; r < kRows; ++r) HalvingRowSplitBaseline(g, src[r], dst[r]);
 }
 
-// The baseline tier narrows the W pass's rows as it stores them (StoreRow).
-constexpr bool kHaveHalvingSplitNarrow = false;
+// The AVX tiers' vector row ends (none here: the ends go through the lists).
+struct RowEnds {
+  bool vectors = false;
+};
 
-inline void HalvingRowsSplitNarrow(const RowGather<float> &, const SplitEndLists &, const float *const *,
-                                   Bf16 *const *, int) {}
+inline RowEnds BuildRowEnds(const RowGather<float> &) { return {}; }
+
+template <int kRows>
+inline void HalvingRowsWithEnds(const RowGather<float> &, const RowEnds &, const float *const *,
+                                float *const *) {}
+
+// Whether this tier has HalvingRowsSplitNarrow.
+constexpr bool kHaveHalvingSplitNarrow = true;
+
+// The vector of end e from the split row src on this tier, which has no masked loads: each slot's whole
+// window is loaded and the lanes that take no entry of it are cleared (HalvingRowsSplitNarrow's rows have
+// readable memory around them).
+inline Vec128Lanes<float>::Vec EndVectorBaseline(const SplitEnd &e, const float *src) {
+  using L = Vec128Lanes<float>;
+  L::Vec acc = L::Zero();
+  for (int t = 0; t < e.slots; ++t) {
+    const L::Vec window = L::Load(src + e.at[t]);
+#if defined(__aarch64__)
+    const L::Vec x = vreinterpretq_f32_u32(
+        vandq_u32(vreinterpretq_u32_f32(window), vld1q_u32(reinterpret_cast<const uint32_t *>(e.take[t]))));
+#else
+    const L::Vec x = _mm_and_ps(window, _mm_loadu_ps(reinterpret_cast<const float *>(e.take[t])));
+#endif
+    acc = L::Fma(x, L::Load(e.w[t]), acc);
+  }
+  return acc;
+}
+
+// HalvingRowSplitBaseline of `count` split rows with the outputs narrowed to bf16 straight into the
+// unit-stride rows dst[r] (StoreBf16x8, eight at a time, as StoreRow narrows them): no fp32 row is stored
+// and read back. The run's four terms per output are the lanes of four vectors, each lane's sum the
+// scalar expressions' (Vec128Lanes::Fma: a multiply and an add on SSE2, as the scalar += is); the run's
+// last partial group is its last eight outputs again (the same bits written twice). With vector ends
+// (SplitEnds) the first and last four outputs are the ends' vectors, whose windows reach at most one
+// element before a row and one after it (the kernel's scratch rows have that room); otherwise the ends,
+// and a run shorter than eight, go element by element.
+inline void HalvingRowsSplitNarrow(const RowGather<float> &g, const SplitEnds &ends, const float *const *src,
+                                   Bf16 *const *dst, int count) {
+  using L = Vec128Lanes<float>;
+  using Vec = L::Vec;
+  const HalvingRun<float> &run = g.halving;
+  const int64_t half = g.srcLen / 2, begin = run.begin, end = run.end, dstLen = g.dstLen;
+  const Vec w0 = L::Broadcast(run.w[0]), w1 = L::Broadcast(run.w[1]);
+  const Vec w2 = L::Broadcast(run.w[2]), w3 = L::Broadcast(run.w[3]);
+  for (int row = 0; row < count; ++row) {
+    const float *even = src[row];
+    const float *odd = even + half;
+    Bf16 *out = dst[row];
+    auto vector = [&](int64_t i) {
+      Vec acc = L::Fma(L::Load(odd + i - 1), w0, L::Zero());
+      acc = L::Fma(L::Load(even + i), w1, acc);
+      acc = L::Fma(L::Load(odd + i), w2, acc);
+      return L::Fma(L::Load(even + i + 1), w3, acc);
+    };
+    if (ends.vectors) {  // [0, 4) and [dstLen - 4, dstLen) are the ends
+      const int64_t last = dstLen - 8;
+      StoreBf16x8(out, EndVectorBaseline(ends.first, even), vector(4));
+      int64_t i = 8;
+      for (; i + 8 <= last; i += 8) StoreBf16x8(out + i, vector(i), vector(i + 4));
+      if (i < last) StoreBf16x8(out + last - 8, vector(last - 8), vector(last - 4));
+      StoreBf16x8(out + last, vector(last), EndVectorBaseline(ends.last, even));
+      continue;
+    }
+    for (int64_t j = 0; j < begin; ++j) out[j] = FromAcc<Bf16>(SplitListSum(g, even, half, j));
+    int64_t i = begin;
+    for (; i + 8 <= end; i += 8) StoreBf16x8(out + i, vector(i), vector(i + 4));
+    if (i < end && end - 8 >= begin) {
+      StoreBf16x8(out + end - 8, vector(end - 8), vector(end - 4));
+    } else {
+      for (; i < end; ++i) {
+        float acc = 0.0f;
+        acc += run.w[0] * odd[i - 1];
+        acc += run.w[1] * even[i];
+        acc += run.w[2] * odd[i];
+        acc += run.w[3] * even[i + 1];
+        out[i] = FromAcc<Bf16>(acc);
+      }
+    }
+    for (int64_t j = end; j < dstLen; ++j) out[j] = FromAcc<Bf16>(SplitListSum(g, even, half, j));
+  }
+}
 
 #endif
 

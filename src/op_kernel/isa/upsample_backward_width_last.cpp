@@ -20,6 +20,7 @@
 // core count gives the same bits. Scratch: the slab and a few rows (TilingData::slabRows).
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "op_kernel/kernel_args.h"
 #include "op_kernel/prefetch_queue.h"
@@ -71,7 +72,12 @@ class BackwardWidthLastRunner : RunnerLaunch {
       splitRows_ = kHaveSplitRows && !cInner && denseSlab_ && p_.rowW.srcLen == t_.w.outSize &&
                    w_inner::HalvingSplitApplies(p_.rowW);
       narrowRows_ = w_inner::kHaveHalvingSplitNarrow && dst_.strides[4] == 1 && t_.wChunkCount == 1;
-      if (splitRows_ && narrowRows_) splitEnds_ = w_inner::BuildSplitEndLists(p_.rowW);
+      if (splitRows_ && narrowRows_) splitEnds_ = w_inner::BuildSplitEnds(p_.rowW);
+    }
+    if constexpr (std::is_same_v<A, float>) {
+      if (!splitRows_ && !cInner && t_.wChunkCount == 1 && p_.rowW.srcLen == t_.w.outSize) {
+        rowEnds_ = w_inner::BuildRowEnds(p_.rowW);
+      }
     }
   }
 
@@ -81,7 +87,7 @@ class BackwardWidthLastRunner : RunnerLaunch {
     h1_ = b.h1;
     w0_ = b.w0;
     w1_ = b.w1;
-    SlabWindow(p_.colH, h0_, h1_, t_.h.outSize, &ohFirst_, &slabRowCount_);
+    HWindow(h0_, h1_, &ohFirst_, &slabRowCount_);
     colFirst_ = 0;
     colCount_ = t_.w.outSize;  // whole rows, as the W pass's vector steps expect
     if (t_.wChunkCount > 1) SlabWindow(p_.rowW, w0_, w1_, t_.w.outSize, &colFirst_, &colCount_);
@@ -125,6 +131,22 @@ class BackwardWidthLastRunner : RunnerLaunch {
     *count = hi - lo + 1;
   }
 
+  // SlabWindow of colH for gradInput rows [h0, h1), the last two answers kept: it walks every list of
+  // the chunk, and an item and the next one (which QueueNextPlanes looks at) take one or two H chunks.
+  void HWindow(int64_t h0, int64_t h1, int64_t *first, int64_t *count) {
+    Window *w = &windows_[0];
+    if (w->h0 != h0 || w->h1 != h1) {
+      std::swap(windows_[0], windows_[1]);
+      if (w->h0 != h0 || w->h1 != h1) {
+        w->h0 = h0;
+        w->h1 = h1;
+        SlabWindow(p_.colH, h0, h1, t_.h.outSize, &w->first, &w->count);
+      }
+    }
+    *first = w->first;
+    *count = w->count;
+  }
+
   // Queues the gradOut slabs the next D step will need that this one does not read: the planes
   // of id + 1 beyond id's last, or, after the item's last id, the next item's first planes. They
   // are requested in doses while id is computed (dense slabs only: one range per plane).
@@ -142,7 +164,7 @@ class BackwardWidthLastRunner : RunnerLaunch {
     } else if (nextItem < t_.itemCount) {
       const ItemBounds n = DecodeItem(t_, nextItem, t_.d.inSize, t_.h.inSize, t_.w.inSize);
       int64_t first = 0, count = 0;
-      SlabWindow(p_.colH, n.h0, n.h1, t_.h.outSize, &first, &count);
+      HWindow(n.h0, n.h1, &first, &count);
       const T *base = PlaneBase<const T>(src_, t_, n.plane);
       const int64_t rowBytes = srcRowElems_ * static_cast<int64_t>(sizeof(T));
       for (int64_t e = p_.colD.begin[n.d0]; e < p_.colD.begin[n.d0 + 1]; ++e) {
@@ -352,7 +374,10 @@ class BackwardWidthLastRunner : RunnerLaunch {
       if (HStep(ih + k, reached, hRows_ + k * srcRowStride_)) prefetch_.IssueDose();
     }
     if constexpr (std::is_same_v<T, Bf16>) {
-      if (splitRows_ && narrowRows_) {  // the W pass narrows into gradInput: no W-pass rows to store
+      // The W pass narrows into gradInput: no W-pass rows to store. The H-step rows follow the slab and
+      // precede the W-pass rows, so the element before each and the one after it are scratch (the
+      // baseline tier's ends read them, and clear them).
+      if (splitRows_ && narrowRows_) {
         T *dstRows[kRowBatch];
         for (int k = 0; k < count; ++k) dstRows[k] = DstRow(id, ih + k);
         w_inner::HalvingRowsSplitNarrow(p_.rowW, splitEnds_, hRows, dstRows, count);
@@ -365,12 +390,17 @@ class BackwardWidthLastRunner : RunnerLaunch {
       hRows[k] = hRows[0];
       wRows[k] = wRows_ + k * dstRowStride_;
     }
-    bool split = false;
+    bool done = false;
     if constexpr (std::is_same_v<A, float>) {
-      split = splitRows_;
-      if (split) w_inner::HalvingRowsSplit<kRowBatch>(p_.rowW, hRows, wRows);
+      if (splitRows_) {
+        w_inner::HalvingRowsSplit<kRowBatch>(p_.rowW, hRows, wRows);
+        done = true;
+      } else if (rowEnds_.vectors) {
+        w_inner::HalvingRowsWithEnds<kRowBatch>(p_.rowW, rowEnds_, hRows, wRows);
+        done = true;
+      }
     }
-    if (!split) ResampleRowsWInner<kRowBatch>(p_.rowW, hRows, wRows);
+    if (!done) ResampleRowsWInner<kRowBatch>(p_.rowW, hRows, wRows);
     for (int k = 0; k < count; ++k) {
       out_.Put(wRows[k], DstRow(id, ih + k), t_.w.inSize);
     }
@@ -398,7 +428,7 @@ class BackwardWidthLastRunner : RunnerLaunch {
       const Bf16 *first = directPlane_ + (2 * ih - 1) * src_.strides[3];
       CombineHalvingRowsSplit(hOut, srcRowStride_, rows, first, src_.strides[3], p_.colH.halving.w,
                               srcRowElems_);
-      for (int k = 0; k < rows; ++k) prefetch_.IssueDose();
+      prefetch_.IssueDoses(rows);
     }
   }
 
@@ -422,7 +452,12 @@ class BackwardWidthLastRunner : RunnerLaunch {
   // Split rows whose W pass narrows straight into gradInput (HalvingRowsSplitNarrow): unit-stride
   // destination rows, whole.
   bool narrowRows_ = false;
-  w_inner::SplitEndLists splitEnds_;  // rowW's ends for HalvingRowsSplitNarrow
+  w_inner::SplitEnds splitEnds_;  // rowW's ends for HalvingRowsSplitNarrow
+  w_inner::RowEnds rowEnds_;      // rowW's ends for HalvingRowsWithEnds (rows not split)
+  struct Window {
+    int64_t h0 = -1, h1 = -1, first = 0, count = 0;
+  };
+  Window windows_[2];  // HWindow's last two answers, the latest first
   PrefetchQueue prefetch_;
 };
 

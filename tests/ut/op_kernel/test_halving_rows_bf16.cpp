@@ -3,7 +3,8 @@
 // the gradOut rows they share (CombineHalvingRowsSplit), and the W pass that narrows the split rows straight
 // into gradInput (HalvingRowsSplitNarrow). Heights 1 to 13 give batches of every row count and rows outside
 // the H run (the first two, the last); widths around one and two vectors of AVX2 and AVX-512 give runs with
-// and without a partial last group, and rows whose W run is too short for the vectors (the lists only). Each
+// and without a partial last group, and rows whose W run is too short for the vectors (the lists only);
+// from 48 outputs the row's ends are vectors too (SplitEnds), 47 is the longest row whose ends are not. Each
 // case matches the float64 reference on fresh data with nothing outside gradInput's view written; ±inf / NaN
 // keep their classes (the narrowing's NaN); a strided gradInput (no straight narrowing), fp16 (no split
 // rows) and a trilinear bf16 case (a D step) take the other paths. TRILINEAR3D_TEST_SAMPLE=k runs every
@@ -48,7 +49,7 @@ BackwardProblem ProblemOf(const HalvingCase &c) {
 
 std::vector<HalvingCase> Cases() {
   std::vector<HalvingCase> cases;
-  const int64_t widths[] = {4, 7, 10, 11, 12, 18, 19, 20, 21, 34, 35, 36, 37, 45, 67, 131};
+  const int64_t widths[] = {4, 7, 10, 11, 12, 18, 19, 20, 21, 34, 35, 36, 37, 45, 47, 48, 67, 131};
   for (int64_t h = 1; h <= 13; ++h) {
     for (int64_t w : widths)
       cases.push_back({h % 3 == 0 ? 3 : 1, h, w, ACL_BF16, MemLayout::kContiguous, Api::kBilinear2d});
