@@ -63,7 +63,9 @@ class BackwardWidthLastRunner : RunnerLaunch {
     unitRows_ = cInner ? (s[1] == 1 && s[4] == t_.c) : s[4] == 1;
     denseSlab_ = unitRows_ && s[3] == t_.w.outSize * rowWidth_ && t_.wChunkCount == 1;
     if constexpr (std::is_same_v<T, float>) {
-      streamDstRows_ = kStreamsDstRows && t_.streamStores && LineAlignedPositions(dst_, t_.layout, t_.c);
+      // Only rows with a halving run: the list outputs would store into gradInput with ordinary stores.
+      streamDstRows_ = kStreamsDstRows && t_.streamStores && LineAlignedPositions(dst_, t_.layout, t_.c) &&
+                       p_.rowW.halving.begin < p_.rowW.halving.end;
     }
     if constexpr (std::is_same_v<T, Bf16>) {
       splitRows_ = kHaveSplitRows && !cInner && denseSlab_ && p_.rowW.srcLen == t_.w.outSize &&
