@@ -177,6 +177,17 @@ inline bool ContiguousRows(const TensorView5d &view, tiling::RowLayout layout, i
   return unitRows && s[3] == rowElems;
 }
 
+// Whether every position of a channels-inner fp32 view starts a 64-byte line and holds whole lines
+// (c a multiple of 16, every stride too, the data line-aligned): a W pass may then write such a view's
+// rows itself with non-temporal stores of whole lines, instead of a scratch row that DstRowWriter copies.
+inline bool LineAlignedPositions(const TensorView5d &view, tiling::RowLayout layout, int64_t c) {
+  constexpr int64_t kLineFloats = 16;
+  const int64_t *s = view.strides;
+  bool aligned = layout == tiling::RowLayout::kCInner && reinterpret_cast<uintptr_t>(view.data) % 64 == 0 &&
+                 s[1] == 1 && s[4] == c && c % kLineFloats == 0;
+  return aligned && s[0] % kLineFloats == 0 && s[2] % kLineFloats == 0 && s[3] % kLineFloats == 0;
+}
+
 // Stores the destination rows of one D index, in increasing H order between Begin and Finish. A
 // streamed destination with contiguous rows (fp32 / fp64) gets them joined into one span written in
 // whole lines (LineStreamer); otherwise each row goes through WriteRow.

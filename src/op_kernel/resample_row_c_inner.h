@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "op_kernel/kernel_plan.h"
 #include "op_kernel/row_arith.h"
@@ -148,8 +149,11 @@ inline typename L::Mask RunTailMask(int64_t n) {
 // The halving run's results for one vector v of channels: stored at out, or applied to the targets (w *
 // v assigned, or added with the lanes' Fma: ApplyTargetLanes, EmitLanes), the first target before the
 // second, as Chunk does (the two are one row where the taps coincide). kMasked: the lanes of m only.
+// kStream (no targets, fp32, out + o vector-aligned): a non-temporal store, for a destination row the
+// W pass writes itself.
 // The addresses are formed here, base + o, only for the rows the branch writes: the others may be null.
-template <typename L, int kCount, bool kAssign0, bool kAssign1, bool kMasked, typename A>
+template <typename L, int kCount, bool kAssign0, bool kAssign1, bool kMasked, typename A,
+          bool kStream = false>
 inline void EmitRunLanes(typename L::Vec v, int64_t o, A *dst, A *row0, A *row1, typename L::Vec tw0,
                          typename L::Vec tw1, typename L::Mask m) {
   auto load = [&](const A *p) {
@@ -164,7 +168,10 @@ inline void EmitRunLanes(typename L::Vec v, int64_t o, A *dst, A *row0, A *row1,
     else
       L::Store(p, x);
   };
-  if constexpr (kCount == 0) {
+  if constexpr (kCount == 0 && kStream) {
+    static_assert(!kMasked, "whole vectors only");
+    L::Stream(dst + o, v);
+  } else if constexpr (kCount == 0) {
     store(dst + o, v);
   } else {
     A *p0 = row0 + o;
@@ -181,8 +188,9 @@ inline void EmitRunLanes(typename L::Vec v, int64_t o, A *dst, A *row0, A *row1,
 // weights w, in that order, with FMAs from zero: the entries and the operations of j's list in Chunk,
 // so the same bits, without the index and weight loads per entry. The targets (kCount of them, the
 // assignments fixed for the row) are hoisted out of the loop. Memory: the two source positions output
-// j + kAhead adds to the previous output's are requested while j is summed.
-template <typename A, int kTaps, int kCount, bool kAssign0, bool kAssign1>
+// j + kAhead adds to the previous output's are requested while j is summed. kStream: dst is the
+// destination row, written with non-temporal stores (ResampleRowCInner's streamDst).
+template <typename A, int kTaps, int kCount, bool kAssign0, bool kAssign1, bool kStream = false>
 inline void HalvingOutputs(const A *runW, int64_t jb, int64_t je, int64_t j0, const A *__restrict src,
                            int64_t srcFirst, A *__restrict dst, int64_t c, bool prefetch,
                            const RowTargets<A> *targets) {
@@ -236,7 +244,8 @@ inline void HalvingOutputs(const A *runW, int64_t jb, int64_t je, int64_t j0, co
 #pragma GCC unroll 8
       for (int v = 0; v < kRunVectors; ++v) {
         const int64_t o = at + k0 + v * kL;
-        EmitRunLanes<L, kCount, kAssign0, kAssign1, false>(acc[v], o, dst, row0, row1, tw0, tw1, tailMask);
+        EmitRunLanes<L, kCount, kAssign0, kAssign1, false, A, kStream>(acc[v], o, dst, row0, row1, tw0, tw1,
+                                                                       tailMask);
       }
     }
     if (k0 == c) continue;
@@ -259,7 +268,8 @@ inline void HalvingOutputs(const A *runW, int64_t jb, int64_t je, int64_t j0, co
       if (masked) {
         EmitRunLanes<L, kCount, kAssign0, kAssign1, true>(acc[v], o, dst, row0, row1, tw0, tw1, tailMask);
       } else {
-        EmitRunLanes<L, kCount, kAssign0, kAssign1, false>(acc[v], o, dst, row0, row1, tw0, tw1, tailMask);
+        EmitRunLanes<L, kCount, kAssign0, kAssign1, false, A, kStream>(acc[v], o, dst, row0, row1, tw0, tw1,
+                                                                       tailMask);
       }
     }
   }
@@ -271,8 +281,17 @@ inline void HalvingOutputs(const A *runW, int64_t jb, int64_t je, int64_t j0, co
 template <typename A, int kTaps>
 __attribute__((noinline)) inline void HalvingOutputsFor(const A *w, int64_t jb, int64_t je, int64_t j0,
                                                         const A *src, int64_t srcFirst, A *dst, int64_t c,
-                                                        bool prefetch, const RowTargets<A> *t) {
+                                                        bool prefetch, const RowTargets<A> *t, bool streamDst) {
   if (t == nullptr) {
+#if defined(TRILINEAR3D_HAVE_AVX2)
+    if constexpr (std::is_same_v<A, float>) {
+      if (streamDst) {
+        HalvingOutputs<A, kTaps, 0, false, false, true>(w, jb, je, j0, src, srcFirst, dst, c, prefetch, t);
+        return;
+      }
+    }
+#endif
+    (void)streamDst;
     HalvingOutputs<A, kTaps, 0, false, false>(w, jb, je, j0, src, srcFirst, dst, c, prefetch, t);
   } else if (t->count == 1) {
     if (t->assign[0]) {
@@ -296,6 +315,14 @@ __attribute__((noinline)) inline void HalvingOutputsFor(const A *w, int64_t jb, 
 #endif
 
 }  // namespace c_inner
+
+// Whether ResampleRowCInner's streamDst writes the halving run with non-temporal stores on this tier
+// (AVX2 and AVX-512; the baseline tier's destination rows take ordinary stores, as LineStreamer's do).
+#if defined(TRILINEAR3D_HAVE_AVX2)
+constexpr bool kStreamsDstRows = true;
+#else
+constexpr bool kStreamsDstRows = false;
+#endif
 
 // The outputs [j0, j1) of a RowGather, from a source row whose first element is source position
 // srcFirst (a W chunk of the width-last backward); the whole row is {0, dstLen, 0}.
@@ -357,18 +384,20 @@ __attribute__((always_inline)) inline void ListOutputs(const RowGather<A> &g, Re
 // registers across its list, then stored once, or, with targets (the backward's H scatter), applied
 // to the target rows instead of dst (not written then). The outputs of the halving run (linear) or
 // of the cubic halving run take its fixed four or eight entries (c_inner::HalvingOutputs), the others
-// their lists.
+// their lists. streamDst (fp32, no targets, every position of dst line-aligned: LineAlignedPositions):
+// dst is the destination row, and the run writes it with non-temporal stores (the few list outputs at
+// its ends with ordinary ones).
 template <typename A>
 inline void ResampleRowCInner(const RowGather<A> &g, ResampleSpan span, const A *__restrict src,
                               A *__restrict dst, int64_t c, SourceIn sourceIn,
-                              const RowTargets<A> *targets = nullptr) {
+                              const RowTargets<A> *targets = nullptr, bool streamDst = false) {
 #if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
   const bool prefetch = sourceIn == SourceIn::kMemory;
   const int64_t hb = std::max(g.halving.begin, span.j0), he = std::min(g.halving.end, span.j1);
   if (hb < he) {
     c_inner::ListOutputs(g, span, span.j0, hb, src, dst, c, sourceIn, targets);
     c_inner::HalvingOutputsFor<A, 4>(g.halving.w, hb, he, span.j0, src, span.srcFirst, dst, c, prefetch,
-                                     targets);
+                                     targets, streamDst);
     c_inner::ListOutputs(g, span, he, span.j1, src, dst, c, sourceIn, targets);
     return;
   }
@@ -376,11 +405,12 @@ inline void ResampleRowCInner(const RowGather<A> &g, ResampleSpan span, const A 
   if (cb < ce) {
     c_inner::ListOutputs(g, span, span.j0, cb, src, dst, c, sourceIn, targets);
     c_inner::HalvingOutputsFor<A, 8>(g.cubicHalving.w, cb, ce, span.j0, src, span.srcFirst, dst, c, prefetch,
-                                     targets);
+                                     targets, streamDst);
     c_inner::ListOutputs(g, span, ce, span.j1, src, dst, c, sourceIn, targets);
     return;
   }
 #endif
+  (void)streamDst;  // the lists' ordinary stores (the baseline tier, or no halving run)
   c_inner::ListOutputs(g, span, span.j0, span.j1, src, dst, c, sourceIn, targets);
 }
 

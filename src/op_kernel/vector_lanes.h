@@ -56,6 +56,7 @@ struct Avx512Lanes<float> {
   }
   static void Store(float *p, Vec v) { _mm512_storeu_ps(p, v); }
   static void Store(float *p, Vec v, Mask m) { _mm512_mask_storeu_ps(p, m, v); }
+  static void Stream(float *p, Vec v) { _mm512_stream_ps(p, v); }  // p 64-byte aligned
   static Vec Broadcast(float w) { return _mm512_set1_ps(w); }
   static Vec Mul(Vec a, Vec b) { return _mm512_mul_ps(a, b); }
   static Vec Fma(Vec a, Vec b, Vec c) { return _mm512_fmadd_ps(a, b, c); }
@@ -107,6 +108,7 @@ struct Avx2Lanes<float> {
   static Vec Load(const float *p, Mask m) { return _mm256_maskload_ps(p, m); }
   static void Store(float *p, Vec v) { _mm256_storeu_ps(p, v); }
   static void Store(float *p, Vec v, Mask m) { _mm256_maskstore_ps(p, m, v); }
+  static void Stream(float *p, Vec v) { _mm256_stream_ps(p, v); }  // p 32-byte aligned
   static Vec Broadcast(float w) { return _mm256_set1_ps(w); }
   static Vec Mul(Vec a, Vec b) { return _mm256_mul_ps(a, b); }
   static Vec Fma(Vec a, Vec b, Vec c) { return _mm256_fmadd_ps(a, b, c); }

@@ -68,6 +68,11 @@ class BackwardWidthLastRunner : RunnerLaunch {
     const int64_t *s = src_.strides;
     unitRows_ = cInner ? (s[1] == 1 && s[4] == t_.c) : s[4] == 1;
     denseSlab_ = unitRows_ && s[3] == t_.w.outSize * rowWidth_ && t_.wChunkCount == 1;
+    if constexpr (std::is_same_v<T, float>) {
+      // Only rows with a halving run: the list outputs would store into gradInput with ordinary stores.
+      streamDstRows_ = kStreamsDstRows && t_.streamStores && LineAlignedPositions(dst_, t_.layout, t_.c) &&
+                       p_.rowW.halving.begin < p_.rowW.halving.end;
+    }
     if constexpr (std::is_same_v<T, Bf16>) {
       splitRows_ = kHaveSplitRows && !cInner && denseSlab_ && p_.rowW.srcLen == t_.w.outSize &&
                    w_inner::HalvingSplitApplies(p_.rowW);
@@ -320,6 +325,14 @@ class BackwardWidthLastRunner : RunnerLaunch {
         for (const int64_t last = p_.colH.src[h1 - 1]; next <= last; ++next) DStepRow(id, next);
       }
       HStep(ih, reached, hRow);
+      if constexpr (std::is_same_v<T, A>) {
+        if (streamDstRows_) {  // the W pass writes the gradInput row itself
+          const RowTargets<A> *noTargets = nullptr;
+          ResampleRowCInner(p_.rowW, ResampleSpan{w0_, w1_, colFirst_}, hRow, DstRow(id, ih), t_.c,
+                            SourceIn::kCache, noTargets, true);
+          continue;
+        }
+      }
       ResampleRowCInner(p_.rowW, ResampleSpan{w0_, w1_, colFirst_}, hRow, wRows_, t_.c, SourceIn::kCache);
       out_.Put(wRows_, DstRow(id, ih), w1_ - w0_);
     }
@@ -445,6 +458,7 @@ class BackwardWidthLastRunner : RunnerLaunch {
   int64_t w0_ = 0, w1_ = 0, colFirst_ = 0, colCount_ = 0;  // the W chunk and the gradOut columns it spans
   bool unitRows_ = false, denseSlab_ = false;
   int directBatch_ = 1;  // DirectRows' rows per batch
+  bool streamDstRows_ = false;  // channels inner: the W pass streams the gradInput rows itself
   // bf16 rows whose W pass is a halving run: the D step (or, for a direct plane, the H step) widens
   // gradOut into split rows (CombineRowsSplit), the H step keeps them split, and the W pass reads them
   // split (HalvingRowsSplit): the same sums, with fewer instructions for the widening and the W pass.

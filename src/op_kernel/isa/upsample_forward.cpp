@@ -19,6 +19,7 @@
 
 #include "op_kernel/isa_begin.h"
 
+#include "op_kernel/blend_resample_c_inner_streamed.h"
 #include "op_kernel/blend_tap_rows.h"
 #include "op_kernel/item_loop.h"
 #include "op_kernel/resample_rows_w_cubic2x_streamed.h"
@@ -57,6 +58,12 @@ class ForwardItemRunner : RunnerLaunch {
       rowLanesW_ = t_.layout == RowLayout::kWInner && w_inner::RowLanesApplies(p_.rowW) &&
                    !w_inner::DoublingApplies(p_.rowW) && !w_inner::CubicDoublingApplies(p_.rowW);
     }
+#if defined(TRILINEAR3D_HAVE_AVX2)
+    if constexpr (std::is_same_v<T, float>) {
+      streamDstRows_ = t_.layout == RowLayout::kCInner && t_.streamStores &&
+                       LineAlignedPositions(dst_, t_.layout, t_.c) && TwoEntryLists(p_.rowW);
+    }
+#endif
     if constexpr (std::is_same_v<T, A>) {
       const int64_t *s = src_.strides;
       srcInPlace_ = t_.layout == RowLayout::kWInner ? s[4] == 1 : (s[1] == 1 && s[4] == t_.c);
@@ -124,6 +131,21 @@ class ForwardItemRunner : RunnerLaunch {
             continue;
           }
         }
+#if defined(TRILINEAR3D_HAVE_AVX2)
+        if constexpr (std::is_same_v<T, float>) {
+          if (streamDstRows_ && p_.h.moreBegin.empty()) {  // H blend and W pass in one, into the out rows
+            for (int k = 0; k < count; ++k) {
+              const size_t r = static_cast<size_t>(oh + k);
+              const int64_t i1 = p_.h.i1[r];
+              c_inner::BlendResampleRowCInnerStreamed(
+                  p_.rowW, hTapRows + (p_.h.i0[r] - ihFirst) * hTapStride, p_.h.l0[r],
+                  i1 < 0 ? nullptr : hTapRows + (i1 - ihFirst) * hTapStride, p_.h.l1[r], t_.c,
+                  OutRow(od, oh + k));
+            }
+            continue;
+          }
+        }
+#endif
         for (int k = 0; k < count; ++k) {
           A *hRow = hRow_ + k * srcRowStride_;
           BlendOutputTaps(hRow, p_.h, oh + k, hTapRows, ihFirst, hTapStride, srcRowElems_);
@@ -141,6 +163,14 @@ class ForwardItemRunner : RunnerLaunch {
             continue;
           }
         }
+#if defined(TRILINEAR3D_HAVE_AVX2)
+        if constexpr (std::is_same_v<T, float>) {
+          if (streamDstRows_) {  // the W pass writes the out rows itself
+            for (int k = 0; k < count; ++k) StreamResampleW(hRows[k], OutRow(od, oh + k));
+            continue;
+          }
+        }
+#endif
         if (t_.layout == RowLayout::kWInner && count == kBatch) {
           ResampleRowsWInner<kBatch>(p_.rowW, hRows, outRows);
         } else {
@@ -255,6 +285,30 @@ class ForwardItemRunner : RunnerLaunch {
     }
   }
 
+#if defined(TRILINEAR3D_HAVE_AVX2)
+  // ResampleW of a channels-inner row straight into a line-aligned out row (streamDstRows_): each
+  // position's two-entry blend with StreamBlendRows, BlendRows' operations.
+  void StreamResampleW(const float *hRow, float *outRow) {
+    const RowGather<float> &g = p_.rowW;
+    const int64_t c = t_.c;
+    for (int64_t ow = 0; ow < g.dstLen; ++ow) {
+      const int64_t e = g.begin[ow], end = g.begin[ow + 1];
+      StreamBlendRows(outRow + ow * c, hRow + g.src[e] * c, g.w[e],
+                      end > e + 1 ? hRow + g.src[e + 1] * c : nullptr, end > e + 1 ? g.w[e + 1] : 0.0f, c);
+    }
+  }
+#endif
+
+  // Whether every output of g takes one or two entries (the linear filter's W gather), as
+  // StreamResampleW's blends do.
+  static bool TwoEntryLists(const RowGather<A> &g) {
+    for (int64_t ow = 0; ow < g.dstLen; ++ow) {
+      const int64_t n = g.begin[ow + 1] - g.begin[ow];
+      if (n < 1 || n > 2) return false;
+    }
+    return true;
+  }
+
   T *OutRow(int64_t od, int64_t oh) const { return dstBase_ + od * dst_.strides[2] + oh * dst_.strides[3]; }
 
   // Whether every W-inner row of the view starts a 64-byte line and is contiguous.
@@ -279,6 +333,7 @@ class ForwardItemRunner : RunnerLaunch {
   bool streamedW_ = false;       // rows of an exact 2x W, streamed into line-aligned out rows by the W pass
   bool streamedCubicW_ = false;  // the same for the cubic exact 2x W
   bool rowLanesW_ = false;       // batches of four rows W-resampled on the rows' lanes (RowLanesW)
+  bool streamDstRows_ = false;   // channels inner: the W pass streams line-aligned out rows itself
   w_inner::RowLanesTaps laneTaps_[4];
   bool srcInPlace_ = false;  // source rows are read in place (ReadRow converts nothing)
   const T *srcBase_ = nullptr;

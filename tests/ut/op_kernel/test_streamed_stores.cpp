@@ -33,6 +33,10 @@ struct StreamedCase {
 // (each forced below) and both forward pass orders are reached.
 constexpr Shape5 kRowsW{1, 5, 16, 125, 131};
 constexpr Shape5 kRowsWC{1, 8, 10, 125, 131};
+// Channels inner with 16 fp32 channels: every position is a whole 64-byte line, so the W pass writes the
+// rows itself (the backward's halving run, the forward's one-pass H blend and W pass) instead of a row
+// that the spans copy.
+constexpr Shape5 kLinesWC{1, 16, 6, 100, 128};
 constexpr auto kNcdhw = ACL_FORMAT_NCDHW;
 constexpr auto kNdhwc = ACL_FORMAT_NDHWC;
 constexpr auto kDense = MemLayout::kContiguous;
@@ -45,6 +49,8 @@ const StreamedCase kBackwardCases[] = {
     // gradOut smaller than gradInput: whole gradInput planes of one tap (the scaled store).
     {"GrowFloat",               kRowsW,  {8, 63, 66},    ACL_FLOAT,  kNcdhw, kDense, false},
     {"GrowDoubleChannelsLast",  kRowsWC, {5, 63, 66},    ACL_DOUBLE, kNdhwc, kDense, false},
+    {"HalvingWFloatLines",      kLinesWC, {6, 100, 256}, ACL_FLOAT,  kNdhwc, kDense, false},
+    {"ShrinkFloatLines",        kLinesWC, {8, 130, 250},  ACL_FLOAT, kNdhwc, kDense, true},
     // Channels-last memory under an NCDHW view: no contiguous rows, stored row by row.
     {"ShrinkFloatPermuted",     kRowsW,  {24, 160, 200}, ACL_FLOAT,  kNcdhw, MemLayout::kPermuted, false},
 };
@@ -57,6 +63,8 @@ const StreamedCase kForwardCases[] = {
     {"ShrinkWFloat",          {1, 5, 8, 63, 400}, {16, 125, 131}, ACL_FLOAT,  kNcdhw, kDense, false},
     {"ShrinkWDouble",         {1, 5, 8, 63, 400}, {16, 125, 131}, ACL_DOUBLE, kNcdhw, kDense, true},
     {"ShrinkWFloatChannelsLast", {1, 8, 5, 63, 400}, {10, 125, 131}, ACL_FLOAT, kNdhwc, kDense, true},
+    {"DoublingFloatLines",    {1, 16, 5, 50, 64},  {10, 100, 128}, ACL_FLOAT, kNdhwc, kDense, false},
+    {"GrowFloatLinesOneTapH", {1, 16, 5, 100, 64}, {10, 100, 131}, ACL_FLOAT, kNdhwc, kDense, true},
 };
 // clang-format on
 
