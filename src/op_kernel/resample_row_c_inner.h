@@ -281,7 +281,8 @@ inline void HalvingOutputs(const A *runW, int64_t jb, int64_t je, int64_t j0, co
 template <typename A, int kTaps>
 __attribute__((noinline)) inline void HalvingOutputsFor(const A *w, int64_t jb, int64_t je, int64_t j0,
                                                         const A *src, int64_t srcFirst, A *dst, int64_t c,
-                                                        bool prefetch, const RowTargets<A> *t, bool streamDst) {
+                                                        bool prefetch, const RowTargets<A> *t,
+                                                        bool streamDst) {
   if (t == nullptr) {
 #if defined(TRILINEAR3D_HAVE_AVX2)
     if constexpr (std::is_same_v<A, float>) {

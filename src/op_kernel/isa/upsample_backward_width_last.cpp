@@ -457,7 +457,7 @@ class BackwardWidthLastRunner : RunnerLaunch {
   int64_t h0_ = 0, h1_ = 0, ohFirst_ = 0, slabRowCount_ = 0;
   int64_t w0_ = 0, w1_ = 0, colFirst_ = 0, colCount_ = 0;  // the W chunk and the gradOut columns it spans
   bool unitRows_ = false, denseSlab_ = false;
-  int directBatch_ = 1;  // DirectRows' rows per batch
+  int directBatch_ = 1;         // DirectRows' rows per batch
   bool streamDstRows_ = false;  // channels inner: the W pass streams the gradInput rows itself
   // bf16 rows whose W pass is a halving run: the D step (or, for a direct plane, the H step) widens
   // gradOut into split rows (CombineRowsSplit), the H step keeps them split, and the W pass reads them
