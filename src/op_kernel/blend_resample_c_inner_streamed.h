@@ -85,6 +85,18 @@ inline void BlendResampleChunkStreamed(const RowGather<float> &g, const float *a
       store(2 * k + 1, q, w2, p, w3);
     }
   };
+  // Makes `into` (holding column *held) hold column s: a copy of `other` when that holds it (the
+  // next list starts where this one ended), else s blended from the rows.
+  auto hold = [&](int64_t s, int64_t *held, Vec(&into)[kVecs], int64_t otherHeld, const Vec(&other)[kVecs]) {
+    if (*held == s) return;
+    if (otherHeld == s) {
+#pragma GCC unroll 4
+      for (int v = 0; v < kVecs; ++v) into[v] = other[v];
+    } else {
+      column(s, into);
+    }
+    *held = s;
+  };
   for (int64_t j = 0; j < g.dstLen; ++j) {
     if (j == 2 * rb && rb < re && rb >= 1) {
       runOutputs();
@@ -95,15 +107,7 @@ inline void BlendResampleChunkStreamed(const RowGather<float> &g, const float *a
     const int64_t e = begin[j];
     const bool two = begin[j + 1] > e + 1;
     const int64_t s0 = src[e];
-    if (sLo != s0) {
-      if (sHi == s0) {
-#pragma GCC unroll 4
-        for (int v = 0; v < kVecs; ++v) lo[v] = hi[v];
-      } else {
-        column(s0, lo);
-      }
-      sLo = s0;
-    }
+    hold(s0, &sLo, lo, sHi, hi);
     float *o = out + j * c + k0;
     const Vec w0 = L::Broadcast(w[e]);
     if (!two) {
@@ -111,16 +115,7 @@ inline void BlendResampleChunkStreamed(const RowGather<float> &g, const float *a
       for (int v = 0; v < kVecs; ++v) L::Stream(o + v * kL, L::Mul(w0, lo[v]));
       continue;
     }
-    const int64_t s1 = src[e + 1];
-    if (sHi != s1) {
-      if (s1 == s0) {
-#pragma GCC unroll 4
-        for (int v = 0; v < kVecs; ++v) hi[v] = lo[v];
-      } else {
-        column(s1, hi);
-      }
-      sHi = s1;
-    }
+    hold(src[e + 1], &sHi, hi, sLo, lo);
     store(j, lo, w0, hi, L::Broadcast(w[e + 1]));
   }
 }

@@ -394,20 +394,21 @@ inline void ResampleRowCInner(const RowGather<A> &g, ResampleSpan span, const A 
                               const RowTargets<A> *targets = nullptr, bool streamDst = false) {
 #if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
   const bool prefetch = sourceIn == SourceIn::kMemory;
+  // The run's outputs take its fixed taps, the outputs before and after it their lists.
+  auto listsRunLists = [&](auto taps, const auto &w, int64_t rb, int64_t re) {
+    c_inner::ListOutputs(g, span, span.j0, rb, src, dst, c, sourceIn, targets);
+    c_inner::HalvingOutputsFor<A, decltype(taps)::value>(w, rb, re, span.j0, src, span.srcFirst, dst, c,
+                                                         prefetch, targets, streamDst);
+    c_inner::ListOutputs(g, span, re, span.j1, src, dst, c, sourceIn, targets);
+  };
   const int64_t hb = std::max(g.halving.begin, span.j0), he = std::min(g.halving.end, span.j1);
   if (hb < he) {
-    c_inner::ListOutputs(g, span, span.j0, hb, src, dst, c, sourceIn, targets);
-    c_inner::HalvingOutputsFor<A, 4>(g.halving.w, hb, he, span.j0, src, span.srcFirst, dst, c, prefetch,
-                                     targets, streamDst);
-    c_inner::ListOutputs(g, span, he, span.j1, src, dst, c, sourceIn, targets);
+    listsRunLists(std::integral_constant<int, 4>{}, g.halving.w, hb, he);
     return;
   }
   const int64_t cb = std::max(g.cubicHalving.begin, span.j0), ce = std::min(g.cubicHalving.end, span.j1);
   if (cb < ce) {
-    c_inner::ListOutputs(g, span, span.j0, cb, src, dst, c, sourceIn, targets);
-    c_inner::HalvingOutputsFor<A, 8>(g.cubicHalving.w, cb, ce, span.j0, src, span.srcFirst, dst, c, prefetch,
-                                     targets, streamDst);
-    c_inner::ListOutputs(g, span, ce, span.j1, src, dst, c, sourceIn, targets);
+    listsRunLists(std::integral_constant<int, 8>{}, g.cubicHalving.w, cb, ce);
     return;
   }
 #endif
