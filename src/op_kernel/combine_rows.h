@@ -193,17 +193,25 @@ inline const S *NextRow(const S *row, int64_t stride) {
 // calls widen the rows between them twice; every element takes CombineSplitK's operations in its
 // order. The rows are addressed from two pointers five rows apart and the stride times 1 to 4; the
 // stride passes through an empty asm, without which the compiler keeps each row's pointer in its own
-// register (more rows than registers: spills in the loop).
+// register (more rows than registers: spills in the loop). ahead (or null): 16 n bytes (eight rows of
+// n bf16) that a later call reads, requested over the loop, 32 bytes per pair: kLanes / 2 lines per
+// vector of pairs (CombineHalvingRowsSplit).
 template <int kRows>
 inline void CombineHalvingSplitK(float *dst, int64_t dstStride, const Bf16 *first, int64_t stride,
-                                 const float *weights, int64_t n) {
+                                 const float *weights, int64_t n, const Bf16 *ahead) {
   using L = TierLanes<float>;
   using Vec = typename L::Vec;
   const int64_t half = n / 2;
+  constexpr int64_t kAheadBytesPerPair = 32;  // 16 n bytes over n / 2 pairs
   const Vec w0 = L::Broadcast(weights[0]), w1 = L::Broadcast(weights[1]);
   const Vec w2 = L::Broadcast(weights[2]), w3 = L::Broadcast(weights[3]);
   int64_t k = 0;  // pairs
   for (; k + L::kLanes <= half; k += L::kLanes) {
+    if (ahead != nullptr) {
+      const char *line = reinterpret_cast<const char *>(ahead) + k * kAheadBytesPerPair;
+#pragma GCC unroll 8
+      for (int64_t q = 0; q < L::kLanes * kAheadBytesPerPair; q += 64) __builtin_prefetch(line + q, 0, 1);
+    }
     int64_t s = stride;
     __asm__("" : "+r"(s));
     const Bf16 *low = first + 2 * k;
@@ -330,22 +338,23 @@ inline void CombineRowsSplit(float *__restrict dst, const Bf16 *const *src, cons
 // row(2m + 3), row(q) = first + q * stride (n even), summed exactly as CombineRowsSplit sums that 4-tap
 // list. Consecutive dst rows of an exact 2x backward share two source rows, which this widens once
 // instead of once per dst row. Not inlined: inside a kernel's item loop the compiler keeps the rows'
-// pointers on the stack.
+// pointers on the stack. ahead: null, or (rows 4) the 16 n bytes a later call will read first (eight
+// rows of n bf16, contiguous), requested as the rows are combined (software prefetch: a hint only).
 __attribute__((noinline)) inline void CombineHalvingRowsSplit(float *dst, int64_t dstStride, int rows,
                                                               const Bf16 *first, int64_t stride,
-                                                              const float *w, int64_t n) {
+                                                              const float *w, int64_t n, const Bf16 *ahead) {
   switch (rows) {
     case 1:
-      combine_detail::CombineHalvingSplitK<1>(dst, dstStride, first, stride, w, n);
+      combine_detail::CombineHalvingSplitK<1>(dst, dstStride, first, stride, w, n, nullptr);
       break;
     case 2:
-      combine_detail::CombineHalvingSplitK<2>(dst, dstStride, first, stride, w, n);
+      combine_detail::CombineHalvingSplitK<2>(dst, dstStride, first, stride, w, n, nullptr);
       break;
     case 3:
-      combine_detail::CombineHalvingSplitK<3>(dst, dstStride, first, stride, w, n);
+      combine_detail::CombineHalvingSplitK<3>(dst, dstStride, first, stride, w, n, nullptr);
       break;
     default:
-      combine_detail::CombineHalvingSplitK<4>(dst, dstStride, first, stride, w, n);
+      combine_detail::CombineHalvingSplitK<4>(dst, dstStride, first, stride, w, n, ahead);
       break;
   }
 }
@@ -353,7 +362,8 @@ __attribute__((noinline)) inline void CombineHalvingRowsSplit(float *dst, int64_
 constexpr bool kHaveSplitRows = false;
 
 inline void CombineRowsSplit(float *, const Bf16 *const *, const float *, int, int64_t, bool) {}
-inline void CombineHalvingRowsSplit(float *, int64_t, int, const Bf16 *, int64_t, const float *, int64_t) {}
+inline void CombineHalvingRowsSplit(float *, int64_t, int, const Bf16 *, int64_t, const float *, int64_t,
+                                    const Bf16 *) {}
 #endif
 
 // k >= 1 source rows; dst must not overlap a source. See the top of the file.

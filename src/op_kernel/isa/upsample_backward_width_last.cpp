@@ -434,13 +434,23 @@ class BackwardWidthLastRunner : RunnerLaunch {
   // HStep of gradInput rows ih .. ih + rows - 1 of colH's halving run from the direct plane into the
   // split rows at hOut (srcRowStride_ apart): each one CombineRowsSplit of its four gradOut rows (the sums
   // HStep makes), the gradOut rows they share widened once. One prefetch dose per row, as HStep's callers
-  // issue them.
+  // issue them (the next item's rows). A whole batch also requests, as it combines, the eight gradOut
+  // rows new to the batch kAheadBatches later (rows 2 ih + 8 kAheadBatches + 1 on), when the item's window
+  // holds them: the queue's doses run an item ahead, and the hardware prefetchers do not follow ten short
+  // rows read side by side, so without these the item's own rows come from memory as they are read.
   void HalvingHSteps(int64_t ih, int rows, A *hOut) {
     static_assert(kTapGroup >= 4, "a halving list is one tap group");
     if constexpr (std::is_same_v<T, Bf16>) {
-      const Bf16 *first = directPlane_ + (2 * ih - 1) * src_.strides[3];
-      CombineHalvingRowsSplit(hOut, srcRowStride_, rows, first, src_.strides[3], p_.colH.halving.w,
-                              srcRowElems_);
+      constexpr int64_t kAheadBatches = 2;
+      const int64_t stride = src_.strides[3];
+      const Bf16 *first = directPlane_ + (2 * ih - 1) * stride;
+      const int64_t aheadRow = 2 * ih + 2 * kRowBatch * kAheadBatches + 1;
+      const bool dense = stride == srcRowElems_;  // eight rows one contiguous block (splitRows_ has it)
+      const Bf16 *ahead = rows == kRowBatch && dense && aheadRow + 2 * kRowBatch <= ohFirst_ + slabRowCount_
+                              ? directPlane_ + aheadRow * stride
+                              : nullptr;
+      CombineHalvingRowsSplit(hOut, srcRowStride_, rows, first, stride, p_.colH.halving.w, srcRowElems_,
+                              ahead);
       prefetch_.IssueDoses(rows);
     }
   }
