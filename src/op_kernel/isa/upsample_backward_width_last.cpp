@@ -69,9 +69,11 @@ class BackwardWidthLastRunner : RunnerLaunch {
     unitRows_ = cInner ? (s[1] == 1 && s[4] == t_.c) : s[4] == 1;
     denseSlab_ = unitRows_ && s[3] == t_.w.outSize * rowWidth_ && t_.wChunkCount == 1;
     if constexpr (std::is_same_v<T, float>) {
-      // Only rows with a halving run: the list outputs would store into gradInput with ordinary stores.
+      // Only rows with a halving run, linear or cubic: the list outputs would store into gradInput with
+      // ordinary stores.
       streamDstRows_ = kStreamsDstRows && t_.streamStores && LineAlignedPositions(dst_, t_.layout, t_.c) &&
-                       p_.rowW.halving.begin < p_.rowW.halving.end;
+                       (p_.rowW.halving.begin < p_.rowW.halving.end ||
+                        p_.rowW.cubicHalving.begin < p_.rowW.cubicHalving.end);
     }
     if constexpr (std::is_same_v<T, Bf16>) {
       splitRows_ = kHaveSplitRows && !cInner && denseSlab_ && p_.rowW.srcLen == t_.w.outSize &&
@@ -341,7 +343,8 @@ class BackwardWidthLastRunner : RunnerLaunch {
   // Channels-inner rows of gradInput index id whose D step is a direct plane (a unit D axis): no ring,
   // the H step reads the gradOut rows themselves, directBatch_ rows at a time. The batch's rows in colH's
   // cubic halving run are H-stepped at once (CombineCubicHalvingRows: each gradOut row loaded once for
-  // the batch's rows it feeds), the others one by one (HStep); then each row's W pass and store.
+  // the batch's rows it feeds), the others one by one (HStep); then each row's W pass, which writes the
+  // gradInput row itself when streamDstRows_, else a W-pass row that is then stored.
   void DirectRows(int64_t id) {
     const CubicHalvingRun<A> &run = p_.colH.cubicHalving;
     const int64_t stride = src_.strides[3];
@@ -359,8 +362,16 @@ class BackwardWidthLastRunner : RunnerLaunch {
         HStep(ih + k, true, slab_ + k * srcRowStride_);
       }
       for (int k = 0; k < count; ++k) {
-        ResampleRowCInner(p_.rowW, ResampleSpan{w0_, w1_, colFirst_}, slab_ + k * srcRowStride_, wRows_, t_.c,
-                          SourceIn::kCache);
+        const ResampleSpan span{w0_, w1_, colFirst_};
+        if constexpr (std::is_same_v<T, A>) {
+          if (streamDstRows_) {  // the W pass writes the gradInput row itself
+            const RowTargets<A> *noTargets = nullptr;
+            ResampleRowCInner(p_.rowW, span, slab_ + k * srcRowStride_, DstRow(id, ih + k), t_.c,
+                              SourceIn::kCache, noTargets, true);
+            continue;
+          }
+        }
+        ResampleRowCInner(p_.rowW, span, slab_ + k * srcRowStride_, wRows_, t_.c, SourceIn::kCache);
         out_.Put(wRows_, DstRow(id, ih + k), w1_ - w0_);
       }
     }
@@ -375,12 +386,23 @@ class BackwardWidthLastRunner : RunnerLaunch {
       hRows[k] = hRows_ + k * srcRowStride_;
       wRows[k] = wRows_ + k * dstRowStride_;
     }
-    // The batch's rows [a, b) in colH's halving run, split from a direct plane: their H steps at once.
+    // The batch's rows [a, b) in colH's halving run (split rows) or cubic halving run (the others), from a
+    // direct plane: their H steps at once.
     int a = count, b = count;
-    if (splitRows_ && reached && directPlane_ != nullptr) HalvingRunRows(ih, count, &a, &b);
+    if (reached && directPlane_ != nullptr) {
+      if (splitRows_) {
+        HalvingRunRows(p_.colH.halving, ih, count, &a, &b);
+      } else {
+        HalvingRunRows(p_.colH.cubicHalving, ih, count, &a, &b);
+      }
+    }
     for (int k = 0; k < count; ++k) {
       if (k == a) {
-        HalvingHSteps(ih + a, b - a, hRows_ + a * srcRowStride_);
+        if (splitRows_) {
+          HalvingHSteps(ih + a, b - a, hRows_ + a * srcRowStride_);
+        } else {
+          CubicHalvingHSteps(ih + a, b - a, hRows_ + a * srcRowStride_);
+        }
         k = b - 1;
         continue;
       }
@@ -419,11 +441,11 @@ class BackwardWidthLastRunner : RunnerLaunch {
     }
   }
 
-  // The rows [*a, *b) of the batch ih .. ih + count - 1 whose H lists are in colH's halving run (its
-  // lists are gradOut rows 2 ih - 1 .. 2 ih + 2 with the run's weights, one tap group); *a = *b = count
-  // when none is.
-  void HalvingRunRows(int64_t ih, int count, int *a, int *b) const {
-    const HalvingRun<A> &run = p_.colH.halving;
+  // The rows [*a, *b) of the batch ih .. ih + count - 1 whose H lists are in the run of colH (halving:
+  // gradOut rows 2 ih - 1 .. 2 ih + 2, one tap group; cubic halving: 2 ih - 3 .. 2 ih + 4; the run's
+  // weights); *a = *b = count when none is.
+  template <typename Run>
+  static void HalvingRunRows(const Run &run, int64_t ih, int count, int *a, int *b) {
     const int64_t lo = std::max<int64_t>(ih, run.begin), hi = std::min<int64_t>(ih + count, run.end);
     if (lo < hi) {
       *a = static_cast<int>(lo - ih);
@@ -443,6 +465,17 @@ class BackwardWidthLastRunner : RunnerLaunch {
                               srcRowElems_);
       prefetch_.IssueDoses(rows);
     }
+  }
+
+  // HStep of gradInput rows ih .. ih + rows - 1 of colH's cubic halving run from the direct plane into the
+  // rows at hOut (srcRowStride_ apart): CombineCubicHalvingRows, the sums HStep makes (its two tap groups'
+  // chain), each gradOut row loaded once for the rows it feeds. One prefetch dose per row, as HStep's
+  // callers issue them.
+  void CubicHalvingHSteps(int64_t ih, int rows, A *hOut) {
+    const int64_t stride = src_.strides[3];
+    CombineCubicHalvingRows(hOut, srcRowStride_, rows, directPlane_ + (2 * ih - 3) * stride, stride,
+                            p_.colH.cubicHalving.w, srcRowElems_);
+    prefetch_.IssueDoses(rows);
   }
 
   T *DstRow(int64_t id, int64_t ih) const { return dstBase_ + id * dst_.strides[2] + ih * dst_.strides[3]; }
