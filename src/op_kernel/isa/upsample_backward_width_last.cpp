@@ -378,7 +378,10 @@ class BackwardWidthLastRunner : RunnerLaunch {
   }
 
   // W-inner rows: the H step of gradInput rows ih .. ih + count - 1 from the slab, their W pass, and
-  // the store. Rows no tap reaches (or a D index none reaches) are zero.
+  // the store. Rows no tap reaches (or a D index none reaches) are zero. The rows of a cubic halving run
+  // take HStep one by one, not CombineCubicHalvingRows (as DirectRows does): over short W-inner rows its
+  // fourteen concurrent row streams read the plane slower than HStep's 4-row sweeps, though with fewer
+  // instructions.
   void HAndWSteps(int64_t id, int64_t ih, int count, bool reached) {
     const A *hRows[kRowBatch];
     A *wRows[kRowBatch];
@@ -386,23 +389,12 @@ class BackwardWidthLastRunner : RunnerLaunch {
       hRows[k] = hRows_ + k * srcRowStride_;
       wRows[k] = wRows_ + k * dstRowStride_;
     }
-    // The batch's rows [a, b) in colH's halving run (split rows) or cubic halving run (the others), from a
-    // direct plane: their H steps at once.
+    // The batch's rows [a, b) in colH's halving run, split from a direct plane: their H steps at once.
     int a = count, b = count;
-    if (reached && directPlane_ != nullptr) {
-      if (splitRows_) {
-        HalvingRunRows(p_.colH.halving, ih, count, &a, &b);
-      } else {
-        HalvingRunRows(p_.colH.cubicHalving, ih, count, &a, &b);
-      }
-    }
+    if (splitRows_ && reached && directPlane_ != nullptr) HalvingRunRows(ih, count, &a, &b);
     for (int k = 0; k < count; ++k) {
       if (k == a) {
-        if (splitRows_) {
-          HalvingHSteps(ih + a, b - a, hRows_ + a * srcRowStride_);
-        } else {
-          CubicHalvingHSteps(ih + a, b - a, hRows_ + a * srcRowStride_);
-        }
+        HalvingHSteps(ih + a, b - a, hRows_ + a * srcRowStride_);
         k = b - 1;
         continue;
       }
@@ -441,11 +433,11 @@ class BackwardWidthLastRunner : RunnerLaunch {
     }
   }
 
-  // The rows [*a, *b) of the batch ih .. ih + count - 1 whose H lists are in the run of colH (halving:
-  // gradOut rows 2 ih - 1 .. 2 ih + 2, one tap group; cubic halving: 2 ih - 3 .. 2 ih + 4; the run's
-  // weights); *a = *b = count when none is.
-  template <typename Run>
-  static void HalvingRunRows(const Run &run, int64_t ih, int count, int *a, int *b) {
+  // The rows [*a, *b) of the batch ih .. ih + count - 1 whose H lists are in colH's halving run (its
+  // lists are gradOut rows 2 ih - 1 .. 2 ih + 2 with the run's weights, one tap group); *a = *b = count
+  // when none is.
+  void HalvingRunRows(int64_t ih, int count, int *a, int *b) const {
+    const HalvingRun<A> &run = p_.colH.halving;
     const int64_t lo = std::max<int64_t>(ih, run.begin), hi = std::min<int64_t>(ih + count, run.end);
     if (lo < hi) {
       *a = static_cast<int>(lo - ih);
@@ -465,17 +457,6 @@ class BackwardWidthLastRunner : RunnerLaunch {
                               srcRowElems_);
       prefetch_.IssueDoses(rows);
     }
-  }
-
-  // HStep of gradInput rows ih .. ih + rows - 1 of colH's cubic halving run from the direct plane into the
-  // rows at hOut (srcRowStride_ apart): CombineCubicHalvingRows, the sums HStep makes (its two tap groups'
-  // chain), each gradOut row loaded once for the rows it feeds. One prefetch dose per row, as HStep's
-  // callers issue them.
-  void CubicHalvingHSteps(int64_t ih, int rows, A *hOut) {
-    const int64_t stride = src_.strides[3];
-    CombineCubicHalvingRows(hOut, srcRowStride_, rows, directPlane_ + (2 * ih - 3) * stride, stride,
-                            p_.colH.cubicHalving.w, srcRowElems_);
-    prefetch_.IssueDoses(rows);
   }
 
   T *DstRow(int64_t id, int64_t ih) const { return dstBase_ + id * dst_.strides[2] + ih * dst_.strides[3]; }
