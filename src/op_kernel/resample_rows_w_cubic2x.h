@@ -23,6 +23,7 @@
 #error "an ISA header: include op_kernel/isa_begin.h before it"
 #endif
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -224,6 +225,93 @@ inline void CubicHalvingRow(const RowGather<float> &g, const float *src, float *
   for (int64_t j = run.end; j < g.dstLen; ++j) dst[j] = ListOutput(g, src, j);
 }
 
+#if defined(TRILINEAR3D_HAVE_AVX2) && !defined(TRILINEAR3D_HAVE_AVX512)
+namespace cubic_split {
+
+// The most pairs a row's split copy holds (two stack arrays of this many floats).
+constexpr int64_t kMaxPairs = 1024;
+
+// even[k] = src[2 (m0 + k)], odd[k] = src[2 (m0 + k) + 1] for pairs m0 + k < m1 (odd: 0 past the row's
+// srcLen elements), in row order: per 16 elements two loads, two in-lane shuffles and two lane permutes.
+inline void SplitPairs(const float *src, int64_t srcLen, int64_t m0, int64_t m1, float *even, float *odd) {
+  const int64_t vectorEnd = std::min(m1, srcLen / 2) - 7;  // pairs m < vectorEnd: all 16 elements in the row
+  int64_t m = m0;
+  for (; m < vectorEnd; m += 8) {
+    const __m256 a = _mm256_loadu_ps(src + 2 * m), b = _mm256_loadu_ps(src + 2 * m + 8);
+    _mm256_store_ps(even + (m - m0), InLaneOrderToRow(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0))));
+    _mm256_store_ps(odd + (m - m0), InLaneOrderToRow(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1))));
+  }
+  for (; m < m1; ++m) {
+    even[m - m0] = src[2 * m];
+    odd[m - m0] = 2 * m + 1 < srcLen ? src[2 * m + 1] : 0.0f;
+  }
+}
+
+// Outputs [j0, j1) of kRows rows through their lists, each row's sum as ListOutput sums it (FMAs from
+// zero in list order: a fused multiply-add rounds once however it is issued), the list's index and
+// weight loads shared by the rows.
+template <int kRows>
+inline void ListOutputsOfRows(const RowGather<float> &g, const float *const *src, float *const *dst,
+                              int64_t j0, int64_t j1) {
+  for (int64_t j = j0; j < j1; ++j) {
+    float acc[kRows];
+    for (int r = 0; r < kRows; ++r) acc[r] = 0.0f;
+    const int64_t e1 = g.begin[static_cast<size_t>(j) + 1];
+    for (int64_t e = g.begin[static_cast<size_t>(j)]; e < e1; ++e) {
+      const int64_t at = g.src[static_cast<size_t>(e)];
+      const float w = g.w[static_cast<size_t>(e)];
+#pragma GCC unroll 4
+      for (int r = 0; r < kRows; ++r) acc[r] = TierLanes<float>::Fma(src[r][at], w, acc[r]);
+    }
+    for (int r = 0; r < kRows; ++r) dst[r][j] = acc[r];
+  }
+}
+
+}  // namespace cubic_split
+
+// CubicHalvingRow of kRows rows on AVX2 through a split copy of each row (its even elements, then its odd
+// ones: cubic_split::SplitPairs): the eight operands of V outputs are then plain loads at consecutive
+// offsets of the two halves (tap 2q the odd elements from i - 2 + q, tap 2q + 1 the even from i - 1 + q),
+// summed as CubicHalvingVector sums its lanes (FMAs from zero, taps in order), where CubicHalvingVector
+// shuffles every operand; the ends' lists are walked once for all the rows. Returns false (nothing done)
+// for runs of more than cubic_split::kMaxPairs pairs.
+template <int kRows>
+inline bool CubicHalvingRowsSplit(const RowGather<float> &g, const float *const *src, float *const *dst) {
+  using cubic_split::kMaxPairs;
+  const CubicHalvingRun<float> &run = g.cubicHalving;
+  // The pairs the run's vectors read: gradOut elements [2 begin - 4, 2 end + 4) (the run's entries, and
+  // one element on either side that no sum takes).
+  const int64_t m0 = run.begin - 2, m1 = run.end + 2;
+  if (m1 - m0 > kMaxPairs) return false;
+  alignas(32) float even[kMaxPairs];
+  alignas(32) float odd[kMaxPairs];
+  DoublingVec w[8];
+  for (int t = 0; t < 8; ++t) w[t] = Broadcast(run.w[t]);
+  cubic_split::ListOutputsOfRows<kRows>(g, src, dst, 0, run.begin);
+  cubic_split::ListOutputsOfRows<kRows>(g, src, dst, run.end, g.dstLen);
+  const int64_t count = run.end - run.begin;
+  for (int r = 0; r < kRows; ++r) {
+    cubic_split::SplitPairs(src[r], g.srcLen, m0, m1, even, odd);
+    float *out = dst[r] + run.begin;
+    // Outputs run.begin + k .. + V - 1: tap 2q at odd[k + q], tap 2q + 1 at even[k + 1 + q].
+    auto vector = [&](int64_t k) {
+      const float *o = odd + k, *e = even + k + 1;
+      __m256 acc = _mm256_setzero_ps();
+#pragma GCC unroll 4
+      for (int q = 0; q < 4; ++q) {
+        acc = _mm256_fmadd_ps(_mm256_loadu_ps(o + q), w[2 * q], acc);
+        acc = _mm256_fmadd_ps(_mm256_loadu_ps(e + q), w[2 * q + 1], acc);
+      }
+      _mm256_storeu_ps(out + k, acc);
+    };
+    int64_t k = 0;
+    for (; k + kDoublingLanes <= count; k += kDoublingLanes) vector(k);
+    if (k < count) vector(count - kDoublingLanes);  // as CubicHalvingRow: the same bits written twice
+  }
+  return true;
+}
+#endif
+
 #if defined(TRILINEAR3D_HAVE_AVX2)
 // CubicHalvingRow with its results applied to the targets t instead of stored, as the vector steps'
 // epilogue applies them (HalvingRowTargets). The run's last partial group goes through the lists: a
@@ -253,15 +341,18 @@ inline bool CubicDoublingRows(const RowGather<A> &g, const A *const *src, A *con
   return false;
 }
 
-// The W pass of kRows rows through CubicHalvingRow when CubicHalvingApplies, with the targets (one per
-// row, optional) applied as the tier's other W-pass paths apply them: fused on the AVX tiers
-// (CubicHalvingRowTargets), from the rows on the baseline tier (as its scalar lists' path does); returns
-// false (nothing done) otherwise.
+// The W pass of kRows rows through CubicHalvingRow when CubicHalvingApplies (on AVX2 without targets:
+// CubicHalvingRowsSplit, the same bits), with the targets (one per row, optional) applied as the tier's
+// other W-pass paths apply them: fused on the AVX tiers (CubicHalvingRowTargets), from the rows on the
+// baseline tier (as its scalar lists' path does); returns false (nothing done) otherwise.
 template <int kRows, typename A>
 inline bool CubicHalvingRows(const RowGather<A> &g, const A *const *src, A *const *dst,
                              const RowTargets<A> *targets = nullptr) {
   if constexpr (std::is_same_v<A, float>) {
     if (!CubicHalvingApplies(g)) return false;
+#if defined(TRILINEAR3D_HAVE_AVX2) && !defined(TRILINEAR3D_HAVE_AVX512)
+    if (targets == nullptr && CubicHalvingRowsSplit<kRows>(g, src, dst)) return true;
+#endif
     for (int r = 0; r < kRows; ++r) {
 #if defined(TRILINEAR3D_HAVE_AVX2)
       if (targets != nullptr) {

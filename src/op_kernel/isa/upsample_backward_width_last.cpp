@@ -69,9 +69,11 @@ class BackwardWidthLastRunner : RunnerLaunch {
     unitRows_ = cInner ? (s[1] == 1 && s[4] == t_.c) : s[4] == 1;
     denseSlab_ = unitRows_ && s[3] == t_.w.outSize * rowWidth_ && t_.wChunkCount == 1;
     if constexpr (std::is_same_v<T, float>) {
-      // Only rows with a halving run: the list outputs would store into gradInput with ordinary stores.
+      // Only rows with a halving run, linear or cubic: the list outputs would store into gradInput with
+      // ordinary stores.
       streamDstRows_ = kStreamsDstRows && t_.streamStores && LineAlignedPositions(dst_, t_.layout, t_.c) &&
-                       p_.rowW.halving.begin < p_.rowW.halving.end;
+                       (p_.rowW.halving.begin < p_.rowW.halving.end ||
+                        p_.rowW.cubicHalving.begin < p_.rowW.cubicHalving.end);
     }
     if constexpr (std::is_same_v<T, Bf16>) {
       splitRows_ = kHaveSplitRows && !cInner && denseSlab_ && p_.rowW.srcLen == t_.w.outSize &&
@@ -341,7 +343,8 @@ class BackwardWidthLastRunner : RunnerLaunch {
   // Channels-inner rows of gradInput index id whose D step is a direct plane (a unit D axis): no ring,
   // the H step reads the gradOut rows themselves, directBatch_ rows at a time. The batch's rows in colH's
   // cubic halving run are H-stepped at once (CombineCubicHalvingRows: each gradOut row loaded once for
-  // the batch's rows it feeds), the others one by one (HStep); then each row's W pass and store.
+  // the batch's rows it feeds), the others one by one (HStep); then each row's W pass, which writes the
+  // gradInput row itself when streamDstRows_, else a W-pass row that is then stored.
   void DirectRows(int64_t id) {
     const CubicHalvingRun<A> &run = p_.colH.cubicHalving;
     const int64_t stride = src_.strides[3];
@@ -359,15 +362,26 @@ class BackwardWidthLastRunner : RunnerLaunch {
         HStep(ih + k, true, slab_ + k * srcRowStride_);
       }
       for (int k = 0; k < count; ++k) {
-        ResampleRowCInner(p_.rowW, ResampleSpan{w0_, w1_, colFirst_}, slab_ + k * srcRowStride_, wRows_, t_.c,
-                          SourceIn::kCache);
+        const ResampleSpan span{w0_, w1_, colFirst_};
+        if constexpr (std::is_same_v<T, A>) {
+          if (streamDstRows_) {  // the W pass writes the gradInput row itself
+            const RowTargets<A> *noTargets = nullptr;
+            ResampleRowCInner(p_.rowW, span, slab_ + k * srcRowStride_, DstRow(id, ih + k), t_.c,
+                              SourceIn::kCache, noTargets, true);
+            continue;
+          }
+        }
+        ResampleRowCInner(p_.rowW, span, slab_ + k * srcRowStride_, wRows_, t_.c, SourceIn::kCache);
         out_.Put(wRows_, DstRow(id, ih + k), w1_ - w0_);
       }
     }
   }
 
   // W-inner rows: the H step of gradInput rows ih .. ih + count - 1 from the slab, their W pass, and
-  // the store. Rows no tap reaches (or a D index none reaches) are zero.
+  // the store. Rows no tap reaches (or a D index none reaches) are zero. The rows of a cubic halving run
+  // take HStep one by one, not CombineCubicHalvingRows (as DirectRows does): over short W-inner rows its
+  // fourteen concurrent row streams read the plane slower than HStep's 4-row sweeps, though with fewer
+  // instructions.
   void HAndWSteps(int64_t id, int64_t ih, int count, bool reached) {
     const A *hRows[kRowBatch];
     A *wRows[kRowBatch];
