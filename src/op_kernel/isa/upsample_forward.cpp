@@ -58,7 +58,7 @@ class ForwardItemRunner : RunnerLaunch {
       rowLanesW_ = t_.layout == RowLayout::kWInner && w_inner::RowLanesApplies(p_.rowW) &&
                    !w_inner::DoublingApplies(p_.rowW) && !w_inner::CubicDoublingApplies(p_.rowW);
     }
-#if defined(TRILINEAR3D_HAVE_AVX2)
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
     if constexpr (std::is_same_v<T, float>) {
       streamDstRows_ = t_.layout == RowLayout::kCInner && t_.streamStores &&
                        LineAlignedPositions(dst_, t_.layout, t_.c) && TwoEntryLists(p_.rowW);
@@ -69,6 +69,15 @@ class ForwardItemRunner : RunnerLaunch {
       srcInPlace_ = t_.layout == RowLayout::kWInner ? s[4] == 1 : (s[1] == 1 && s[4] == t_.c);
     }
     widthFirst_ = t_.kernel == tiling::Kernel::kForwardWidthFirst;
+    if constexpr (w_inner::kRowLanesW && std::is_same_v<A, float>) {
+      rowPairsW_ = t_.layout == RowLayout::kWInner && !widthFirst_ && !rowLanesW_ &&
+                   !w_inner::DoublingApplies(p_.rowW) && !w_inner::CubicDoublingApplies(p_.rowW) &&
+                   pairsW_.Build(p_.rowW);
+      // Every batch then takes that path (one or two H taps per row), so that fp32 rows of unit stride
+      // can be written by it directly, instead of through scratch rows that out_ copies.
+      directPairsW_ =
+          rowPairsW_ && std::is_same_v<T, float> && dst_.strides[4] == 1 && p_.h.moreBegin.empty();
+    }
     if (widthFirst_) {
       // The tiling's W-first layout: one converted source row | two W-resampled rows (the taps streamed
       // row by row) | destination rows | D-pass rows | two cached planes of W-resampled source rows;
@@ -120,18 +129,32 @@ class ForwardItemRunner : RunnerLaunch {
         const int count = static_cast<int>(std::min<int64_t>(kBatch, oh1 - oh));
         const A *hRows[kBatch];
         A *outRows[kBatch];
-        for (int k = 0; k < count; ++k) outRows[k] = dstRow_ + k * dstRowStride_;
-        if constexpr (w_inner::kRowLanesW && std::is_same_v<T, float>) {
+        for (int k = 0; k < kBatch; ++k) outRows[k] = dstRow_ + k * dstRowStride_;
+        if constexpr (w_inner::kRowLanesW && std::is_same_v<A, float>) {
           // The batch's H blend interleaved into hRow_ (four rows' room), then the W pass on the rows'
-          // lanes.
-          if (rowLanesW_ && count == kBatch && FillLaneTaps(oh, hTapRows, ihFirst, hTapStride)) {
+          // lanes: the lists (RowLanesW) or the table of one- and two-entry lists (PairListsW, also for
+          // a batch of fewer rows: the last row repeated into the spare lanes, whose results stay in
+          // scratch).
+          if ((rowLanesW_ || rowPairsW_) && (count == kBatch || rowPairsW_) &&
+              FillLaneTaps(oh, count, hTapRows, ihFirst, hTapStride)) {
             w_inner::BlendFourRowsInterleaved(laneTaps_, srcRowElems_, hRow_);
-            w_inner::RowLanesW(p_.rowW, hRow_, outRows);
+            if (directPairsW_) {
+              if constexpr (std::is_same_v<T, float>) {
+                for (int k = 0; k < count; ++k) outRows[k] = OutRow(od, oh + k);
+              }
+              pairsW_.Run(hRow_, outRows);
+              continue;
+            }
+            if (rowPairsW_) {
+              pairsW_.Run(hRow_, outRows);
+            } else {
+              w_inner::RowLanesW(p_.rowW, hRow_, outRows);
+            }
             for (int k = 0; k < count; ++k) out_.Put(outRows[k], OutRow(od, oh + k), t_.w.outSize);
             continue;
           }
         }
-#if defined(TRILINEAR3D_HAVE_AVX2)
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
         if constexpr (std::is_same_v<T, float>) {
           if (streamDstRows_ && p_.h.moreBegin.empty()) {  // H blend and W pass in one, into the out rows
             for (int k = 0; k < count; ++k) {
@@ -163,7 +186,7 @@ class ForwardItemRunner : RunnerLaunch {
             continue;
           }
         }
-#if defined(TRILINEAR3D_HAVE_AVX2)
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
         if constexpr (std::is_same_v<T, float>) {
           if (streamDstRows_) {  // the W pass writes the out rows itself
             for (int k = 0; k < count; ++k) StreamResampleW(hRows[k], OutRow(od, oh + k));
@@ -247,17 +270,18 @@ class ForwardItemRunner : RunnerLaunch {
     return {a, i1 < 0 ? nullptr : i1 == p_.d.i0[od] ? a : SourceRow(i1, ih, rowB_)};
   }
 
-  // laneTaps_ = the H taps of out rows oh .. oh + 3 (BlendOutputTaps' order), tap i's row at
-  // rows + (i - first) * stride; false (laneTaps_ unusable) when a row has more taps than it holds.
-  bool FillLaneTaps(int64_t oh, const A *rows, int64_t first, int64_t stride) {
+  // laneTaps_ = the H taps of out rows oh .. oh + 3 (BlendOutputTaps' order; rows past oh + count - 1
+  // repeat that row's), tap i's row at rows + (i - first) * stride; false (laneTaps_ unusable) when a
+  // row has more taps than it holds.
+  bool FillLaneTaps(int64_t oh, int count, const A *rows, int64_t first, int64_t stride) {
     const TapTable<A> &h = p_.h;
     for (int r = 0; r < 4; ++r) {
-      const size_t k = static_cast<size_t>(oh + r);
+      const size_t k = static_cast<size_t>(oh + std::min(r, count - 1));
       const int64_t more = h.moreBegin.empty() ? 0 : h.moreBegin[k + 1] - h.moreBegin[k];
       if (2 + more > w_inner::kRowLanesMaxTaps) return false;
       w_inner::RowLanesTaps &t = laneTaps_[r];
       t.count = 0;
-      ForEachTapRow(h, oh + r, rows, first, stride, [&t](const A *row, A w) {
+      ForEachTapRow(h, static_cast<int64_t>(k), rows, first, stride, [&t](const A *row, A w) {
         t.row[t.count] = row;
         t.w[t.count++] = w;
       });
@@ -285,7 +309,7 @@ class ForwardItemRunner : RunnerLaunch {
     }
   }
 
-#if defined(TRILINEAR3D_HAVE_AVX2)
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
   // ResampleW of a channels-inner row straight into a line-aligned out row (streamDstRows_): each
   // position's two-entry blend with StreamBlendRows, BlendRows' operations.
   void StreamResampleW(const float *hRow, float *outRow) {
@@ -333,9 +357,12 @@ class ForwardItemRunner : RunnerLaunch {
   bool streamedW_ = false;       // rows of an exact 2x W, streamed into line-aligned out rows by the W pass
   bool streamedCubicW_ = false;  // the same for the cubic exact 2x W
   bool rowLanesW_ = false;       // batches of four rows W-resampled on the rows' lanes (RowLanesW)
+  bool rowPairsW_ = false;       // the same through pairsW_ (lists of one or two entries)
+  bool directPairsW_ = false;    // rowPairsW_ writing the out rows itself
   bool streamDstRows_ = false;   // channels inner: the W pass streams line-aligned out rows itself
   w_inner::RowLanesTaps laneTaps_[4];
-  bool srcInPlace_ = false;  // source rows are read in place (ReadRow converts nothing)
+  w_inner::PairListsW pairsW_;  // rowPairsW_: the W gather's table
+  bool srcInPlace_ = false;     // source rows are read in place (ReadRow converts nothing)
   const T *srcBase_ = nullptr;
   T *dstBase_ = nullptr;
 };
