@@ -20,7 +20,6 @@
 
 #include <cstdint>
 
-#include "op_kernel/blend_tap_rows.h"
 #include "op_kernel/kernel_plan.h"
 #include "op_kernel/vector_lanes.h"
 
@@ -55,12 +54,20 @@ inline void BlendResampleChunkStreamed(const RowGather<float> &g, const float *a
     const float *pb = b + s * c + k0;
 #pragma GCC unroll 4
     for (int v = 0; v < kVecs; ++v)
-      col[v] = blend_detail::FirstTwo<L>(v0, L::Load(pa + v * kL), v1, L::Load(pb + v * kL));
+#if defined(TRILINEAR3D_HAVE_AVX2)
+      col[v] = L::Fma(v0, L::Load(pa + v * kL), L::Mul(v1, L::Load(pb + v * kL)));
+#else  // the 128-bit tier's BlendRows order (blend_detail::FirstTwo)
+      col[v] = L::Fma(v1, L::Load(pb + v * kL), L::Mul(v0, L::Load(pa + v * kL)));
+#endif
   };
   auto store = [&](int64_t j, const Vec(&x)[kVecs], Vec wx, const Vec(&y)[kVecs], Vec wy) {
     float *o = out + j * c + k0;
 #pragma GCC unroll 4
-    for (int v = 0; v < kVecs; ++v) L::Stream(o + v * kL, blend_detail::FirstTwo<L>(wx, x[v], wy, y[v]));
+#if defined(TRILINEAR3D_HAVE_AVX2)
+    for (int v = 0; v < kVecs; ++v) L::Stream(o + v * kL, L::Fma(wx, x[v], L::Mul(wy, y[v])));
+#else
+    for (int v = 0; v < kVecs; ++v) L::Stream(o + v * kL, L::Fma(wy, y[v], L::Mul(wx, x[v])));
+#endif
   };
   const int64_t *__restrict begin = g.begin.data();
   const int32_t *__restrict src = g.src.data();

@@ -198,6 +198,8 @@ inline void RowLanesW(const RowGather<float> &g, const float *il, float *const *
 // two loads, two multiplies and two adds, and no list walk. Each output is summed as ListLanes sums it
 // (from +0, w * x added per entry in list order), so the bits are the lists'. Rows of at most
 // kMaxOutputs outputs (the table lives in the runner, on the core's stack).
+constexpr bool kPairListsW = true;
+
 class PairListsW {
  public:
   static constexpr int64_t kMaxOutputs = 1024;
@@ -281,6 +283,8 @@ class PairListsW {
 };
 #else
 // The AVX tiers' vector steps serve these gathers.
+constexpr bool kPairListsW = false;
+
 class PairListsW {
  public:
   bool Build(const RowGather<float> &) { return false; }
@@ -297,6 +301,8 @@ void BlendFourRowsInterleaved(const RowLanesTaps *taps, int64_t n, float *il);
 void RowLanesW(const RowGather<float> &g, const float *il, float *const *dst);
 
 // A tier without vectors (or aarch64's baseline) keeps the lists.
+constexpr bool kPairListsW = false;
+
 class PairListsW {
  public:
   bool Build(const RowGather<float> &) { return false; }

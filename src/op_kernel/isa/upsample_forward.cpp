@@ -69,7 +69,8 @@ class ForwardItemRunner : RunnerLaunch {
       srcInPlace_ = t_.layout == RowLayout::kWInner ? s[4] == 1 : (s[1] == 1 && s[4] == t_.c);
     }
     widthFirst_ = t_.kernel == tiling::Kernel::kForwardWidthFirst;
-    if constexpr (w_inner::kRowLanesW && std::is_same_v<A, float>) {
+#if defined(TRILINEAR3D_HAVE_VEC128)
+    if constexpr (w_inner::kPairListsW && std::is_same_v<A, float>) {
       rowPairsW_ = t_.layout == RowLayout::kWInner && !widthFirst_ && !rowLanesW_ &&
                    !w_inner::DoublingApplies(p_.rowW) && !w_inner::CubicDoublingApplies(p_.rowW) &&
                    pairsW_.Build(p_.rowW);
@@ -78,6 +79,7 @@ class ForwardItemRunner : RunnerLaunch {
       directPairsW_ =
           rowPairsW_ && std::is_same_v<T, float> && dst_.strides[4] == 1 && p_.h.moreBegin.empty();
     }
+#endif
     if (widthFirst_) {
       // The tiling's W-first layout: one converted source row | two W-resampled rows (the taps streamed
       // row by row) | destination rows | D-pass rows | two cached planes of W-resampled source rows;
@@ -129,15 +131,15 @@ class ForwardItemRunner : RunnerLaunch {
         const int count = static_cast<int>(std::min<int64_t>(kBatch, oh1 - oh));
         const A *hRows[kBatch];
         A *outRows[kBatch];
-        for (int k = 0; k < kBatch; ++k) outRows[k] = dstRow_ + k * dstRowStride_;
-        if constexpr (w_inner::kRowLanesW && std::is_same_v<A, float>) {
+        for (int k = 0; k < count; ++k) outRows[k] = dstRow_ + k * dstRowStride_;
+#if defined(TRILINEAR3D_HAVE_VEC128)
+        if constexpr (w_inner::kPairListsW && std::is_same_v<A, float>) {
           // The batch's H blend interleaved into hRow_ (four rows' room), then the W pass on the rows'
-          // lanes: the lists (RowLanesW) or the table of one- and two-entry lists (PairListsW, also for
-          // a batch of fewer rows: the last row repeated into the spare lanes, whose results stay in
-          // scratch).
-          if ((rowLanesW_ || rowPairsW_) && (count == kBatch || rowPairsW_) &&
-              FillLaneTaps(oh, count, hTapRows, ihFirst, hTapStride)) {
+          // lanes from the table of one- and two-entry lists (also for a batch of fewer rows: the last
+          // row repeated into the spare lanes, whose results stay in scratch).
+          if (rowPairsW_ && FillBatchLaneTaps(oh, count, hTapRows, ihFirst, hTapStride)) {
             w_inner::BlendFourRowsInterleaved(laneTaps_, srcRowElems_, hRow_);
+            for (int k = count; k < kBatch; ++k) outRows[k] = dstRow_ + k * dstRowStride_;
             if (directPairsW_) {
               if constexpr (std::is_same_v<T, float>) {
                 for (int k = 0; k < count; ++k) outRows[k] = OutRow(od, oh + k);
@@ -145,11 +147,18 @@ class ForwardItemRunner : RunnerLaunch {
               pairsW_.Run(hRow_, outRows);
               continue;
             }
-            if (rowPairsW_) {
-              pairsW_.Run(hRow_, outRows);
-            } else {
-              w_inner::RowLanesW(p_.rowW, hRow_, outRows);
-            }
+            pairsW_.Run(hRow_, outRows);
+            for (int k = 0; k < count; ++k) out_.Put(outRows[k], OutRow(od, oh + k), t_.w.outSize);
+            continue;
+          }
+        }
+#endif
+        if constexpr (w_inner::kRowLanesW && std::is_same_v<T, float>) {
+          // The batch's H blend interleaved into hRow_ (four rows' room), then the W pass on the rows'
+          // lanes.
+          if (rowLanesW_ && count == kBatch && FillLaneTaps(oh, hTapRows, ihFirst, hTapStride)) {
+            w_inner::BlendFourRowsInterleaved(laneTaps_, srcRowElems_, hRow_);
+            w_inner::RowLanesW(p_.rowW, hRow_, outRows);
             for (int k = 0; k < count; ++k) out_.Put(outRows[k], OutRow(od, oh + k), t_.w.outSize);
             continue;
           }
@@ -270,24 +279,43 @@ class ForwardItemRunner : RunnerLaunch {
     return {a, i1 < 0 ? nullptr : i1 == p_.d.i0[od] ? a : SourceRow(i1, ih, rowB_)};
   }
 
-  // laneTaps_ = the H taps of out rows oh .. oh + 3 (BlendOutputTaps' order; rows past oh + count - 1
-  // repeat that row's), tap i's row at rows + (i - first) * stride; false (laneTaps_ unusable) when a
-  // row has more taps than it holds.
-  bool FillLaneTaps(int64_t oh, int count, const A *rows, int64_t first, int64_t stride) {
+  // laneTaps_ = the H taps of out rows oh .. oh + 3 (BlendOutputTaps' order), tap i's row at
+  // rows + (i - first) * stride; false (laneTaps_ unusable) when a row has more taps than it holds.
+  bool FillLaneTaps(int64_t oh, const A *rows, int64_t first, int64_t stride) {
     const TapTable<A> &h = p_.h;
     for (int r = 0; r < 4; ++r) {
-      const size_t k = static_cast<size_t>(oh + std::min(r, count - 1));
+      const size_t k = static_cast<size_t>(oh + r);
       const int64_t more = h.moreBegin.empty() ? 0 : h.moreBegin[k + 1] - h.moreBegin[k];
       if (2 + more > w_inner::kRowLanesMaxTaps) return false;
       w_inner::RowLanesTaps &t = laneTaps_[r];
       t.count = 0;
-      ForEachTapRow(h, static_cast<int64_t>(k), rows, first, stride, [&t](const A *row, A w) {
+      ForEachTapRow(h, oh + r, rows, first, stride, [&t](const A *row, A w) {
         t.row[t.count] = row;
         t.w[t.count++] = w;
       });
     }
     return true;
   }
+
+#if defined(TRILINEAR3D_HAVE_VEC128)
+  // FillLaneTaps for a batch of count rows (1 to 4): the lanes past the batch's last row repeat its taps.
+  bool FillBatchLaneTaps(int64_t oh, int count, const A *rows, int64_t first, int64_t stride) {
+    const TapTable<A> &h = p_.h;
+    for (int r = 0; r < 4; ++r) {
+      const int64_t o = oh + std::min(r, count - 1);
+      const size_t k = static_cast<size_t>(o);
+      const int64_t more = h.moreBegin.empty() ? 0 : h.moreBegin[k + 1] - h.moreBegin[k];
+      if (2 + more > w_inner::kRowLanesMaxTaps) return false;
+      w_inner::RowLanesTaps &t = laneTaps_[r];
+      t.count = 0;
+      ForEachTapRow(h, o, rows, first, stride, [&t](const A *row, A w) {
+        t.row[t.count] = row;
+        t.w[t.count++] = w;
+      });
+    }
+    return true;
+  }
+#endif
 
   const A *SourceRow(int64_t id, int64_t ih, A *buffer) {
     return ReadRow(srcBase_ + id * src_.strides[2] + ih * src_.strides[3], src_, t_.layout, t_.w.inSize, t_.c,
@@ -357,14 +385,16 @@ class ForwardItemRunner : RunnerLaunch {
   bool streamedW_ = false;       // rows of an exact 2x W, streamed into line-aligned out rows by the W pass
   bool streamedCubicW_ = false;  // the same for the cubic exact 2x W
   bool rowLanesW_ = false;       // batches of four rows W-resampled on the rows' lanes (RowLanesW)
-  bool rowPairsW_ = false;       // the same through pairsW_ (lists of one or two entries)
-  bool directPairsW_ = false;    // rowPairsW_ writing the out rows itself
   bool streamDstRows_ = false;   // channels inner: the W pass streams line-aligned out rows itself
   w_inner::RowLanesTaps laneTaps_[4];
-  w_inner::PairListsW pairsW_;  // rowPairsW_: the W gather's table
-  bool srcInPlace_ = false;     // source rows are read in place (ReadRow converts nothing)
+  bool srcInPlace_ = false;  // source rows are read in place (ReadRow converts nothing)
   const T *srcBase_ = nullptr;
   T *dstBase_ = nullptr;
+#if defined(TRILINEAR3D_HAVE_VEC128)  // (the AVX tiers' runner keeps its layout)
+  bool rowPairsW_ = false;            // batches of four rows W-resampled on the rows' lanes through pairsW_
+  bool directPairsW_ = false;         // rowPairsW_ writing the out rows itself
+  w_inner::PairListsW pairsW_;
+#endif
 };
 
 }  // namespace
