@@ -5,9 +5,12 @@
 // the next output reads them (the lists of an upsampling W share positions with their neighbours; an
 // exact 2x W's doubling run computes each position once for its two outputs). No
 // H-blended row and no out row pass through memory. Every value takes the operations of the two-pass
-// path (BlendOutputTaps' two-tap BlendRows, then the W lists' BlendRows): w0 * a + w1 * b as w1 * b
-// rounded, then w0 * a added with one FMA; one tap: w0 * a. So the same bits. AVX2 and AVX-512 tiers
-// (compiled once per ISA: included only from src/op_kernel/isa/*.cpp).
+// path (BlendOutputTaps' two-tap BlendRows, then the W lists' BlendRows): w0 * a + w1 * b as the tier's
+// BlendRows computes it (blend_detail::FirstTwo: on the AVX tiers w1 * b rounded, then w0 * a added with
+// one FMA; on the 128-bit tier w0 * a rounded, then w1 * b added by Vec128Lanes::Fma); one tap: w0 * a.
+// So the same bits. The vector tiers: AVX-512, AVX2 and the 128-bit tier, whose Stream is SSE2's
+// non-temporal store, or a plain one on aarch64 (compiled once per ISA: included only from
+// src/op_kernel/isa/*.cpp).
 #ifndef TRILINEAR3D_OP_KERNEL_BLEND_RESAMPLE_C_INNER_STREAMED_H_
 #define TRILINEAR3D_OP_KERNEL_BLEND_RESAMPLE_C_INNER_STREAMED_H_
 
@@ -20,14 +23,16 @@
 #include "op_kernel/kernel_plan.h"
 #include "op_kernel/vector_lanes.h"
 
-#if defined(TRILINEAR3D_HAVE_AVX2)  // AVX-512 builds too
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)  // AVX-512 builds too
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
 namespace c_inner {
 
 #if defined(TRILINEAR3D_HAVE_AVX512)
 using StreamedLanes = Avx512Lanes<float>;
-#else
+#elif defined(TRILINEAR3D_HAVE_AVX2)
 using StreamedLanes = Avx2Lanes<float>;
+#else
+using StreamedLanes = Vec128Lanes<float>;
 #endif
 
 // Channels [k0, k0 + kVecs lanes) of every out position of the row (BlendResampleRowCInnerStreamed).
@@ -49,12 +54,20 @@ inline void BlendResampleChunkStreamed(const RowGather<float> &g, const float *a
     const float *pb = b + s * c + k0;
 #pragma GCC unroll 4
     for (int v = 0; v < kVecs; ++v)
+#if defined(TRILINEAR3D_HAVE_AVX2)
       col[v] = L::Fma(v0, L::Load(pa + v * kL), L::Mul(v1, L::Load(pb + v * kL)));
+#else  // the 128-bit tier's BlendRows order (blend_detail::FirstTwo)
+      col[v] = L::Fma(v1, L::Load(pb + v * kL), L::Mul(v0, L::Load(pa + v * kL)));
+#endif
   };
   auto store = [&](int64_t j, const Vec(&x)[kVecs], Vec wx, const Vec(&y)[kVecs], Vec wy) {
     float *o = out + j * c + k0;
 #pragma GCC unroll 4
+#if defined(TRILINEAR3D_HAVE_AVX2)
     for (int v = 0; v < kVecs; ++v) L::Stream(o + v * kL, L::Fma(wx, x[v], L::Mul(wy, y[v])));
+#else
+    for (int v = 0; v < kVecs; ++v) L::Stream(o + v * kL, L::Fma(wy, y[v], L::Mul(wx, x[v])));
+#endif
   };
   const int64_t *__restrict begin = g.begin.data();
   const int32_t *__restrict src = g.src.data();

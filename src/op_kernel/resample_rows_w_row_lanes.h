@@ -114,11 +114,47 @@ inline __m128 ListLanes(const RowGather<float> &g, const float *il, int64_t j) {
 
 }  // namespace row_lanes
 
+#if !defined(TRILINEAR3D_HAVE_AVX2)
+namespace row_lanes {
+
+// BlendFourRowsInterleaved's vectors when every row has two taps (the linear filters' H), the weights
+// broadcast and the rows read once: BlendTapRows' operations (blend_detail::FirstTwo). Returns the
+// elements done (none for other rows).
+inline int64_t BlendFourTwoTapRowsInterleaved(const RowLanesTaps *taps, int64_t n, float *il) {
+  constexpr int64_t V = Lanes::kLanes;
+  for (int q = 0; q < 4; ++q) {
+    if (taps[q].count != 2) return 0;
+  }
+  const float *__restrict a0 = taps[0].row[0], *__restrict b0 = taps[0].row[1];
+  const float *__restrict a1 = taps[1].row[0], *__restrict b1 = taps[1].row[1];
+  const float *__restrict a2 = taps[2].row[0], *__restrict b2 = taps[2].row[1];
+  const float *__restrict a3 = taps[3].row[0], *__restrict b3 = taps[3].row[1];
+  const Lanes::Vec u0 = Lanes::Broadcast(taps[0].w[0]), v0 = Lanes::Broadcast(taps[0].w[1]);
+  const Lanes::Vec u1 = Lanes::Broadcast(taps[1].w[0]), v1 = Lanes::Broadcast(taps[1].w[1]);
+  const Lanes::Vec u2 = Lanes::Broadcast(taps[2].w[0]), v2 = Lanes::Broadcast(taps[2].w[1]);
+  const Lanes::Vec u3 = Lanes::Broadcast(taps[3].w[0]), v3 = Lanes::Broadcast(taps[3].w[1]);
+  using blend_detail::FirstTwo;
+  int64_t x = 0;
+  for (; x + V <= n; x += V) {
+    StoreInterleaved(il + 4 * x, FirstTwo<Lanes>(u0, Lanes::Load(a0 + x), v0, Lanes::Load(b0 + x)),
+                     FirstTwo<Lanes>(u1, Lanes::Load(a1 + x), v1, Lanes::Load(b1 + x)),
+                     FirstTwo<Lanes>(u2, Lanes::Load(a2 + x), v2, Lanes::Load(b2 + x)),
+                     FirstTwo<Lanes>(u3, Lanes::Load(a3 + x), v3, Lanes::Load(b3 + x)));
+  }
+  return x;
+}
+
+}  // namespace row_lanes
+#endif
+
 // The H blend of four out rows (taps[r]) of n elements, stored interleaved at il (4 n floats).
 inline void BlendFourRowsInterleaved(const RowLanesTaps *taps, int64_t n, float *il) {
   using row_lanes::Lanes;
   constexpr int64_t V = Lanes::kLanes;
   int64_t x = 0;
+#if !defined(TRILINEAR3D_HAVE_AVX2)
+  x = row_lanes::BlendFourTwoTapRowsInterleaved(taps, n, il);
+#endif
   for (; x + 2 * V <= n; x += 2 * V) {
     Lanes::Vec r[4][2];
     for (int q = 0; q < 4; ++q) row_lanes::BlendAt<2>(taps[q], x, r[q]);
@@ -154,6 +190,108 @@ inline void RowLanesW(const RowGather<float> &g, const float *il, float *const *
   }
 }
 
+#if defined(TRILINEAR3D_HAVE_VEC128)
+// The 128-bit tier's W pass of four interleaved rows (as RowLanesW) for a gather whose lists all have
+// one or two entries (the linear filters' W, where the AVX tiers' vector steps permute a window and this
+// tier has no permutes): a table built once per launch holds, per output, its entries' byte offsets into
+// the interleaved rows and their weights already broadcast to the four lanes, so that an output costs
+// two loads, two multiplies and two adds, and no list walk. Each output is summed as ListLanes sums it
+// (from +0, w * x added per entry in list order), so the bits are the lists'. Rows of at most
+// kMaxOutputs outputs (the table lives in the runner, on the core's stack).
+constexpr bool kPairListsW = true;
+
+class PairListsW {
+ public:
+  static constexpr int64_t kMaxOutputs = 1024;
+
+  // Fills the table for g; false (the table unusable) when a list has no entry or more than two, or g
+  // is longer than the table.
+  bool Build(const RowGather<float> &g) {
+    n_ = 0;
+    if (g.dstLen <= 0 || g.dstLen > kMaxOutputs || g.srcLen > (int64_t{1} << 26)) return false;
+    for (int64_t j = 0; j < g.dstLen; ++j) {
+      const int64_t e = g.begin[static_cast<size_t>(j)], k = g.begin[static_cast<size_t>(j) + 1] - e;
+      if (k < 1 || k > 2) return false;
+      const auto entry = [&](int64_t i) { return static_cast<size_t>(e + (k == 2 ? i : 0)); };
+      for (int i = 0; i < 2; ++i) {
+        off_[j][i] = 16 * g.src[entry(i)];  // 16 bytes per interleaved position
+        for (int l = 0; l < 4; ++l) w_[j][i][l] = g.w[entry(i)];
+      }
+      two_[j] = k == 2;
+    }
+    twoBegin_ = twoEnd_ = 0;
+    for (int64_t j = 0; j < g.dstLen;) {
+      int64_t e = j;
+      while (e < g.dstLen && two_[e]) ++e;
+      if (e - j > twoEnd_ - twoBegin_) {
+        twoBegin_ = j;
+        twoEnd_ = e;
+      }
+      j = e + 1;
+    }
+    n_ = g.dstLen;
+    return true;
+  }
+
+  // dst[0..3] = the W pass of the four rows interleaved at il (BlendFourRowsInterleaved's layout).
+  void Run(const float *il, float *const *dst) const {
+    const char *base = reinterpret_cast<const char *>(il);
+    const auto product = [&](int64_t j, int i) {
+      return _mm_mul_ps(_mm_load_ps(w_[j][i]),
+                        _mm_load_ps(reinterpret_cast<const float *>(base + off_[j][i])));
+    };
+    const auto sum = [&](int64_t j) {
+      const __m128 acc = _mm_add_ps(_mm_setzero_ps(), product(j, 0));
+      return two_[j] ? _mm_add_ps(acc, product(j, 1)) : acc;
+    };
+    const auto sum2 = [&](int64_t j) {
+      return _mm_add_ps(_mm_add_ps(_mm_setzero_ps(), product(j, 0)), product(j, 1));
+    };
+    float *__restrict d0 = dst[0], *__restrict d1 = dst[1], *__restrict d2 = dst[2], *__restrict d3 = dst[3];
+    const int64_t n = n_, twoBegin = twoBegin_, twoEnd = twoEnd_;
+    const auto store = [&](int64_t j, __m128 o0, __m128 o1, __m128 o2, __m128 o3) {
+      _MM_TRANSPOSE4_PS(o0, o1, o2, o3);
+      _mm_storeu_ps(d0 + j, o0);
+      _mm_storeu_ps(d1 + j, o1);
+      _mm_storeu_ps(d2 + j, o2);
+      _mm_storeu_ps(d3 + j, o3);
+    };
+    int64_t j = 0;
+    for (; j + 4 <= n; j += 4) {
+      if (j >= twoBegin && j + 4 <= twoEnd) {
+        store(j, sum2(j), sum2(j + 1), sum2(j + 2), sum2(j + 3));
+      } else {
+        store(j, sum(j), sum(j + 1), sum(j + 2), sum(j + 3));
+      }
+    }
+    for (; j < n; ++j) {
+      alignas(16) float v[4];
+      _mm_store_ps(v, sum(j));
+      d0[j] = v[0];
+      d1[j] = v[1];
+      d2[j] = v[2];
+      d3[j] = v[3];
+    }
+  }
+
+ private:
+  alignas(16) float w_[kMaxOutputs][2][4];
+  int32_t off_[kMaxOutputs][2];
+  bool two_[kMaxOutputs];
+  int64_t n_ = 0;
+  int64_t twoBegin_ = 0, twoEnd_ = 0;  // the longest run of two-entry lists
+};
+#else
+// The AVX tiers' vector steps serve these gathers.
+constexpr bool kPairListsW = false;
+
+class PairListsW {
+ public:
+  bool Build(const RowGather<float> &) { return false; }
+  void Run(const float *, float *const *) const {}
+};
+#endif
+
 #else
 
 constexpr bool kRowLanesW = false;
@@ -161,6 +299,15 @@ constexpr bool kRowLanesW = false;
 // Declared only, for the kernel's `if constexpr (kRowLanesW)` branches, which this tier discards.
 void BlendFourRowsInterleaved(const RowLanesTaps *taps, int64_t n, float *il);
 void RowLanesW(const RowGather<float> &g, const float *il, float *const *dst);
+
+// A tier without vectors (or aarch64's baseline) keeps the lists.
+constexpr bool kPairListsW = false;
+
+class PairListsW {
+ public:
+  bool Build(const RowGather<float> &) { return false; }
+  void Run(const float *, float *const *) const {}
+};
 
 #endif
 

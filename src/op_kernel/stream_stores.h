@@ -89,24 +89,26 @@ inline void StoreRowStreamingScaled(const float *__restrict src, float w, float 
   for (; i < n; ++i) dst[i] = w * src[i];
 }
 
-#if defined(TRILINEAR3D_HAVE_AVX2)  // AVX-512 builds too
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)  // AVX-512 builds too
 // dst = w0 * a + w1 * b (b null: w0 * a), n fp32 elements, for a 64-byte aligned destination of whole
-// lines (n a multiple of 16) written once: non-temporal stores of the results. The operations are
-// BlendRows' (w1 * b rounded, then w0 * a added with one FMA), so the same bits.
+// lines (n a multiple of 16) written once: non-temporal stores of the results (a plain store on
+// aarch64). The operations are BlendRows' (the AVX tiers: w1 * b rounded, then w0 * a added with one
+// FMA; the 128-bit tier: w0 * a rounded, then w1 * b added by Vec128Lanes::Fma), so the same bits.
 inline void StreamBlendRows(float *dst, const float *a, float w0, const float *b, float w1, int64_t n) {
-#if defined(TRILINEAR3D_HAVE_AVX512)
-  using L = Avx512Lanes<float>;
-#else
-  using L = Avx2Lanes<float>;
-#endif
+  using L = TierLanes<float>;
   constexpr int64_t kL = L::kLanes;
   const typename L::Vec v0 = L::Broadcast(w0), v1 = L::Broadcast(w1);
   if (b == nullptr) {
     for (int64_t i = 0; i < n; i += kL) L::Stream(dst + i, L::Mul(v0, L::Load(a + i)));
     return;
   }
-  for (int64_t i = 0; i < n; i += kL)
+  for (int64_t i = 0; i < n; i += kL) {
+#if defined(TRILINEAR3D_HAVE_AVX2)
     L::Stream(dst + i, L::Fma(v0, L::Load(a + i), L::Mul(v1, L::Load(b + i))));
+#else
+    L::Stream(dst + i, L::Fma(v1, L::Load(b + i), L::Mul(v0, L::Load(a + i))));
+#endif
+  }
 }
 #endif
 

@@ -58,7 +58,7 @@ class ForwardItemRunner : RunnerLaunch {
       rowLanesW_ = t_.layout == RowLayout::kWInner && w_inner::RowLanesApplies(p_.rowW) &&
                    !w_inner::DoublingApplies(p_.rowW) && !w_inner::CubicDoublingApplies(p_.rowW);
     }
-#if defined(TRILINEAR3D_HAVE_AVX2)
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
     if constexpr (std::is_same_v<T, float>) {
       streamDstRows_ = t_.layout == RowLayout::kCInner && t_.streamStores &&
                        LineAlignedPositions(dst_, t_.layout, t_.c) && TwoEntryLists(p_.rowW);
@@ -69,6 +69,17 @@ class ForwardItemRunner : RunnerLaunch {
       srcInPlace_ = t_.layout == RowLayout::kWInner ? s[4] == 1 : (s[1] == 1 && s[4] == t_.c);
     }
     widthFirst_ = t_.kernel == tiling::Kernel::kForwardWidthFirst;
+#if defined(TRILINEAR3D_HAVE_VEC128)
+    if constexpr (w_inner::kPairListsW && std::is_same_v<A, float>) {
+      rowPairsW_ = t_.layout == RowLayout::kWInner && !widthFirst_ && !rowLanesW_ &&
+                   !w_inner::DoublingApplies(p_.rowW) && !w_inner::CubicDoublingApplies(p_.rowW) &&
+                   pairsW_.Build(p_.rowW);
+      // Every batch then takes that path (one or two H taps per row), so that fp32 rows of unit stride
+      // can be written by it directly, instead of through scratch rows that out_ copies.
+      directPairsW_ =
+          rowPairsW_ && std::is_same_v<T, float> && dst_.strides[4] == 1 && p_.h.moreBegin.empty();
+    }
+#endif
     if (widthFirst_) {
       // The tiling's W-first layout: one converted source row | two W-resampled rows (the taps streamed
       // row by row) | destination rows | D-pass rows | two cached planes of W-resampled source rows;
@@ -121,6 +132,27 @@ class ForwardItemRunner : RunnerLaunch {
         const A *hRows[kBatch];
         A *outRows[kBatch];
         for (int k = 0; k < count; ++k) outRows[k] = dstRow_ + k * dstRowStride_;
+#if defined(TRILINEAR3D_HAVE_VEC128)
+        if constexpr (w_inner::kPairListsW && std::is_same_v<A, float>) {
+          // The batch's H blend interleaved into hRow_ (four rows' room), then the W pass on the rows'
+          // lanes from the table of one- and two-entry lists (also for a batch of fewer rows: the last
+          // row repeated into the spare lanes, whose results stay in scratch).
+          if (rowPairsW_ && FillBatchLaneTaps(oh, count, hTapRows, ihFirst, hTapStride)) {
+            w_inner::BlendFourRowsInterleaved(laneTaps_, srcRowElems_, hRow_);
+            for (int k = count; k < kBatch; ++k) outRows[k] = dstRow_ + k * dstRowStride_;
+            if (directPairsW_) {
+              if constexpr (std::is_same_v<T, float>) {
+                for (int k = 0; k < count; ++k) outRows[k] = OutRow(od, oh + k);
+              }
+              pairsW_.Run(hRow_, outRows);
+              continue;
+            }
+            pairsW_.Run(hRow_, outRows);
+            for (int k = 0; k < count; ++k) out_.Put(outRows[k], OutRow(od, oh + k), t_.w.outSize);
+            continue;
+          }
+        }
+#endif
         if constexpr (w_inner::kRowLanesW && std::is_same_v<T, float>) {
           // The batch's H blend interleaved into hRow_ (four rows' room), then the W pass on the rows'
           // lanes.
@@ -131,7 +163,7 @@ class ForwardItemRunner : RunnerLaunch {
             continue;
           }
         }
-#if defined(TRILINEAR3D_HAVE_AVX2)
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
         if constexpr (std::is_same_v<T, float>) {
           if (streamDstRows_ && p_.h.moreBegin.empty()) {  // H blend and W pass in one, into the out rows
             for (int k = 0; k < count; ++k) {
@@ -163,7 +195,7 @@ class ForwardItemRunner : RunnerLaunch {
             continue;
           }
         }
-#if defined(TRILINEAR3D_HAVE_AVX2)
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
         if constexpr (std::is_same_v<T, float>) {
           if (streamDstRows_) {  // the W pass writes the out rows itself
             for (int k = 0; k < count; ++k) StreamResampleW(hRows[k], OutRow(od, oh + k));
@@ -265,6 +297,26 @@ class ForwardItemRunner : RunnerLaunch {
     return true;
   }
 
+#if defined(TRILINEAR3D_HAVE_VEC128)
+  // FillLaneTaps for a batch of count rows (1 to 4): the lanes past the batch's last row repeat its taps.
+  bool FillBatchLaneTaps(int64_t oh, int count, const A *rows, int64_t first, int64_t stride) {
+    const TapTable<A> &h = p_.h;
+    for (int r = 0; r < 4; ++r) {
+      const int64_t o = oh + std::min(r, count - 1);
+      const size_t k = static_cast<size_t>(o);
+      const int64_t more = h.moreBegin.empty() ? 0 : h.moreBegin[k + 1] - h.moreBegin[k];
+      if (2 + more > w_inner::kRowLanesMaxTaps) return false;
+      w_inner::RowLanesTaps &t = laneTaps_[r];
+      t.count = 0;
+      ForEachTapRow(h, o, rows, first, stride, [&t](const A *row, A w) {
+        t.row[t.count] = row;
+        t.w[t.count++] = w;
+      });
+    }
+    return true;
+  }
+#endif
+
   const A *SourceRow(int64_t id, int64_t ih, A *buffer) {
     return ReadRow(srcBase_ + id * src_.strides[2] + ih * src_.strides[3], src_, t_.layout, t_.w.inSize, t_.c,
                    buffer);
@@ -285,7 +337,7 @@ class ForwardItemRunner : RunnerLaunch {
     }
   }
 
-#if defined(TRILINEAR3D_HAVE_AVX2)
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
   // ResampleW of a channels-inner row straight into a line-aligned out row (streamDstRows_): each
   // position's two-entry blend with StreamBlendRows, BlendRows' operations.
   void StreamResampleW(const float *hRow, float *outRow) {
@@ -338,6 +390,11 @@ class ForwardItemRunner : RunnerLaunch {
   bool srcInPlace_ = false;  // source rows are read in place (ReadRow converts nothing)
   const T *srcBase_ = nullptr;
   T *dstBase_ = nullptr;
+#if defined(TRILINEAR3D_HAVE_VEC128)  // (the AVX tiers' runner keeps its layout)
+  bool rowPairsW_ = false;            // batches of four rows W-resampled on the rows' lanes through pairsW_
+  bool directPairsW_ = false;         // rowPairsW_ writing the out rows itself
+  w_inner::PairListsW pairsW_;
+#endif
 };
 
 }  // namespace
