@@ -12,7 +12,8 @@
 // gradOut when rows are dense: one long row combination per kTapGroup planes, converted on load),
 // then the H and W steps kRowBatch rows at a time (W: vector steps), while the gradOut slabs the
 // next D step needs (beyond those it shares with id) are requested in doses (PrefetchQueue), so
-// that reading gradOut overlaps computing.
+// that reading gradOut overlaps computing. fp16 on a tier without a conversion instruction: each gradOut
+// slab is widened once into scratch (WidenedSlab) for the D indices that share it.
 // Channels-inner rows (long): the slab is a ring of rows, D-stepped just before the first H row
 // that needs them (RingRows), and the W pass sums channel vectors (ResampleRowCInner). A unit D axis
 // (every 2-D operator) needs no ring: the H step reads the gradOut rows themselves (DirectRows).
@@ -20,6 +21,7 @@
 // core count gives the same bits. Scratch: the slab and a few rows (TilingData::slabRows).
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <utility>
 
 #include "op_kernel/kernel_args.h"
@@ -56,7 +58,8 @@ class BackwardWidthLastRunner : RunnerLaunch {
     // The scratch layout of tiling: the ring (channels inner) has one H-step and one W-pass row.
     const int64_t rowsInFlight = cInner ? 1 : kRowBatch;
     slab_ = scratch;
-    hRows_ = slab_ + Align64(t_.slabRows * slabRowCap, bytes);
+    const int64_t slabStride = Align64(t_.slabRows * slabRowCap, bytes);
+    hRows_ = slab_ + slabStride;
     wRows_ = hRows_ + rowsInFlight * srcRowStride_;
     tapRows_ = wRows_ + rowsInFlight * dstRowStride_;
     // A direct plane leaves the ring unused (DirectRows): it and the H-step row hold a batch's H-step rows.
@@ -68,6 +71,12 @@ class BackwardWidthLastRunner : RunnerLaunch {
     const int64_t *s = src_.strides;
     unitRows_ = cInner ? (s[1] == 1 && s[4] == t_.c) : s[4] == 1;
     denseSlab_ = unitRows_ && s[3] == t_.w.outSize * rowWidth_ && t_.wChunkCount == 1;
+    if constexpr (std::is_same_v<T, Fp16> && kFp16WidensByIntegerOps) {
+      if (denseSlab_ && t_.widenedPlanes > 0 && t_.widenedPlanes <= tiling::kMaxWidenedPlanes) {
+        widened_ = tapRows_ + kTapGroup * srcRowStride_;
+        widenedStride_ = slabStride;
+      }
+    }
     if constexpr (std::is_same_v<T, float>) {
       // Only rows with a halving run: the list outputs would store into gradInput with ordinary stores.
       streamDstRows_ = kStreamsDstRows && t_.streamStores && LineAlignedPositions(dst_, t_.layout, t_.c) &&
@@ -99,6 +108,7 @@ class BackwardWidthLastRunner : RunnerLaunch {
     srcRowElems_ = colCount_ > 0 ? colCount_ * rowWidth_ : 0;
     srcBase_ = PlaneBase<const T>(src_, t_, b.plane) + (colCount_ > 0 ? colFirst_ * src_.strides[4] : 0);
     dstBase_ = PlaneBase<T>(dst_, t_, b.plane) + w0_ * dst_.strides[4];
+    std::fill(std::begin(widenedOd_), std::end(widenedOd_), -1);  // the item's slabs are not widened yet
     for (int64_t id = b.d0; id < b.d1; ++id) {
       const bool reached = p_.colD.begin[id] < p_.colD.begin[id + 1] && slabRowCount_ > 0 && colCount_ > 0;
       out_.Begin(DstRow(id, h0_));
@@ -211,6 +221,17 @@ class BackwardWidthLastRunner : RunnerLaunch {
         SplitDStepRows(planes, k, p_.colD.w.data() + g, g > e0);
         continue;
       }
+      if (widened_ != nullptr) {
+        const A *rows[kTapGroup];
+        for (int j = 0; j < k; ++j) rows[j] = WidenedSlab(p_.colD.src[g + j], planes[j], n);
+        for (int64_t x = 0; x < n; x += kPieceElems) {
+          const A *at[kTapGroup];
+          for (int j = 0; j < k; ++j) at[j] = rows[j] + x;
+          CombineRows(slab_ + x, at, p_.colD.w.data() + g, k, std::min(kPieceElems, n - x), g > e0);
+          prefetch_.IssueDose();
+        }
+        continue;
+      }
       for (int64_t x = 0; x < n; x += kPieceElems) {
         const T *at[kTapGroup];
         for (int j = 0; j < k; ++j) at[j] = planes[j] + x;
@@ -218,6 +239,20 @@ class BackwardWidthLastRunner : RunnerLaunch {
         prefetch_.IssueDose();
       }
     }
+  }
+
+  // The slab of gradOut plane od (at plane, n elements) widened to A: slot od mod widenedPlanes,
+  // widened when it holds another plane. A D index's planes span at most widenedPlanes, so the slabs it
+  // reads have distinct slots, and one the next index shares is widened once for both. The values are
+  // the ones CombineRows widens on load (exact), so the D step sums the same terms.
+  const A *WidenedSlab(int64_t od, const T *plane, int64_t n) {
+    const int64_t slot = od % t_.widenedPlanes;
+    A *slab = widened_ + slot * widenedStride_;
+    if (widenedOd_[slot] != od) {
+      LoadRow(plane, 1, slab, n);
+      widenedOd_[slot] = od;
+    }
+    return slab;
   }
 
   // One tap group of the dense D step into split slab rows (splitRows_), row by row; the prefetch
@@ -472,6 +507,11 @@ class BackwardWidthLastRunner : RunnerLaunch {
     int64_t h0 = -1, h1 = -1, first = 0, count = 0;
   };
   Window windows_[2];  // HWindow's last two answers, the latest first
+  // fp16 on a tier that widens it by integer operations (dense slabs): the widened gradOut slabs
+  // (WidenedSlab), widenedStride_ elements apart, and the plane each slot holds in this item (-1: none).
+  A *widened_ = nullptr;
+  int64_t widenedStride_ = 0;
+  int64_t widenedOd_[tiling::kMaxWidenedPlanes] = {};
   PrefetchQueue prefetch_;
 };
 
