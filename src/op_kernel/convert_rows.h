@@ -127,8 +127,9 @@ inline __m256i Bf16InHighHalvesNoNaN(__m256 v) {
 }
 
 // 16 lanes (a, then b) narrowed with one pack of two registers and one permute (quadwords 0 2 1 3). One
-// compare finds a NaN in either vector; only then are the NaN lanes blended in.
-inline __m256i FloatToBf16x16(__m256 a, __m256 b) {
+// compare finds a NaN in either vector; only then are the NaN lanes blended in. Always inlined: the hot
+// narrowing loops (HalvingRowsSplitNarrow) lose their registers to a call.
+__attribute__((always_inline)) inline __m256i FloatToBf16x16(__m256 a, __m256 b) {
   __m256i packed;
   if (_mm256_movemask_ps(_mm256_cmp_ps(a, b, _CMP_UNORD_Q)) == 0) {
     packed = _mm256_packs_epi32(Bf16InHighHalvesNoNaN(a), Bf16InHighHalvesNoNaN(b));
