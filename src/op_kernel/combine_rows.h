@@ -376,8 +376,13 @@ inline void CombineHalvingRowsSplit(float *, int64_t, int, const Bf16 *, int64_t
 #endif
 
 // The most sources CombineRows sums in one sweep over dst (its accumulator in a register). A caller
-// that has more taps may pass them all: more sweeps, the same sums.
+// that has more taps may pass them all: more sweeps, the same sums. AVX-512 keeps 4: its two chains
+// of 8-tap sweeps made B7 slower (wall clock), where AVX2 and the baseline gain.
+#if defined(TRILINEAR3D_HAVE_AVX512)
+constexpr int kCombineSweepTaps = 4;
+#else
 constexpr int kCombineSweepTaps = 8;
+#endif
 
 // k >= 1 source rows; dst must not overlap a source. See the top of the file. The sources are summed
 // kCombineSweepTaps at a time (a sweep over dst each), which gives every element the same operations
