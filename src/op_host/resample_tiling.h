@@ -36,6 +36,9 @@ constexpr int64_t kTapGroup = 4;  // width-last backward: source rows combined p
 // that they are still in the last-level cache when the next index reads the planes it shares.
 constexpr int64_t kRingRowBytes = 64 * 1024;
 constexpr int64_t kRingReuseBytes = 4 << 20;
+// Width-last backward of fp16 W-inner rows: the most widened gradOut slabs a core keeps
+// (TilingData::widenedPlanes).
+constexpr int64_t kMaxWidenedPlanes = 16;
 
 enum class Direction { kBackward, kForward };
 
@@ -146,6 +149,11 @@ struct TilingData {
   int64_t ringPlanes = 0;  // width-first backward: destination D planes accumulating at once
   int64_t slabRows = 0;    // width-last backward: gradOut H rows one H chunk's taps span (D-step slab)
   int64_t slabCols = 0;    // width-last backward: gradOut W positions one W chunk's taps span
+  // Width-last backward of fp16 W-inner rows (whole rows): gradOut D planes' slabs kept widened to fp32,
+  // as many as one gradInput D index's taps span (0: none, when that is over kMaxWidenedPlanes or their
+  // slabs over kCacheBudgetBytes). The tiers whose fp16 widening is a sequence of integer operations
+  // widen each plane's slab once for the D indices that share it, instead of once per index.
+  int64_t widenedPlanes = 0;
   int64_t scratchElemsPerCore = 0;
   uint64_t workspaceSize = 0;  // bytes: blockDim * scratch, each rounded to 64 bytes
 };

@@ -22,6 +22,18 @@ int64_t MaxSharedPlanes(const math::AxisSpec &axis) {
   return most;
 }
 
+// Width-last backward: the most gradOut indices one in-side index's taps span on an axis (its list's
+// first to last), 0 when no index has taps.
+int64_t MaxTapSpan(const math::AxisSpec &axis) {
+  const math::GatherTable table = math::BackwardTable(axis);
+  int64_t most = 0;
+  for (int64_t i = 0; i < axis.in; ++i) {
+    if (table.Count(i) == 0) continue;
+    most = std::max(most, table.Of(i)[table.Count(i) - 1].o - table.Of(i)[0].o + 1);
+  }
+  return most;
+}
+
 // Width-last backward: the most gradOut H rows the taps of one chunk of hChunk gradInput rows span.
 int64_t MaxTapRowsPerChunk(const math::AxisSpec &axis, const math::GatherTable &table, int64_t hChunk) {
   int64_t most = 1;
@@ -54,8 +66,9 @@ int64_t ChunkWithinSpan(const math::AxisSpec &axis, const math::GatherTable &tab
 }  // namespace
 
 // Scratch: D-step slab (slabRows unpadded rows of slabCols source positions) | kRowBatch H-step rows |
-// kRowBatch W-pass rows (wChunk positions) | kTapGroup converted source rows (strided views); channels
-// inner (the ring) one H-step and one W-pass row.
+// kRowBatch W-pass rows (wChunk positions) | kTapGroup converted source rows (strided views) | fp16 W
+// inner: widenedPlanes slabs of widened gradOut (TilingData::widenedPlanes); channels inner (the ring)
+// one H-step and one W-pass row.
 int64_t TileBackwardWidthLast(const TilingContext &ctx, TilingData *t) {
   const TilingInput &input = ctx.input;
   const math::AxisSpec *axes = ctx.axes;
@@ -92,7 +105,12 @@ int64_t TileBackwardWidthLast(const TilingContext &ctx, TilingData *t) {
   const int64_t rowsInFlight =
       t->layout == RowLayout::kCInner ? 1 : kRowBatch;  // the ring: one row at a time
   const int64_t acc = ctx.accBytes;
-  return RoundUp64Bytes(t->slabRows * slabRowElems, acc) +
+  const int64_t slabBytes = RoundUp64Bytes(t->slabRows * slabRowElems, acc) * acc;
+  if (t->layout == RowLayout::kWInner && input.dataType == DataType::kFloat16 && t->wChunkCount == 1) {
+    const int64_t span = MaxTapSpan(axes[0]);
+    if (span <= kMaxWidenedPlanes && span * slabBytes <= kCacheBudgetBytes) t->widenedPlanes = span;
+  }
+  return RoundUp64Bytes(t->slabRows * slabRowElems, acc) * (1 + t->widenedPlanes) +
          RoundUp64Bytes(slabRowElems, acc) * (rowsInFlight + kTapGroup) +
          RoundUp64Bytes(wChunk * ctx.rowWidth, acc) * rowsInFlight;
 }

@@ -109,10 +109,11 @@ struct VectorCombine {
   }
 };
 
-// Kernel::Run<K>(args...) with K = part (1 to 4): the tap count as a template argument, so that a
-// group's sources and weights stay in registers.
-template <typename Kernel, typename... Args>
+// Kernel::Run<K>(args...) with K = part (1 to kMaxTaps): the tap count as a template argument, so
+// that a group's sources and weights stay in registers.
+template <typename Kernel, int kMaxTaps = 4, typename... Args>
 inline void WithTapCount(int part, Args... args) {
+  static_assert(kMaxTaps == 4 || kMaxTaps == 8, "groups of up to 4 or 8 taps");
   switch (part) {
     case 1:
       Kernel::template Run<1>(args...);
@@ -123,8 +124,26 @@ inline void WithTapCount(int part, Args... args) {
     case 3:
       Kernel::template Run<3>(args...);
       break;
-    default:
+    case 4:
       Kernel::template Run<4>(args...);
+      break;
+    default:
+      if constexpr (kMaxTaps == 8) {
+        switch (part) {
+          case 5:
+            Kernel::template Run<5>(args...);
+            break;
+          case 6:
+            Kernel::template Run<6>(args...);
+            break;
+          case 7:
+            Kernel::template Run<7>(args...);
+            break;
+          default:
+            Kernel::template Run<8>(args...);
+            break;
+        }
+      }
       break;
   }
 }
@@ -366,15 +385,28 @@ inline void CombineHalvingRowsSplit(float *, int64_t, int, const Bf16 *, int64_t
                                     const Bf16 *) {}
 #endif
 
-// k >= 1 source rows; dst must not overlap a source. See the top of the file.
+// The most sources CombineRows sums in one sweep over dst (its accumulator in a register). A caller
+// that has more taps may pass them all: more sweeps, the same sums. AVX-512 keeps 4: its two chains
+// of 8-tap sweeps made B7 slower (wall clock), where AVX2 and the baseline gain.
+#if defined(TRILINEAR3D_HAVE_AVX512)
+constexpr int kCombineSweepTaps = 4;
+#else
+constexpr int kCombineSweepTaps = 8;
+#endif
+
+// k >= 1 source rows; dst must not overlap a source. See the top of the file. The sources are summed
+// kCombineSweepTaps at a time (a sweep over dst each), which gives every element the same operations
+// in the same order as any other grouping: the chain w[0] * src[0], then one FMA (baseline: a
+// multiply and an add) per source, from dst when accumulating.
 template <typename A, typename S>
 inline void CombineRows(A *__restrict dst, const S *const *src, const A *w, int k, int64_t n,
                         bool accumulate) {
   static_assert(std::is_same_v<A, Acc<S>>, "sources are the dtype or its accumulation type");
   while (k > 0) {
-    const int part = std::min(k, 4);
+    const int part = std::min(k, kCombineSweepTaps);
 #if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)  // AVX-512 builds too
-    combine_detail::WithTapCount<combine_detail::VectorCombine>(part, dst, src, w, n, accumulate);
+    combine_detail::WithTapCount<combine_detail::VectorCombine, kCombineSweepTaps>(part, dst, src, w, n,
+                                                                                   accumulate);
 #else
     // One sweep per source, in order: the same sum as the vector path's chain, and loops the
     // compiler vectorises. Narrow dtypes are converted a block at a time (LoadRow).

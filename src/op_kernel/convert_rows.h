@@ -18,11 +18,45 @@
 
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
 
+#if defined(TRILINEAR3D_HAVE_VEC128) && defined(__SSE2__)
+// n fp16 at src widened to fp32 with a float multiply when fp32 denormal inputs count (MXCSR's DAZ
+// clear, as by default): the magnitude's bits shifted into place read as a float 2^-112 times the value
+// (an fp16 subnormal reads as an fp32 denormal), times 2^112 exactly; an inf or a NaN (a magnitude over
+// 0x7bff) gets the all-ones exponent ORed in, its payload kept; then the sign. The same bits as
+// Vec128Lanes::Load (HalfToFloat) in about half the operations. Returns how many it widened (a
+// multiple of 8; 0 with DAZ set, where the denormal would read as zero).
+inline int64_t WidenFp16Fast(const Fp16 *src, float *__restrict dst, int64_t n) {
+  constexpr unsigned kDenormalsAreZero = 1u << 6;
+  if ((_mm_getcsr() & kDenormalsAreZero) != 0) return 0;
+  const __m128i magnitude = _mm_set1_epi32(0x7fff), finite = _mm_set1_epi32(0x7bff);
+  const __m128i allOnesExponent = _mm_set1_epi32(0x7f800000);
+  const __m128 scale = _mm_set1_ps(0x1p112f);
+  auto widen = [&](__m128i h) {  // h: four fp16 in the low halves of 32-bit lanes
+    const __m128i em = _mm_and_si128(h, magnitude);
+    const __m128i sign = _mm_slli_epi32(_mm_xor_si128(h, em), 16);
+    const __m128i scaled = _mm_castps_si128(_mm_mul_ps(_mm_castsi128_ps(_mm_slli_epi32(em, 13)), scale));
+    const __m128i special = _mm_and_si128(_mm_cmpgt_epi32(em, finite), allOnesExponent);
+    return _mm_castsi128_ps(_mm_or_si128(_mm_or_si128(scaled, special), sign));
+  };
+  const __m128i zero = _mm_setzero_si128();
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i));
+    _mm_storeu_ps(dst + i, widen(_mm_unpacklo_epi16(v, zero)));
+    _mm_storeu_ps(dst + i + 4, widen(_mm_unpackhi_epi16(v, zero)));
+  }
+  return i;
+}
+#endif
+
 // Converts n elements at src (stride in elements) to the accumulation type.
 template <typename T>
 inline void LoadRow(const T *src, int64_t stride, Acc<T> *__restrict dst, int64_t n) {
   int64_t i = 0;
   if (stride == 1) {
+#if defined(TRILINEAR3D_HAVE_VEC128) && defined(__SSE2__)
+    if constexpr (std::is_same_v<T, Fp16>) i = WidenFp16Fast(src, dst, n);
+#endif
 #if defined(TRILINEAR3D_HAVE_AVX512)
     if constexpr (std::is_same_v<T, Bf16> || std::is_same_v<T, Fp16>) {
       using L = Avx512Lanes<float>;
@@ -93,8 +127,9 @@ inline __m256i Bf16InHighHalvesNoNaN(__m256 v) {
 }
 
 // 16 lanes (a, then b) narrowed with one pack of two registers and one permute (quadwords 0 2 1 3). One
-// compare finds a NaN in either vector; only then are the NaN lanes blended in.
-inline __m256i FloatToBf16x16(__m256 a, __m256 b) {
+// compare finds a NaN in either vector; only then are the NaN lanes blended in. Always inlined: the hot
+// narrowing loops (HalvingRowsSplitNarrow) lose their registers to a call.
+__attribute__((always_inline)) inline __m256i FloatToBf16x16(__m256 a, __m256 b) {
   __m256i packed;
   if (_mm256_movemask_ps(_mm256_cmp_ps(a, b, _CMP_UNORD_Q)) == 0) {
     packed = _mm256_packs_epi32(Bf16InHighHalvesNoNaN(a), Bf16InHighHalvesNoNaN(b));

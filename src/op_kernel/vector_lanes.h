@@ -281,6 +281,15 @@ template <typename A>
 using TierLanes = Vec128Lanes<A>;
 #endif
 
+// Whether this tier widens fp16 by a sequence of integer operations (Vec128Lanes::Load: about four per
+// element) rather than one conversion instruction (F16C): a kernel that reads an fp16 element several
+// times then widens it once into scratch and reads fp32.
+#if defined(TRILINEAR3D_HAVE_AVX2)
+constexpr bool kFp16WidensByIntegerOps = false;
+#else
+constexpr bool kFp16WidensByIntegerOps = true;
+#endif
+
 }  // namespace trilinear3d::kernel::TRILINEAR3D_ISA
 
 #endif  // TRILINEAR3D_OP_KERNEL_VECTOR_LANES_H_

@@ -9,10 +9,11 @@
 //   H step: hRow = sum over ih's taps oh (increasing) of wH * slab[oh];
 //   W pass: banded gather of the H step's rows, stored into gradInput.
 // W-inner rows (short): the D step runs over the chunk's whole slab first (a contiguous block of
-// gradOut when rows are dense: one long row combination per kTapGroup planes, converted on load),
+// gradOut when rows are dense: one long row combination per kSweepTaps planes, converted on load),
 // then the H and W steps kRowBatch rows at a time (W: vector steps), while the gradOut slabs the
 // next D step needs (beyond those it shares with id) are requested in doses (PrefetchQueue), so
-// that reading gradOut overlaps computing.
+// that reading gradOut overlaps computing. fp16 on a tier without a conversion instruction: each gradOut
+// slab is widened once into scratch (WidenedSlab) for the D indices that share it.
 // Channels-inner rows (long): the slab is a ring of rows, D-stepped just before the first H row
 // that needs them (RingRows), and the W pass sums channel vectors (ResampleRowCInner). A unit D axis
 // (every 2-D operator) needs no ring: the H step reads the gradOut rows themselves (DirectRows).
@@ -20,6 +21,7 @@
 // core count gives the same bits. Scratch: the slab and a few rows (TilingData::slabRows).
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <utility>
 
 #include "op_kernel/kernel_args.h"
@@ -56,7 +58,8 @@ class BackwardWidthLastRunner : RunnerLaunch {
     // The scratch layout of tiling: the ring (channels inner) has one H-step and one W-pass row.
     const int64_t rowsInFlight = cInner ? 1 : kRowBatch;
     slab_ = scratch;
-    hRows_ = slab_ + Align64(t_.slabRows * slabRowCap, bytes);
+    const int64_t slabStride = Align64(t_.slabRows * slabRowCap, bytes);
+    hRows_ = slab_ + slabStride;
     wRows_ = hRows_ + rowsInFlight * srcRowStride_;
     tapRows_ = wRows_ + rowsInFlight * dstRowStride_;
     // A direct plane leaves the ring unused (DirectRows): it and the H-step row hold a batch's H-step rows.
@@ -68,6 +71,12 @@ class BackwardWidthLastRunner : RunnerLaunch {
     const int64_t *s = src_.strides;
     unitRows_ = cInner ? (s[1] == 1 && s[4] == t_.c) : s[4] == 1;
     denseSlab_ = unitRows_ && s[3] == t_.w.outSize * rowWidth_ && t_.wChunkCount == 1;
+    if constexpr (std::is_same_v<T, Fp16> && kFp16WidensByIntegerOps) {
+      if (denseSlab_ && t_.widenedPlanes > 0 && t_.widenedPlanes <= tiling::kMaxWidenedPlanes) {
+        widened_ = tapRows_ + kTapGroup * srcRowStride_;
+        widenedStride_ = slabStride;
+      }
+    }
     if constexpr (std::is_same_v<T, float>) {
       // Only rows with a halving run, linear or cubic: the list outputs would store into gradInput with
       // ordinary stores.
@@ -99,8 +108,12 @@ class BackwardWidthLastRunner : RunnerLaunch {
     colCount_ = t_.w.outSize;  // whole rows, as the W pass's vector steps expect
     if (t_.wChunkCount > 1) SlabWindow(p_.rowW, w0_, w1_, t_.w.outSize, &colFirst_, &colCount_);
     srcRowElems_ = colCount_ > 0 ? colCount_ * rowWidth_ : 0;
+    hStepElems_ = srcRowElems_;
+    if (t_.layout == RowLayout::kWInner)
+      hStepElems_ = (srcRowElems_ + kHStepLanes - 1) / kHStepLanes * kHStepLanes;
     srcBase_ = PlaneBase<const T>(src_, t_, b.plane) + (colCount_ > 0 ? colFirst_ * src_.strides[4] : 0);
     dstBase_ = PlaneBase<T>(dst_, t_, b.plane) + w0_ * dst_.strides[4];
+    std::fill(std::begin(widenedOd_), std::end(widenedOd_), -1);  // the item's slabs are not widened yet
     for (int64_t id = b.d0; id < b.d1; ++id) {
       const bool reached = p_.colD.begin[id] < p_.colD.begin[id + 1] && slabRowCount_ > 0 && colCount_ > 0;
       out_.Begin(DstRow(id, h0_));
@@ -122,6 +135,20 @@ class BackwardWidthLastRunner : RunnerLaunch {
  private:
   // Elements per piece of a D step's long row combination; a prefetch dose follows each piece.
   static constexpr int64_t kPieceElems = 1024;
+  // Taps per CombineRows call of the dense D step and of the H step from the slab: a D index's list
+  // (B7: 5 or 6 planes) in one sweep over the slab instead of two.
+  static constexpr int kSweepTaps = kCombineSweepTaps;
+  // AVX2's CombineRows sums a row's last (srcRowElems mod 8) elements one at a time: on short W-inner
+  // rows (36: B7) most of the H step. Its H step from the slab runs whole vectors instead (hStepElems_,
+  // the row rounded up): the lanes past the row read the next slab row (the last row: the padding after
+  // the slab and the H-step rows, inside the scratch) and land in the H-step row's padding (rows
+  // srcRowStride_ apart, 64-byte multiples), which nothing reads. Each element's operations are the
+  // same (the tail's scalar FMA is the lanes'), so are its bits. AVX-512's tail is one masked vector.
+#if defined(TRILINEAR3D_HAVE_AVX2) && !defined(TRILINEAR3D_HAVE_AVX512)
+  static constexpr int64_t kHStepLanes = 32 / static_cast<int64_t>(sizeof(A));
+#else
+  static constexpr int64_t kHStepLanes = 1;
+#endif
 
   // The gradOut indices the taps of gradInput indices [i0, i1) on one axis span (lists: that
   // axis's gather lists, in increasing gradOut index): first and count (<= 0: none).
@@ -178,7 +205,7 @@ class BackwardWidthLastRunner : RunnerLaunch {
         prefetch_.Add(base + p_.colD.src[e] * src_.strides[2] + first * src_.strides[3], count * rowBytes);
       }
     }
-    const int64_t groups = (p_.colD.begin[id + 1] - p_.colD.begin[id] + kTapGroup - 1) / kTapGroup;
+    const int64_t groups = (p_.colD.begin[id + 1] - p_.colD.begin[id] + kSweepTaps - 1) / kSweepTaps;
     const int64_t pieces = groups * ((slabRowCount_ * srcRowElems_ + kPieceElems - 1) / kPieceElems);
     prefetch_.PlanDoses((directPlane_ != nullptr ? 0 : pieces) + (h1_ - h0_));
   }
@@ -203,9 +230,9 @@ class BackwardWidthLastRunner : RunnerLaunch {
     }
     const int64_t e0 = p_.colD.begin[id], e1 = p_.colD.begin[id + 1];
     const int64_t n = slabRowCount_ * srcRowElems_;
-    for (int64_t g = e0; g < e1; g += kTapGroup) {
-      const int k = static_cast<int>(std::min<int64_t>(kTapGroup, e1 - g));
-      const T *planes[kTapGroup];
+    for (int64_t g = e0; g < e1; g += kSweepTaps) {
+      const int k = static_cast<int>(std::min<int64_t>(kSweepTaps, e1 - g));
+      const T *planes[kSweepTaps];
       for (int j = 0; j < k; ++j) {
         planes[j] = srcBase_ + p_.colD.src[g + j] * src_.strides[2] + ohFirst_ * src_.strides[3];
       }
@@ -213,13 +240,38 @@ class BackwardWidthLastRunner : RunnerLaunch {
         SplitDStepRows(planes, k, p_.colD.w.data() + g, g > e0);
         continue;
       }
+      if (widened_ != nullptr) {
+        const A *rows[kSweepTaps];
+        for (int j = 0; j < k; ++j) rows[j] = WidenedSlab(p_.colD.src[g + j], planes[j], n);
+        for (int64_t x = 0; x < n; x += kPieceElems) {
+          const A *at[kSweepTaps];
+          for (int j = 0; j < k; ++j) at[j] = rows[j] + x;
+          CombineRows(slab_ + x, at, p_.colD.w.data() + g, k, std::min(kPieceElems, n - x), g > e0);
+          prefetch_.IssueDose();
+        }
+        continue;
+      }
       for (int64_t x = 0; x < n; x += kPieceElems) {
-        const T *at[kTapGroup];
+        const T *at[kSweepTaps];
         for (int j = 0; j < k; ++j) at[j] = planes[j] + x;
         CombineRows(slab_ + x, at, p_.colD.w.data() + g, k, std::min(kPieceElems, n - x), g > e0);
         prefetch_.IssueDose();
       }
     }
+  }
+
+  // The slab of gradOut plane od (at plane, n elements) widened to A: slot od mod widenedPlanes,
+  // widened when it holds another plane. A D index's planes span at most widenedPlanes, so the slabs it
+  // reads have distinct slots, and one the next index shares is widened once for both. The values are
+  // the ones CombineRows widens on load (exact), so the D step sums the same terms.
+  const A *WidenedSlab(int64_t od, const T *plane, int64_t n) {
+    const int64_t slot = od % t_.widenedPlanes;
+    A *slab = widened_ + slot * widenedStride_;
+    if (widenedOd_[slot] != od) {
+      LoadRow(plane, 1, slab, n);
+      widenedOd_[slot] = od;
+    }
+    return slab;
   }
 
   // One tap group of the dense D step into split slab rows (splitRows_), row by row; the prefetch
@@ -229,7 +281,7 @@ class BackwardWidthLastRunner : RunnerLaunch {
       const int64_t n = slabRowCount_ * srcRowElems_;
       int64_t issued = 0;
       for (int64_t r = 0; r < slabRowCount_; ++r) {
-        const T *at[kTapGroup];
+        const T *at[kSweepTaps];
         for (int j = 0; j < k; ++j) at[j] = planes[j] + r * srcRowElems_;
         CombineRowsSplit(slab_ + r * srcRowElems_, at, w, k, srcRowElems_, accumulate);
         const int64_t due = r + 1 == slabRowCount_ ? (n + kPieceElems - 1) / kPieceElems
@@ -281,11 +333,11 @@ class BackwardWidthLastRunner : RunnerLaunch {
       }
       return true;
     }
-    const A *rows[kTapGroup];
-    for (int64_t g = e0; g < e1; g += kTapGroup) {
-      const int k = static_cast<int>(std::min<int64_t>(kTapGroup, e1 - g));
+    const A *rows[kSweepTaps];
+    for (int64_t g = e0; g < e1; g += kSweepTaps) {
+      const int k = static_cast<int>(std::min<int64_t>(kSweepTaps, e1 - g));
       for (int j = 0; j < k; ++j) rows[j] = SlabRow(p_.colH.src[g + j]);
-      CombineRows(hRow, rows, p_.colH.w.data() + g, k, srcRowElems_, g > e0);
+      CombineRows(hRow, rows, p_.colH.w.data() + g, k, hStepElems_, g > e0);
     }
     return true;
   }
@@ -474,6 +526,7 @@ class BackwardWidthLastRunner : RunnerLaunch {
   const PlanTables<A> &p_;
   DstRowWriter<T> out_;  // the destination rows of one D index
   int64_t srcRowElems_ = 0, srcRowStride_ = 0, dstRowStride_ = 0;
+  int64_t hStepElems_ = 0;  // elements the H step from the slab computes per row (kHStepLanes)
   A *slab_ = nullptr, *hRows_ = nullptr, *wRows_ = nullptr, *tapRows_ = nullptr;
   const T *srcBase_ = nullptr;
   const T *directPlane_ = nullptr;  // DirectPlane of the current D index (W-inner rows)
@@ -496,6 +549,11 @@ class BackwardWidthLastRunner : RunnerLaunch {
     int64_t h0 = -1, h1 = -1, first = 0, count = 0;
   };
   Window windows_[2];  // HWindow's last two answers, the latest first
+  // fp16 on a tier that widens it by integer operations (dense slabs): the widened gradOut slabs
+  // (WidenedSlab), widenedStride_ elements apart, and the plane each slot holds in this item (-1: none).
+  A *widened_ = nullptr;
+  int64_t widenedStride_ = 0;
+  int64_t widenedOd_[tiling::kMaxWidenedPlanes] = {};
   PrefetchQueue prefetch_;
 };
 

@@ -25,8 +25,10 @@
 //     rows = max(1, B / perRow); hChunk0 = clamp(floor(max(1, rows - 3) / (outH / inH)), 1, dstH), cut
 //     while span > rows (see the code); span(hChunk) = most gradOut H rows one chunk's taps reach;
 //     slabRows = span(final hChunk);
-//     scratch = R(slabRows * srcW * rowWidth * acc) + R(srcW * rowWidth * acc) * (kRowBatch + kTapGroup)
-//               + R(rowElems * acc) * kRowBatch.
+//     scratch = R(slabRows * srcW * rowWidth * acc) * (1 + widenedPlanes) + R(srcW * rowWidth * acc) *
+//               (kRowBatch + kTapGroup) + R(rowElems * acc) * kRowBatch; widenedPlanes (fp16 W-inner rows,
+//               one W chunk) = the most gradOut D planes one gradInput D index's taps span, when that is at
+//               most kMaxWidenedPlanes (16) and as many slabs fit B, else 0.
 //   Backward, width-last, channels inner (the ring kernel): cols = max(1, kRingRowBytes (65536) /
 //     (c * acc)); when srcW > cols, wChunk0 = clamp(floor(max(1, cols - 3) / (outW / inW)), 1, dstW), cut
 //     while spanW > cols, slabCols = spanW(wChunk) if wChunk < dstW; else wChunk = dstW, slabCols = srcW.
@@ -106,6 +108,7 @@ struct Expected {
   int64_t itemCount = 0;
   int64_t blockDim = 0;
   int64_t ringPlanes = 0;
+  int64_t widenedPlanes = 0;
   int64_t scratchElemsPerCore = 0;
   uint64_t workspaceSize = 0;
 };
@@ -183,6 +186,7 @@ void ExpectTiling(const TilingData &t, const Expected &e) {
   EXPECT_EQ(t.itemCount, e.itemCount) << "itemCount";
   EXPECT_EQ(t.blockDim, e.blockDim) << "blockDim";
   EXPECT_EQ(t.ringPlanes, e.ringPlanes) << "ringPlanes";
+  EXPECT_EQ(t.widenedPlanes, e.widenedPlanes) << "widenedPlanes";
   EXPECT_EQ(t.scratchElemsPerCore, e.scratchElemsPerCore) << "scratchElemsPerCore";
   EXPECT_EQ(t.workspaceSize, e.workspaceSize) << "workspaceSize";
 }
@@ -1224,7 +1228,14 @@ TEST(Tiling, InvariantsOnRandomShapes) {
           }
           const int64_t slabRowElems = t.slabCols * rowWidth;
           const int64_t rowsInFlight = cInner ? 1 : kRowBatch;
-          const int64_t need = Align64Elems(t.slabRows * slabRowElems, acc) +
+          // fp16 W-inner rows, whole: the widened slabs of the gradOut planes one gradInput D index spans,
+          // when they are at most kMaxWidenedPlanes and fit the cache budget.
+          const int64_t slabElems = Align64Elems(t.slabRows * slabRowElems, acc);
+          const int64_t dSpan = test::BruteTapSpanPerChunk(brute[0], 1);
+          const bool widens = in.dataType == DataType::kFloat16 && !cInner && t.wChunkCount == 1 &&
+                              dSpan <= kMaxWidenedPlanes && dSpan * slabElems * acc <= kCacheBudgetBytes;
+          EXPECT_EQ(t.widenedPlanes, widens ? dSpan : 0);
+          const int64_t need = slabElems * (1 + t.widenedPlanes) +
                                Align64Elems(slabRowElems, acc) * (rowsInFlight + kTapGroup) +
                                Align64Elems(t.wChunk * rowWidth, acc) * rowsInFlight;
           EXPECT_LE(need, t.scratchElemsPerCore);
