@@ -330,6 +330,13 @@ SEEDS = {
     # harness must not walk that view (CI's seed-1 run found the harness reading past its own bitmap).
     "bicubic2d_aa_empty_x_out_past_storage": header(op=BICUBIC2D_AA) + tensor([1, 2, 0, 4]) +
         tensor([1, 2, 5, 5], storage_mode=2, storage=[]) + derived() + scales("none", "none", "none"),
+    # Bilinear2dAA forward, bf16, 2x10x5x4 (channels-last memory) -> 12x13 with scales_h 1.5: output rows
+    # 8-11 centre past the input, so their lists are empty; the tap table stored them as two taps at
+    # input 0, the chunk's source window ended at row 0 and the H blend read rows the D pass never
+    # wrote, past the workspace (ASan, CI's seed-1 run).
+    "bilinear2d_aa_empty_h_lists": bytes.fromhex(
+        "00f104040201023205048004020102110c3500002000000000003f3f3f3f010000033f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f"
+        "3f3f3f000000"),
 }
 
 # Inputs that expose open bugs (reported, not fixed yet), written to known_bugs/ rather than to the
