@@ -105,13 +105,12 @@ int64_t TileBackwardWidthLast(const TilingContext &ctx, TilingData *t) {
   const int64_t rowsInFlight =
       t->layout == RowLayout::kCInner ? 1 : kRowBatch;  // the ring: one row at a time
   const int64_t acc = ctx.accBytes;
-  const int64_t slabBytes = RoundUp64Bytes(t->slabRows * slabRowElems, acc) * acc;
+  const int64_t slabElems = RoundUp64Bytes(t->slabRows * slabRowElems, acc);
   if (t->layout == RowLayout::kWInner && input.dataType == DataType::kFloat16 && t->wChunkCount == 1) {
     const int64_t span = MaxTapSpan(axes[0]);
-    if (span <= kMaxWidenedPlanes && span * slabBytes <= kCacheBudgetBytes) t->widenedPlanes = span;
+    if (span <= kMaxWidenedPlanes && span * slabElems * acc <= kCacheBudgetBytes) t->widenedPlanes = span;
   }
-  return RoundUp64Bytes(t->slabRows * slabRowElems, acc) * (1 + t->widenedPlanes) +
-         RoundUp64Bytes(slabRowElems, acc) * (rowsInFlight + kTapGroup) +
+  return slabElems * (1 + t->widenedPlanes) + RoundUp64Bytes(slabRowElems, acc) * (rowsInFlight + kTapGroup) +
          RoundUp64Bytes(wChunk * ctx.rowWidth, acc) * rowsInFlight;
 }
 
