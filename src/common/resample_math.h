@@ -313,6 +313,13 @@ struct AxisSpec {
     const double invScale = scale >= 1.0 ? 1.0 / scale : 1.0;
     const int64_t first = TruncIndex(center - support + 0.5, in);
     const int64_t size = std::clamp<int64_t>(TruncIndex(center + support + 0.5, in) - first, 0, MaxTaps());
+    if (size == 0) {
+      // No input under the support (a user scale puts the centre past the input's end): the empty sum,
+      // as one tap of weight 0 at the last input, so that every output has a source window inside the
+      // input and the windows of consecutive outputs stay monotone.
+      visit(in - 1, 0.0);
+      return;
+    }
     double w[kMaxAntialiasStack];
     std::vector<double> heap;
     double *weights = w;

@@ -159,14 +159,7 @@ TapTable<Acc> BuildTapTable(const math::AxisSpec &axis) {
       if (t.firstO[static_cast<size_t>(i)] < 0) t.firstO[static_cast<size_t>(i)] = o;
       t.lastO[static_cast<size_t>(i)] = o;
     });
-    if (taps == 0) {
-      // No input under the support (an antialiased axis whose user scale puts the centre past the
-      // input's end): one tap of weight 0 at the last input, so that the chunks' source windows stay
-      // monotone and inside the input.
-      t.i0[k] = axis.in > 0 ? axis.in - 1 : 0;
-      t.l0[k] = Acc(0);
-    }
-    if (taps <= 1) {  // a unit axis (or no tap): no second tap
+    if (taps == 1) {  // a unit axis: no second tap
       t.i1[k] = -1;
       t.l1[k] = Acc(0);
     }

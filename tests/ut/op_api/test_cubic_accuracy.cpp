@@ -237,5 +237,43 @@ TEST(CubicScales, EachScaleCountsOnItsAxis) {
   }
 }
 
+// A user scale may put output centres past the input's end (scales are taken as given, as PyTorch takes
+// them): such an output has no input under its support and is the empty sum, 0, and its gradient reaches no
+// input. On H, on W and on both; growing and shrinking; both memory orders (the forward's channels-inner
+// path blends H rows per chunk); every dtype.
+TEST(AntialiasScales, CentresPastTheInputGiveZero) {
+  struct Case {
+    int64_t inH, inW, outH, outW;
+    double scalesH, scalesW;
+  };
+  const Case kCases[] = {
+      {5, 6, 12, 13, 1.5, 0.0},
+      {5, 6, 12, 13, 0.0, 1.4},
+      {5, 6, 12, 13, 1.5, 1.4},   // centres up to 7.7, 8.9
+      {13, 17, 5, 6, 0.2, 0.18},  // shrink: up to 22.5, 30.6
+  };
+  for (FilterKind kind : CubicOpsUnderTest()) {
+    if (kind == FilterKind::kBicubic) continue;  // bicubic clamps its taps into the input
+    for (bool backward : {false, true}) {
+      for (const Case &c : kCases) {
+        for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}) {
+          for (MemLayout layout : {MemLayout::kContiguous, MemLayout::kPermuted}) {
+            FilterProblem p{kind, 2, 10, c.inH, c.inW, c.outH, c.outW, false, c.scalesH, c.scalesW};
+            TracedRng rng;
+            SCOPED_TRACE(std::string(CubicOpName(kind)) + (backward ? " backward " : " forward ") +
+                         DtypeName(dtype) + " " + LayoutName(layout) + " scales " +
+                         std::to_string(c.scalesH) + ", " + std::to_string(c.scalesW));
+            const CubicRun run = ExpectCubicOpAccurate(p, backward, dtype, ACL_FORMAT_NCHW, rng, layout);
+            if (backward) continue;
+            // The reference's zeros are outputs past the input: the case must have some.
+            const FilterReferenceResult ref = FilterReference(p, run.input, false);
+            EXPECT_GT(std::count(ref.golden.begin(), ref.golden.end(), 0.0), 0) << "no centre past the input";
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace trilinear3d::test
