@@ -323,6 +323,49 @@ inline void CubicHalvingK(A *dst, int64_t dstStride, const S *first, int64_t str
   }
 }
 
+#if defined(TRILINEAR3D_HAVE_VEC128)
+// CubicHalvingK for the 128-bit tier from sources of the accumulation type, a whole 64-byte line (four
+// vectors) at a time: for each line position, dst row 0's line from its eight source lines, then row
+// 1's, and so on, each source line's four vectors loaded back to back. Source rows a power of two apart
+// (a 64 KB NHWC row) share an L1 set: CubicHalvingK's fourteen row streams and four dst rows, one vector
+// a step, evict each line before its next vector is loaded (every load came from L2); here a line is
+// loaded whole, and the next dst row finds six of its eight source lines just loaded. Each dst row's
+// four accumulators stay in registers (the 128-bit tier has 16 of them on x86-64: one dst row at a
+// time). The same sums, in the same order.
+template <typename A>
+inline void CubicHalvingLines(A *dst, int64_t dstStride, int rows, const A *first, int64_t stride,
+                              const A *weights, int64_t n) {
+  using L = TierLanes<A>;
+  using Vec = typename L::Vec;
+  constexpr int kTaps = 8;
+  constexpr int kV = 4;
+  constexpr int64_t kStep = kV * L::kLanes;
+  Vec w[kTaps];
+  for (int t = 0; t < kTaps; ++t) w[t] = L::Broadcast(weights[t]);
+  int64_t x = 0;
+  for (; x + kStep <= n; x += kStep) {
+    for (int m = 0; m < rows; ++m) {
+      const A *row = first + 2 * m * stride + x;
+      Vec acc[kV];
+#pragma GCC unroll 4
+      for (int v = 0; v < kV; ++v) acc[v] = L::Mul(w[0], L::Load(row + v * L::kLanes));
+#pragma GCC unroll 8
+      for (int t = 1; t < kTaps; ++t) {
+        row = NextRow(row, stride);
+#pragma GCC unroll 4
+        for (int v = 0; v < kV; ++v) acc[v] = L::Fma(w[t], L::Load(row + v * L::kLanes), acc[v]);
+      }
+#pragma GCC unroll 4
+      for (int v = 0; v < kV; ++v) L::Store(dst + m * dstStride + x + v * L::kLanes, acc[v]);
+    }
+  }
+  if (x == n) return;
+  for (int m = 0; m < rows; ++m) {
+    CubicHalvingK<1>(dst + m * dstStride + x, dstStride, first + 2 * m * stride + x, stride, weights, n - x);
+  }
+}
+#endif
+
 struct SplitCombine {
   template <int K, typename A, typename S>
   static void Run(A *dst, const S *const *src, const A *w, int64_t n, bool accumulate) {
@@ -447,6 +490,12 @@ template <typename A, typename S>
 inline void CombineCubicHalvingRows(A *dst, int64_t dstStride, int rows, const S *first, int64_t stride,
                                     const A *w, int64_t n) {
 #if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
+#if defined(TRILINEAR3D_HAVE_VEC128)
+  if constexpr (std::is_same_v<S, A>) {
+    combine_detail::CubicHalvingLines(dst, dstStride, rows, first, stride, w, n);
+    return;
+  }
+#endif
   switch (rows) {
     case 1:
       combine_detail::CubicHalvingK<1>(dst, dstStride, first, stride, w, n);

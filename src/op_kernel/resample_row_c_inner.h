@@ -284,7 +284,7 @@ __attribute__((noinline)) inline void HalvingOutputsFor(const A *w, int64_t jb, 
                                                         bool prefetch, const RowTargets<A> *t,
                                                         bool streamDst) {
   if (t == nullptr) {
-#if defined(TRILINEAR3D_HAVE_AVX2)
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
     if constexpr (std::is_same_v<A, float>) {
       if (streamDst) {
         HalvingOutputs<A, kTaps, 0, false, false, true>(w, jb, je, j0, src, srcFirst, dst, c, prefetch, t);
@@ -317,9 +317,10 @@ __attribute__((noinline)) inline void HalvingOutputsFor(const A *w, int64_t jb, 
 
 }  // namespace c_inner
 
-// Whether ResampleRowCInner's streamDst writes the halving run with non-temporal stores on this tier
-// (AVX2 and AVX-512; the baseline tier's destination rows take ordinary stores, as LineStreamer's do).
-#if defined(TRILINEAR3D_HAVE_AVX2)
+// Whether ResampleRowCInner's streamDst writes the halving run with non-temporal stores on this tier:
+// the vector tiers (the 128-bit tier's a chunk's eight vectors back to back, two whole lines; on aarch64
+// ordinary stores, still straight into the destination row instead of a row that is then copied).
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
 constexpr bool kStreamsDstRows = true;
 #else
 constexpr bool kStreamsDstRows = false;
