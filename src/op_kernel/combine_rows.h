@@ -331,7 +331,9 @@ inline void CubicHalvingK(A *dst, int64_t dstStride, const S *first, int64_t str
 // a step, evict each line before its next vector is loaded (every load came from L2); here a line is
 // loaded whole, and the next dst row finds six of its eight source lines just loaded. Each dst row's
 // four accumulators stay in registers (the 128-bit tier has 16 of them on x86-64: one dst row at a
-// time). The same sums, in the same order.
+// time). CubicHalvingK's sums in its order; where the tier's Fma is a multiply and an add (kFmaIsMulAdd)
+// and the weights are symmetric (an exact 2x), w[0] (r0 + r7) + w[1] (r1 + r6) + w[2] (r2 + r5) + w[3]
+// (r3 + r4) instead, in that order, for every element of the row.
 template <typename A>
 inline void CubicHalvingLines(A *dst, int64_t dstStride, int rows, const A *first, int64_t stride,
                               const A *weights, int64_t n) {
@@ -343,6 +345,53 @@ inline void CubicHalvingLines(A *dst, int64_t dstStride, int rows, const A *firs
   Vec w[kTaps];
   for (int t = 0; t < kTaps; ++t) w[t] = L::Broadcast(weights[t]);
   int64_t x = 0;
+  if (kFmaIsMulAdd && SymmetricWeights<kTaps>(weights)) {
+    // Rows t and 7 - t added first, then one multiply: w[0] (r0 + r7), then + w[t] (rt + r(7-t)).
+    for (; x + kStep <= n; x += kStep) {
+      for (int m = 0; m < rows; ++m) {
+        const A *lo = first + 2 * m * stride + x;
+        const A *hi = lo + (kTaps - 1) * stride;
+        Vec acc[kV];
+#pragma GCC unroll 4
+        for (int v = 0; v < kV; ++v) {
+          acc[v] = L::Mul(w[0], L::Add(L::Load(lo + v * L::kLanes), L::Load(hi + v * L::kLanes)));
+        }
+#pragma GCC unroll 4
+        for (int t = 1; t < kTaps / 2; ++t) {
+          lo = NextRow(lo, stride);
+          hi = NextRow(hi, -stride);
+#pragma GCC unroll 4
+          for (int v = 0; v < kV; ++v) {
+            acc[v] = L::Fma(w[t], L::Add(L::Load(lo + v * L::kLanes), L::Load(hi + v * L::kLanes)), acc[v]);
+          }
+        }
+#pragma GCC unroll 4
+        for (int v = 0; v < kV; ++v) L::Store(dst + m * dstStride + x + v * L::kLanes, acc[v]);
+      }
+    }
+    // The row's last elements, vector by vector, then one by one, in the same operations.
+    for (int m = 0; m < rows; ++m) {
+      const A *src = first + 2 * m * stride;
+      A *out = dst + m * dstStride;
+      int64_t i = x;
+      for (; i + L::kLanes <= n; i += L::kLanes) {
+        Vec acc = L::Mul(w[0], L::Add(L::Load(src + i), L::Load(src + (kTaps - 1) * stride + i)));
+        for (int t = 1; t < kTaps / 2; ++t) {
+          const Vec pair = L::Add(L::Load(src + t * stride + i), L::Load(src + (kTaps - 1 - t) * stride + i));
+          acc = L::Fma(w[t], pair, acc);
+        }
+        L::Store(out + i, acc);
+      }
+      for (; i < n; ++i) {
+        A acc = weights[0] * (src[i] + src[(kTaps - 1) * stride + i]);
+        for (int t = 1; t < kTaps / 2; ++t) {
+          acc = L::Fma(weights[t], src[t * stride + i] + src[(kTaps - 1 - t) * stride + i], acc);
+        }
+        out[i] = acc;
+      }
+    }
+    return;
+  }
   for (; x + kStep <= n; x += kStep) {
     for (int m = 0; m < rows; ++m) {
       const A *row = first + 2 * m * stride + x;

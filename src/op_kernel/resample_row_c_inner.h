@@ -215,6 +215,10 @@ inline void HalvingOutputs(const A *runW, int64_t jb, int64_t je, int64_t j0, co
   const int64_t tail = c % kChunkC;  // channels of the last, partial chunk
   const int tailVectors = static_cast<int>((tail + kL - 1) / kL);
   const typename L::Mask tailMask = RunTailMask<L>(tail % kL == 0 ? kL : tail % kL);
+  // kFmaIsMulAdd: symmetric weights (an exact 2x cubic axis) sum w[e] (x_e + x_(kTaps-1-e)) instead.
+  constexpr bool kMayPair = kFmaIsMulAdd && kTaps == 8;
+  bool paired = false;
+  if constexpr (kMayPair) paired = SymmetricWeights<kTaps>(w);
   for (int64_t j = jb; j < je; ++j) {
     const A *x = src + (2 * j + 1 - kTaps / 2 - srcFirst) * c;
     const int64_t at = (j - j0) * c;
@@ -232,14 +236,36 @@ inline void HalvingOutputs(const A *runW, int64_t jb, int64_t je, int64_t j0, co
         }
       }
       Vec acc[kRunVectors];
+      bool summed = false;
+      if constexpr (kMayPair) {
+        if (paired) {
+          const Vec w0 = L::Broadcast(w[0]);
+          const A *lo = x + k0, *hi = x + (kTaps - 1) * c + k0;
 #pragma GCC unroll 8
-      for (int v = 0; v < kRunVectors; ++v)
-        acc[v] = L::Fma(L::Broadcast(w[0]), L::Load(x + k0 + v * kL), L::Zero());
-      for (int e = 1; e < kTaps; ++e) {
-        const Vec we = L::Broadcast(w[e]);
-        const A *xe = x + e * c + k0;
+          for (int v = 0; v < kRunVectors; ++v)
+            acc[v] = L::Mul(w0, L::Add(L::Load(lo + v * kL), L::Load(hi + v * kL)));
+          for (int e = 1; e < kTaps / 2; ++e) {
+            const Vec we = L::Broadcast(w[e]);
+            lo = x + e * c + k0;
+            hi = x + (kTaps - 1 - e) * c + k0;
 #pragma GCC unroll 8
-        for (int v = 0; v < kRunVectors; ++v) acc[v] = L::Fma(we, L::Load(xe + v * kL), acc[v]);
+            for (int v = 0; v < kRunVectors; ++v) {
+              acc[v] = L::Fma(we, L::Add(L::Load(lo + v * kL), L::Load(hi + v * kL)), acc[v]);
+            }
+          }
+          summed = true;
+        }
+      }
+      if (!summed) {
+#pragma GCC unroll 8
+        for (int v = 0; v < kRunVectors; ++v)
+          acc[v] = L::Fma(L::Broadcast(w[0]), L::Load(x + k0 + v * kL), L::Zero());
+        for (int e = 1; e < kTaps; ++e) {
+          const Vec we = L::Broadcast(w[e]);
+          const A *xe = x + e * c + k0;
+#pragma GCC unroll 8
+          for (int v = 0; v < kRunVectors; ++v) acc[v] = L::Fma(we, L::Load(xe + v * kL), acc[v]);
+        }
       }
 #pragma GCC unroll 8
       for (int v = 0; v < kRunVectors; ++v) {
@@ -259,10 +285,23 @@ inline void HalvingOutputs(const A *runW, int64_t jb, int64_t je, int64_t j0, co
     for (int v = 0; v < kRunVectors; ++v) {
       if (v >= tailVectors) break;
       const bool masked = v + 1 == tailVectors && tail % kL != 0;
-      acc[v] = L::Zero();
-      for (int e = 0; e < kTaps; ++e) {
-        const A *p = x + e * c + k0 + v * kL;
-        acc[v] = L::Fma(L::Broadcast(w[e]), masked ? L::Load(p, tailMask) : L::Load(p), acc[v]);
+      auto load = [&](const A *p) { return masked ? L::Load(p, tailMask) : L::Load(p); };
+      bool summed = false;
+      if constexpr (kMayPair) {
+        if (paired) {
+          const A *p = x + k0 + v * kL;
+          acc[v] = L::Mul(L::Broadcast(w[0]), L::Add(load(p), load(p + (kTaps - 1) * c)));
+          for (int e = 1; e < kTaps / 2; ++e) {
+            acc[v] =
+                L::Fma(L::Broadcast(w[e]), L::Add(load(p + e * c), load(p + (kTaps - 1 - e) * c)), acc[v]);
+          }
+          summed = true;
+        }
+      }
+      if (!summed) {
+        acc[v] = L::Zero();
+        for (int e = 0; e < kTaps; ++e)
+          acc[v] = L::Fma(L::Broadcast(w[e]), load(x + e * c + k0 + v * kL), acc[v]);
       }
       const int64_t o = at + k0 + v * kL;
       if (masked) {

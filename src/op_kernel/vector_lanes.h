@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "op_kernel/element_types.h"
 
@@ -289,6 +290,24 @@ constexpr bool kFp16WidensByIntegerOps = false;
 #else
 constexpr bool kFp16WidensByIntegerOps = true;
 #endif
+
+// Whether this tier's Fma is a multiply and then an add (x86-64's 128-bit tier: SSE2 has no FMA). A
+// sum whose weights are symmetric (w[k] == w[K-1-k], bit for bit: an exact 2x cubic axis) then adds each
+// pair of sources first and multiplies once, w[k] (a + b): half the multiplies, the same order of terms.
+#if defined(TRILINEAR3D_HAVE_VEC128) && !defined(__aarch64__)
+constexpr bool kFmaIsMulAdd = true;
+#else
+constexpr bool kFmaIsMulAdd = false;
+#endif
+
+// Whether the K weights at w are symmetric bit for bit (w[k] and w[K-1-k]: a -0 is not a 0).
+template <int K, typename A>
+inline bool SymmetricWeights(const A *w) {
+  for (int k = 0; k < K / 2; ++k) {
+    if (std::memcmp(&w[k], &w[K - 1 - k], sizeof(A)) != 0) return false;
+  }
+  return true;
+}
 
 }  // namespace trilinear3d::kernel::TRILINEAR3D_ISA
 
