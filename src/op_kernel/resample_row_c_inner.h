@@ -285,10 +285,11 @@ inline void HalvingOutputs(const A *runW, int64_t jb, int64_t je, int64_t j0, co
     for (int v = 0; v < kRunVectors; ++v) {
       if (v >= tailVectors) break;
       const bool masked = v + 1 == tailVectors && tail % kL != 0;
-      auto load = [&](const A *p) { return masked ? L::Load(p, tailMask) : L::Load(p); };
+      acc[v] = L::Zero();
       bool summed = false;
       if constexpr (kMayPair) {
         if (paired) {
+          auto load = [&](const A *p) { return masked ? L::Load(p, tailMask) : L::Load(p); };
           const A *p = x + k0 + v * kL;
           acc[v] = L::Mul(L::Broadcast(w[0]), L::Add(load(p), load(p + (kTaps - 1) * c)));
           for (int e = 1; e < kTaps / 2; ++e) {
@@ -298,10 +299,9 @@ inline void HalvingOutputs(const A *runW, int64_t jb, int64_t je, int64_t j0, co
           summed = true;
         }
       }
-      if (!summed) {
-        acc[v] = L::Zero();
-        for (int e = 0; e < kTaps; ++e)
-          acc[v] = L::Fma(L::Broadcast(w[e]), load(x + e * c + k0 + v * kL), acc[v]);
+      for (int e = 0; e < kTaps && !summed; ++e) {
+        const A *p = x + e * c + k0 + v * kL;
+        acc[v] = L::Fma(L::Broadcast(w[e]), masked ? L::Load(p, tailMask) : L::Load(p), acc[v]);
       }
       const int64_t o = at + k0 + v * kL;
       if (masked) {
