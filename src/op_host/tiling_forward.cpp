@@ -17,7 +17,7 @@ int64_t MaxSourceRowsPerChunk(const math::AxisSpec &axis, int64_t hChunk) {
   return most;
 }
 
-// Scratch, W last: two converted source rows | kRowBatch H-pass rows | kRowBatch destination rows |
+// Scratch, W last: two converted source rows | kLaneRowBatch H-pass rows | kLaneRowBatch destination rows |
 // D-pass rows one chunk needs. W first: one converted source row | two W-resampled rows | kRowBatch
 // destination rows | D-pass rows (destination-wide) one chunk needs | two planes of as many
 // W-resampled source rows (the last two D tap planes).
@@ -33,8 +33,8 @@ int64_t TileForward(const TilingContext &ctx, bool widthFirst, TilingData *t) {
   const int64_t srcRowsPerChunk = MaxSourceRowsPerChunk(ctx.axes[1], t->hChunk);
   return widthFirst ? RoundUp64Bytes(ctx.srcRowElems, acc) +
                           RoundUp64Bytes(t->rowElems, acc) * (2 + kRowBatch + 3 * srcRowsPerChunk)
-                    : RoundUp64Bytes(ctx.srcRowElems, acc) * (2 + kRowBatch + srcRowsPerChunk) +
-                          RoundUp64Bytes(t->rowElems, acc) * kRowBatch;
+                    : RoundUp64Bytes(ctx.srcRowElems, acc) * (2 + kLaneRowBatch + srcRowsPerChunk) +
+                          RoundUp64Bytes(t->rowElems, acc) * kLaneRowBatch;
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #endif
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "op_kernel/blend_tap_rows.h"
@@ -50,6 +51,7 @@ struct Lanes {
   using Vec = __m256;
   static constexpr int64_t kLanes = 8;
   static Vec Load(const float *p) { return _mm256_loadu_ps(p); }
+  static void Store(float *p, Vec v) { _mm256_storeu_ps(p, v); }
   static Vec Broadcast(float w) { return _mm256_set1_ps(w); }
   static Vec Mul(Vec a, Vec b) { return _mm256_mul_ps(a, b); }
   static Vec Fma(Vec a, Vec b, Vec c) { return _mm256_fmadd_ps(a, b, c); }
@@ -112,6 +114,86 @@ inline __m128 ListLanes(const RowGather<float> &g, const float *il, int64_t j) {
   return acc;
 }
 
+// An output's sum on the lanes of four interleaved rows (ListLanes' operations), for ConsecutiveSum.
+struct FourRowLanes {
+  using Vec = __m128;
+  static constexpr int64_t kRows = 4;
+  static Vec Zero() { return _mm_setzero_ps(); }
+  // acc plus the entry of weight w whose four operands are at x.
+  static Vec Step(Vec acc, const float *x, float w) {
+    return AddProduct(acc, _mm_loadu_ps(x), _mm_set1_ps(w));
+  }
+  // Outputs j .. j + 3 (o[k]: output j + k, a lane per row) transposed into the rows.
+  static void StoreOutputs(Vec (&o)[4], float *const *dst, int64_t j) {
+    _MM_TRANSPOSE4_PS(o[0], o[1], o[2], o[3]);
+    for (int r = 0; r < 4; ++r) _mm_storeu_ps(dst[r] + j, o[r]);
+  }
+};
+
+// The output of a list of n entries on consecutive sources (RowGather::consecutiveLists) from zero in
+// list order, as ListLanes sums it: the entries' operands n interleaved positions from p on, their
+// weights from w on. Up to 16 entries the switch enters a run of unrolled steps at the one that takes
+// entry 0, each step falling through to the next (the steps take entries 0 .. n - 1 in order): no loop
+// and no list walk, one load of the rows' operands and one broadcast weight per entry.
+template <typename R>
+__attribute__((always_inline)) inline typename R::Vec ConsecutiveSum(const float *p, const float *w,
+                                                                     int64_t n) {
+  typename R::Vec acc = R::Zero();
+  // The step for `left` entries still to sum takes entry n - left: addressed from the list's end, so
+  // that each step's operands are at constant offsets.
+  const float *pEnd = p + R::kRows * n, *wEnd = w + n;
+  const auto step = [&](int64_t left) { acc = R::Step(acc, pEnd - R::kRows * left, *(wEnd - left)); };
+  switch (n) {
+    // clang-format off
+    case 16: step(16); [[fallthrough]];
+    case 15: step(15); [[fallthrough]];
+    case 14: step(14); [[fallthrough]];
+    case 13: step(13); [[fallthrough]];
+    case 12: step(12); [[fallthrough]];
+    case 11: step(11); [[fallthrough]];
+    case 10: step(10); [[fallthrough]];
+    case 9: step(9); [[fallthrough]];
+    case 8: step(8); [[fallthrough]];
+    case 7: step(7); [[fallthrough]];
+    case 6: step(6); [[fallthrough]];
+    case 5: step(5); [[fallthrough]];
+    case 4: step(4); [[fallthrough]];
+    case 3: step(3); [[fallthrough]];
+    case 2: step(2); [[fallthrough]];
+    case 1: step(1); break;
+    // clang-format on
+    default:
+      for (int64_t k = 0; k < n; ++k) acc = R::Step(acc, p + R::kRows * k, w[k]);
+  }
+  return acc;
+}
+
+// The W pass of R::kRows rows interleaved at il into dst[0 .. R::kRows), for a gather of consecutive lists.
+template <typename R>
+inline void ConsecutiveRowLanesW(const RowGather<float> &g, const float *il, float *const *dst) {
+  constexpr int64_t kRows = R::kRows;
+  const int64_t *__restrict begin = g.begin.data();
+  const int32_t *__restrict src = g.src.data();
+  const float *__restrict w = g.w.data();
+  // Output j: its list's first operand, weights and length.
+  const auto sum = [&](int64_t j) __attribute__((always_inline)) {
+    const int64_t e = begin[j];
+    return ConsecutiveSum<R>(il + kRows * static_cast<int64_t>(src[e]), w + e, begin[j + 1] - e);
+  };
+  int64_t j = 0;
+  for (; j + kRows <= g.dstLen; j += kRows) {
+    typename R::Vec o[kRows];
+    for (int64_t k = 0; k < kRows; ++k) o[k] = sum(j + k);
+    R::StoreOutputs(o, dst, j);
+  }
+  for (; j < g.dstLen; ++j) {
+    const typename R::Vec o = sum(j);
+    float v[kRows];
+    std::memcpy(v, &o, sizeof(v));
+    for (int64_t r = 0; r < kRows; ++r) dst[r][j] = v[r];
+  }
+}
+
 }  // namespace row_lanes
 
 #if !defined(TRILINEAR3D_HAVE_AVX2)
@@ -147,14 +229,32 @@ inline int64_t BlendFourTwoTapRowsInterleaved(const RowLanesTaps *taps, int64_t 
 }  // namespace row_lanes
 #endif
 
-// The H blend of four out rows (taps[r]) of n elements, stored interleaved at il (4 n floats).
+// The H blend of four out rows (taps[r]) of n elements, stored interleaved at il (4 n floats). Blocks
+// of kBlockVectors vectors: each row's block blended with its accumulators in registers across all of
+// its taps (a tap costs one broadcast weight and a load and an FMA per vector), stored to a small block
+// in L1, then the four rows' blocks interleaved.
 inline void BlendFourRowsInterleaved(const RowLanesTaps *taps, int64_t n, float *il) {
   using row_lanes::Lanes;
   constexpr int64_t V = Lanes::kLanes;
+  constexpr int kBlockVectors = 8;
+  constexpr int64_t kBlock = kBlockVectors * V;
   int64_t x = 0;
 #if !defined(TRILINEAR3D_HAVE_AVX2)
   x = row_lanes::BlendFourTwoTapRowsInterleaved(taps, n, il);
 #endif
+  alignas(64) float block[4][kBlock];
+  for (; x + kBlock <= n; x += kBlock) {
+    for (int q = 0; q < 4; ++q) {
+      Lanes::Vec acc[kBlockVectors];
+      row_lanes::BlendAt<kBlockVectors>(taps[q], x, acc);
+      for (int u = 0; u < kBlockVectors; ++u) Lanes::Store(block[q] + u * V, acc[u]);
+    }
+    for (int u = 0; u < kBlockVectors; ++u) {
+      row_lanes::StoreInterleaved(il + 4 * (x + u * V), Lanes::Load(block[0] + u * V),
+                                  Lanes::Load(block[1] + u * V), Lanes::Load(block[2] + u * V),
+                                  Lanes::Load(block[3] + u * V));
+    }
+  }
   for (; x + 2 * V <= n; x += 2 * V) {
     Lanes::Vec r[4][2];
     for (int q = 0; q < 4; ++q) row_lanes::BlendAt<2>(taps[q], x, r[q]);
@@ -173,6 +273,10 @@ inline void BlendFourRowsInterleaved(const RowLanesTaps *taps, int64_t n, float 
 
 // The W pass of the four rows interleaved at il into dst[0..3].
 inline void RowLanesW(const RowGather<float> &g, const float *il, float *const *dst) {
+  if (g.consecutiveLists) {
+    row_lanes::ConsecutiveRowLanesW<row_lanes::FourRowLanes>(g, il, dst);
+    return;
+  }
   int64_t j = 0;
   for (; j + 4 <= g.dstLen; j += 4) {
     __m128 o0 = row_lanes::ListLanes(g, il, j), o1 = row_lanes::ListLanes(g, il, j + 1);
@@ -189,6 +293,98 @@ inline void RowLanesW(const RowGather<float> &g, const float *il, float *const *
     for (int r = 0; r < 4; ++r) dst[r][j] = v[r];
   }
 }
+
+#if defined(TRILINEAR3D_HAVE_AVX2)
+// Eight rows on the AVX tiers' 256-bit lanes (element x of row r at 8 x + r): the same operations on
+// twice the rows per instruction, for the H blend (BlendEightRowsInterleaved) and a W pass of
+// consecutive lists (ConsecutiveEightRowLanesW); the bits are the four rows' (lane-wise operations).
+namespace row_lanes {
+
+// The 8 x 8 transpose: v[k] lane r becomes v[r] lane k.
+inline void Transpose8(__m256 (&v)[8]) {
+  const __m256 t0 = _mm256_unpacklo_ps(v[0], v[1]), t1 = _mm256_unpackhi_ps(v[0], v[1]);
+  const __m256 t2 = _mm256_unpacklo_ps(v[2], v[3]), t3 = _mm256_unpackhi_ps(v[2], v[3]);
+  const __m256 t4 = _mm256_unpacklo_ps(v[4], v[5]), t5 = _mm256_unpackhi_ps(v[4], v[5]);
+  const __m256 t6 = _mm256_unpacklo_ps(v[6], v[7]), t7 = _mm256_unpackhi_ps(v[6], v[7]);
+  const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+  const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+  const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+  const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+  v[0] = _mm256_permute2f128_ps(s0, s4, 0x20);
+  v[1] = _mm256_permute2f128_ps(s1, s5, 0x20);
+  v[2] = _mm256_permute2f128_ps(s2, s6, 0x20);
+  v[3] = _mm256_permute2f128_ps(s3, s7, 0x20);
+  v[4] = _mm256_permute2f128_ps(s0, s4, 0x31);
+  v[5] = _mm256_permute2f128_ps(s1, s5, 0x31);
+  v[6] = _mm256_permute2f128_ps(s2, s6, 0x31);
+  v[7] = _mm256_permute2f128_ps(s3, s7, 0x31);
+}
+
+// FourRowLanes on eight rows (an FMA per entry, as on four).
+struct EightRowLanes {
+  using Vec = __m256;
+  static constexpr int64_t kRows = 8;
+  static Vec Zero() { return _mm256_setzero_ps(); }
+  static Vec Step(Vec acc, const float *x, float w) {
+    return _mm256_fmadd_ps(_mm256_loadu_ps(x), _mm256_set1_ps(w), acc);
+  }
+  static void StoreOutputs(Vec (&o)[8], float *const *dst, int64_t j) {
+    Transpose8(o);
+    for (int r = 0; r < 8; ++r) _mm256_storeu_ps(dst[r] + j, o[r]);
+  }
+};
+
+}  // namespace row_lanes
+
+// BlendFourRowsInterleaved for eight out rows (taps[0..7]), stored interleaved by eight at il (8 n floats).
+inline void BlendEightRowsInterleaved(const RowLanesTaps *taps, int64_t n, float *il) {
+  using row_lanes::Lanes;
+  constexpr int64_t V = Lanes::kLanes;
+  constexpr int kBlockVectors = 8;
+  constexpr int64_t kBlock = kBlockVectors * V;
+  alignas(64) float block[8][kBlock];
+  int64_t x = 0;
+  for (; x + kBlock <= n; x += kBlock) {
+    for (int q = 0; q < 8; ++q) {
+      Lanes::Vec acc[kBlockVectors];
+      row_lanes::BlendAt<kBlockVectors>(taps[q], x, acc);
+      for (int u = 0; u < kBlockVectors; ++u) Lanes::Store(block[q] + u * V, acc[u]);
+    }
+    for (int u = 0; u < kBlockVectors; ++u) {
+      __m256 v[8];
+      for (int q = 0; q < 8; ++q) v[q] = Lanes::Load(block[q] + u * V);
+      row_lanes::Transpose8(v);
+      for (int k = 0; k < 8; ++k) _mm256_storeu_ps(il + 8 * (x + u * V + k), v[k]);
+    }
+  }
+  for (; x + V <= n; x += V) {
+    __m256 v[8];
+    for (int q = 0; q < 8; ++q) {
+      Lanes::Vec acc[1];
+      row_lanes::BlendAt<1>(taps[q], x, acc);
+      v[q] = acc[0];
+    }
+    row_lanes::Transpose8(v);
+    for (int k = 0; k < 8; ++k) _mm256_storeu_ps(il + 8 * (x + k), v[k]);
+  }
+  for (; x < n; ++x) {
+    for (int r = 0; r < 8; ++r) il[8 * x + r] = row_lanes::BlendLane(taps[r], x);
+  }
+}
+
+// The W pass of eight rows interleaved by eight at il into dst[0..7], for a gather of consecutive lists.
+inline void ConsecutiveEightRowLanesW(const RowGather<float> &g, const float *il, float *const *dst) {
+  row_lanes::ConsecutiveRowLanesW<row_lanes::EightRowLanes>(g, il, dst);
+}
+
+constexpr bool kEightRowLanesW = true;
+#else
+constexpr bool kEightRowLanesW = false;
+
+// Declared only, for the kernel's `if constexpr (kEightRowLanesW)` branches, which this tier discards.
+void BlendEightRowsInterleaved(const RowLanesTaps *taps, int64_t n, float *il);
+void ConsecutiveEightRowLanesW(const RowGather<float> &g, const float *il, float *const *dst);
+#endif
 
 #if defined(TRILINEAR3D_HAVE_VEC128)
 // The 128-bit tier's W pass of four interleaved rows (as RowLanesW) for a gather whose lists all have
@@ -295,10 +491,14 @@ class PairListsW {
 #else
 
 constexpr bool kRowLanesW = false;
+constexpr bool kEightRowLanesW = false;
 
-// Declared only, for the kernel's `if constexpr (kRowLanesW)` branches, which this tier discards.
+// Declared only, for the kernel's `if constexpr (kRowLanesW)` and `(kEightRowLanesW)` branches, which
+// this tier discards.
 void BlendFourRowsInterleaved(const RowLanesTaps *taps, int64_t n, float *il);
 void RowLanesW(const RowGather<float> &g, const float *il, float *const *dst);
+void BlendEightRowsInterleaved(const RowLanesTaps *taps, int64_t n, float *il);
+void ConsecutiveEightRowLanesW(const RowGather<float> &g, const float *il, float *const *dst);
 
 // A tier without vectors (or aarch64's baseline) keeps the lists.
 constexpr bool kPairListsW = false;

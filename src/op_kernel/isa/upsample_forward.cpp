@@ -47,8 +47,8 @@ class ForwardItemRunner : RunnerLaunch {
     rowB_ = rowA_ + srcRowStride;
     hRow_ = rowB_ + srcRowStride;
     dstRowStride_ = Align64(t_.rowElems, bytes);
-    dstRow_ = hRow_ + tiling::kRowBatch * srcRowStride;
-    dPlane_ = dstRow_ + tiling::kRowBatch * dstRowStride_;
+    dstRow_ = hRow_ + tiling::kLaneRowBatch * srcRowStride;
+    dPlane_ = dstRow_ + tiling::kLaneRowBatch * dstRowStride_;
     srcRowStride_ = srcRowStride;
     if constexpr (w_inner::kDoublingVectors && std::is_same_v<T, float>) {
       streamedW_ = t_.layout == RowLayout::kWInner && t_.streamStores &&
@@ -57,6 +57,7 @@ class ForwardItemRunner : RunnerLaunch {
                         w_inner::StreamsCubicDoublingRows(p_.rowW) && LineAlignedRows(dst_);
       rowLanesW_ = t_.layout == RowLayout::kWInner && w_inner::RowLanesApplies(p_.rowW) &&
                    !w_inner::DoublingApplies(p_.rowW) && !w_inner::CubicDoublingApplies(p_.rowW);
+      eightRowLanesW_ = w_inner::kEightRowLanesW && rowLanesW_ && p_.rowW.consecutiveLists;
     }
 #if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
     if constexpr (std::is_same_v<T, float>) {
@@ -128,6 +129,20 @@ class ForwardItemRunner : RunnerLaunch {
       out_.Begin(OutRow(od, oh0));  // out rows of od, in increasing oh, until Finish
       constexpr int kBatch = static_cast<int>(tiling::kRowBatch);
       for (int64_t oh = oh0; oh < oh1; oh += kBatch) {
+        if constexpr (w_inner::kEightRowLanesW && std::is_same_v<T, float>) {
+          // Eight rows at once on the lanes of 256-bit vectors (a gather of consecutive lists).
+          constexpr int kEight = static_cast<int>(tiling::kLaneRowBatch);
+          if (eightRowLanesW_ && oh + kEight <= oh1 &&
+              FillLaneTaps(oh, kEight, hTapRows, ihFirst, hTapStride)) {
+            A *rows8[kEight];
+            for (int k = 0; k < kEight; ++k) rows8[k] = dstRow_ + k * dstRowStride_;
+            w_inner::BlendEightRowsInterleaved(laneTaps_, srcRowElems_, hRow_);
+            w_inner::ConsecutiveEightRowLanesW(p_.rowW, hRow_, rows8);
+            for (int k = 0; k < kEight; ++k) out_.Put(rows8[k], OutRow(od, oh + k), t_.w.outSize);
+            oh += kEight - kBatch;  // the loop adds kBatch
+            continue;
+          }
+        }
         const int count = static_cast<int>(std::min<int64_t>(kBatch, oh1 - oh));
         const A *hRows[kBatch];
         A *outRows[kBatch];
@@ -156,7 +171,7 @@ class ForwardItemRunner : RunnerLaunch {
         if constexpr (w_inner::kRowLanesW && std::is_same_v<T, float>) {
           // The batch's H blend interleaved into hRow_ (four rows' room), then the W pass on the rows'
           // lanes.
-          if (rowLanesW_ && count == kBatch && FillLaneTaps(oh, hTapRows, ihFirst, hTapStride)) {
+          if (rowLanesW_ && count == kBatch && FillLaneTaps(oh, kBatch, hTapRows, ihFirst, hTapStride)) {
             w_inner::BlendFourRowsInterleaved(laneTaps_, srcRowElems_, hRow_);
             w_inner::RowLanesW(p_.rowW, hRow_, outRows);
             for (int k = 0; k < count; ++k) out_.Put(outRows[k], OutRow(od, oh + k), t_.w.outSize);
@@ -279,11 +294,11 @@ class ForwardItemRunner : RunnerLaunch {
     return {a, i1 < 0 ? nullptr : i1 == p_.d.i0[od] ? a : SourceRow(i1, ih, rowB_)};
   }
 
-  // laneTaps_ = the H taps of out rows oh .. oh + 3 (BlendOutputTaps' order), tap i's row at
+  // laneTaps_ = the H taps of out rows oh .. oh + count - 1 (BlendOutputTaps' order), tap i's row at
   // rows + (i - first) * stride; false (laneTaps_ unusable) when a row has more taps than it holds.
-  bool FillLaneTaps(int64_t oh, const A *rows, int64_t first, int64_t stride) {
+  bool FillLaneTaps(int64_t oh, int count, const A *rows, int64_t first, int64_t stride) {
     const TapTable<A> &h = p_.h;
-    for (int r = 0; r < 4; ++r) {
+    for (int r = 0; r < count; ++r) {
       const size_t k = static_cast<size_t>(oh + r);
       const int64_t more = h.moreBegin.empty() ? 0 : h.moreBegin[k + 1] - h.moreBegin[k];
       if (2 + more > w_inner::kRowLanesMaxTaps) return false;
@@ -386,7 +401,8 @@ class ForwardItemRunner : RunnerLaunch {
   bool streamedCubicW_ = false;  // the same for the cubic exact 2x W
   bool rowLanesW_ = false;       // batches of four rows W-resampled on the rows' lanes (RowLanesW)
   bool streamDstRows_ = false;   // channels inner: the W pass streams line-aligned out rows itself
-  w_inner::RowLanesTaps laneTaps_[4];
+  bool eightRowLanesW_ = false;  // rowLanesW_ eight rows at a time (BlendEightRowsInterleaved)
+  w_inner::RowLanesTaps laneTaps_[tiling::kLaneRowBatch];
   bool srcInPlace_ = false;  // source rows are read in place (ReadRow converts nothing)
   const T *srcBase_ = nullptr;
   T *dstBase_ = nullptr;
