@@ -337,24 +337,28 @@ struct EightRowLanes {
 }  // namespace row_lanes
 
 // BlendFourRowsInterleaved for eight out rows (taps[0..7]), stored interleaved by eight at il (8 n floats).
+// The blocks are blended on the tier's own vectors (AVX-512: 16 lanes; the operations are lane-wise, so the
+// bits are the 8-lane ones) and interleaved by 8 x 8 transposes.
 inline void BlendEightRowsInterleaved(const RowLanesTaps *taps, int64_t n, float *il) {
   using row_lanes::Lanes;
+  using BlockLanes = TierLanes<float>;
   constexpr int64_t V = Lanes::kLanes;
   constexpr int kBlockVectors = 8;
-  constexpr int64_t kBlock = kBlockVectors * V;
+  constexpr int64_t kBlock = kBlockVectors * BlockLanes::kLanes;
   alignas(64) float block[8][kBlock];
   int64_t x = 0;
   for (; x + kBlock <= n; x += kBlock) {
     for (int q = 0; q < 8; ++q) {
-      Lanes::Vec acc[kBlockVectors];
-      row_lanes::BlendAt<kBlockVectors>(taps[q], x, acc);
-      for (int u = 0; u < kBlockVectors; ++u) Lanes::Store(block[q] + u * V, acc[u]);
+      BlockLanes::Vec acc[kBlockVectors];
+      blend_detail::BlendInto<BlockLanes, kBlockVectors>(acc, taps[q].row, taps[q].w, taps[q].count, false,
+                                                         x);
+      for (int u = 0; u < kBlockVectors; ++u) BlockLanes::Store(block[q] + u * BlockLanes::kLanes, acc[u]);
     }
-    for (int u = 0; u < kBlockVectors; ++u) {
+    for (int64_t u = 0; u < kBlock; u += V) {
       __m256 v[8];
-      for (int q = 0; q < 8; ++q) v[q] = Lanes::Load(block[q] + u * V);
+      for (int q = 0; q < 8; ++q) v[q] = Lanes::Load(block[q] + u);
       row_lanes::Transpose8(v);
-      for (int k = 0; k < 8; ++k) _mm256_storeu_ps(il + 8 * (x + u * V + k), v[k]);
+      for (int k = 0; k < 8; ++k) _mm256_storeu_ps(il + 8 * (x + u + k), v[k]);
     }
   }
   for (; x + V <= n; x += V) {
