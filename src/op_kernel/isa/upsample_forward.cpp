@@ -130,16 +130,9 @@ class ForwardItemRunner : RunnerLaunch {
       constexpr int kBatch = static_cast<int>(tiling::kRowBatch);
       for (int64_t oh = oh0; oh < oh1; oh += kBatch) {
         if constexpr (w_inner::kEightRowLanesW && std::is_same_v<T, float>) {
-          // Eight rows at once on the lanes of 256-bit vectors (a gather of consecutive lists).
-          constexpr int kEight = static_cast<int>(tiling::kLaneRowBatch);
-          if (eightRowLanesW_ && oh + kEight <= oh1 &&
-              FillLaneTaps(oh, kEight, hTapRows, ihFirst, hTapStride)) {
-            A *rows8[kEight];
-            for (int k = 0; k < kEight; ++k) rows8[k] = dstRow_ + k * dstRowStride_;
-            w_inner::BlendEightRowsInterleaved(laneTaps_, srcRowElems_, hRow_);
-            w_inner::ConsecutiveEightRowLanesW(p_.rowW, hRow_, rows8);
-            for (int k = 0; k < kEight; ++k) out_.Put(rows8[k], OutRow(od, oh + k), t_.w.outSize);
-            oh += kEight - kBatch;  // the loop adds kBatch
+          if (eightRowLanesW_ && oh + tiling::kLaneRowBatch <= oh1 &&
+              EightRowLanesBatch(od, oh, hTapRows, ihFirst, hTapStride)) {
+            oh += tiling::kLaneRowBatch - kBatch;  // the loop adds kBatch
             continue;
           }
         }
@@ -292,6 +285,23 @@ class ForwardItemRunner : RunnerLaunch {
     const A *a = SourceRow(p_.d.i0[od], ih, rowA_);
     const int64_t i1 = p_.d.i1[od];
     return {a, i1 < 0 ? nullptr : i1 == p_.d.i0[od] ? a : SourceRow(i1, ih, rowB_)};
+  }
+
+  // Out rows oh .. oh + 7 of od on the lanes of 256-bit vectors (a gather of consecutive lists, the AVX
+  // tiers): false (nothing done) when a row has more H taps than laneTaps_ holds. Not inlined, so that the
+  // other paths' batch loop keeps its registers.
+  __attribute__((noinline)) bool EightRowLanesBatch(int64_t od, int64_t oh, const A *hTapRows,
+                                                    int64_t ihFirst, int64_t hTapStride) {
+    constexpr int kEight = static_cast<int>(tiling::kLaneRowBatch);
+    if (!FillLaneTaps(oh, kEight, hTapRows, ihFirst, hTapStride)) return false;
+    if constexpr (w_inner::kEightRowLanesW && std::is_same_v<T, float>) {
+      A *rows[kEight];
+      for (int k = 0; k < kEight; ++k) rows[k] = dstRow_ + k * dstRowStride_;
+      w_inner::BlendEightRowsInterleaved(laneTaps_, srcRowElems_, hRow_);
+      w_inner::ConsecutiveEightRowLanesW(p_.rowW, hRow_, rows);
+      for (int k = 0; k < kEight; ++k) out_.Put(rows[k], OutRow(od, oh + k), t_.w.outSize);
+    }
+    return true;
   }
 
   // laneTaps_ = the H taps of out rows oh .. oh + count - 1 (BlendOutputTaps' order), tap i's row at
