@@ -25,9 +25,6 @@ constexpr double kMinSupportScale = 0.02;          // seed: below this the NPU f
 constexpr int64_t kCacheBudgetBytes = 512 * 1024;  // per-core working set aimed at (L2)
 constexpr int64_t kMinChannelsInner = 8;           // vectorise along C only when C is at least this
 constexpr int64_t kRowBatch = 4;                   // rows W-resampled together (they share the steps)
-// The forward's W-last scratch holds this many H-pass and destination rows: the AVX tiers blend and
-// W-resample eight rows at once on the lanes of a 256-bit vector (op_kernel/resample_rows_w_row_lanes.h).
-constexpr int64_t kLaneRowBatch = 8;
 // Destinations larger than this bypass the caches (non-temporal stores of whole lines): more than the
 // cores' private caches hold, so the next operator would not find them there anyway, and writing
 // them through the caches costs a read-for-ownership of every line (docs/performance.md).

@@ -17,7 +17,7 @@ int64_t MaxSourceRowsPerChunk(const math::AxisSpec &axis, int64_t hChunk) {
   return most;
 }
 
-// Scratch, W last: two converted source rows | kLaneRowBatch H-pass rows | kLaneRowBatch destination rows |
+// Scratch, W last: two converted source rows | kRowBatch H-pass rows | kRowBatch destination rows |
 // D-pass rows one chunk needs. W first: one converted source row | two W-resampled rows | kRowBatch
 // destination rows | D-pass rows (destination-wide) one chunk needs | two planes of as many
 // W-resampled source rows (the last two D tap planes).
@@ -28,16 +28,16 @@ int64_t TileForward(const TilingContext &ctx, bool widthFirst, TilingData *t) {
   const int64_t rowsPerChunkRow = CeilDiv(ctx.input.inSize[1], ctx.input.outSize[1]) * (widthFirst ? 3 : 1);
   const int64_t rowBytes = std::max<int64_t>(1, (widthFirst ? t->rowElems : ctx.srcRowElems) * ctx.accBytes);
   int64_t hChunk = std::clamp<int64_t>(kCacheBudgetBytes / (rowsPerChunkRow * rowBytes), 1, ctx.dstH);
-  // W last, a chunk that does not take all of H takes whole batches of kLaneRowBatch rows: the AVX tiers'
-  // row-lanes W pass does eight rows at once, and a chunk's rows past its last batch take the one-row path.
-  if (!widthFirst && hChunk > kLaneRowBatch && hChunk < ctx.dstH) hChunk -= hChunk % kLaneRowBatch;
+  // W last, a chunk that does not take all of H takes whole batches of kRowBatch rows: a chunk's rows past
+  // its last batch take the one-row path (C3's chunks of 25 rows each left one).
+  if (!widthFirst && hChunk > kRowBatch && hChunk < ctx.dstH) hChunk -= hChunk % kRowBatch;
   SplitItems(ctx, hChunk, ctx.dstW, t);
   const int64_t acc = ctx.accBytes;
   const int64_t srcRowsPerChunk = MaxSourceRowsPerChunk(ctx.axes[1], t->hChunk);
   return widthFirst ? RoundUp64Bytes(ctx.srcRowElems, acc) +
                           RoundUp64Bytes(t->rowElems, acc) * (2 + kRowBatch + 3 * srcRowsPerChunk)
-                    : RoundUp64Bytes(ctx.srcRowElems, acc) * (2 + kLaneRowBatch + srcRowsPerChunk) +
-                          RoundUp64Bytes(t->rowElems, acc) * kLaneRowBatch;
+                    : RoundUp64Bytes(ctx.srcRowElems, acc) * (2 + kRowBatch + srcRowsPerChunk) +
+                          RoundUp64Bytes(t->rowElems, acc) * kRowBatch;
 }
 
 }  // namespace

@@ -294,102 +294,6 @@ inline void RowLanesW(const RowGather<float> &g, const float *il, float *const *
   }
 }
 
-#if defined(TRILINEAR3D_HAVE_AVX2)
-// Eight rows on the AVX tiers' 256-bit lanes (element x of row r at 8 x + r): the same operations on
-// twice the rows per instruction, for the H blend (BlendEightRowsInterleaved) and a W pass of
-// consecutive lists (ConsecutiveEightRowLanesW); the bits are the four rows' (lane-wise operations).
-namespace row_lanes {
-
-// The 8 x 8 transpose: v[k] lane r becomes v[r] lane k.
-inline void Transpose8(__m256 (&v)[8]) {
-  const __m256 t0 = _mm256_unpacklo_ps(v[0], v[1]), t1 = _mm256_unpackhi_ps(v[0], v[1]);
-  const __m256 t2 = _mm256_unpacklo_ps(v[2], v[3]), t3 = _mm256_unpackhi_ps(v[2], v[3]);
-  const __m256 t4 = _mm256_unpacklo_ps(v[4], v[5]), t5 = _mm256_unpackhi_ps(v[4], v[5]);
-  const __m256 t6 = _mm256_unpacklo_ps(v[6], v[7]), t7 = _mm256_unpackhi_ps(v[6], v[7]);
-  const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
-  const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
-  const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
-  const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
-  v[0] = _mm256_permute2f128_ps(s0, s4, 0x20);
-  v[1] = _mm256_permute2f128_ps(s1, s5, 0x20);
-  v[2] = _mm256_permute2f128_ps(s2, s6, 0x20);
-  v[3] = _mm256_permute2f128_ps(s3, s7, 0x20);
-  v[4] = _mm256_permute2f128_ps(s0, s4, 0x31);
-  v[5] = _mm256_permute2f128_ps(s1, s5, 0x31);
-  v[6] = _mm256_permute2f128_ps(s2, s6, 0x31);
-  v[7] = _mm256_permute2f128_ps(s3, s7, 0x31);
-}
-
-// FourRowLanes on eight rows (an FMA per entry, as on four).
-struct EightRowLanes {
-  using Vec = __m256;
-  static constexpr int64_t kRows = 8;
-  static Vec Zero() { return _mm256_setzero_ps(); }
-  static Vec Step(Vec acc, const float *x, float w) {
-    return _mm256_fmadd_ps(_mm256_loadu_ps(x), _mm256_set1_ps(w), acc);
-  }
-  static void StoreOutputs(Vec (&o)[8], float *const *dst, int64_t j) {
-    Transpose8(o);
-    for (int r = 0; r < 8; ++r) _mm256_storeu_ps(dst[r] + j, o[r]);
-  }
-};
-
-}  // namespace row_lanes
-
-// BlendFourRowsInterleaved for eight out rows (taps[0..7]), stored interleaved by eight at il (8 n floats).
-// The blocks are blended on the tier's own vectors (AVX-512: 16 lanes; the operations are lane-wise, so the
-// bits are the 8-lane ones) and interleaved by 8 x 8 transposes.
-inline void BlendEightRowsInterleaved(const RowLanesTaps *taps, int64_t n, float *il) {
-  using row_lanes::Lanes;
-  using BlockLanes = TierLanes<float>;
-  constexpr int64_t V = Lanes::kLanes;
-  constexpr int kBlockVectors = 8;
-  constexpr int64_t kBlock = kBlockVectors * BlockLanes::kLanes;
-  alignas(64) float block[8][kBlock];
-  int64_t x = 0;
-  for (; x + kBlock <= n; x += kBlock) {
-    for (int q = 0; q < 8; ++q) {
-      BlockLanes::Vec acc[kBlockVectors];
-      blend_detail::BlendInto<BlockLanes, kBlockVectors>(acc, taps[q].row, taps[q].w, taps[q].count, false,
-                                                         x);
-      for (int u = 0; u < kBlockVectors; ++u) BlockLanes::Store(block[q] + u * BlockLanes::kLanes, acc[u]);
-    }
-    for (int64_t u = 0; u < kBlock; u += V) {
-      __m256 v[8];
-      for (int q = 0; q < 8; ++q) v[q] = Lanes::Load(block[q] + u);
-      row_lanes::Transpose8(v);
-      for (int k = 0; k < 8; ++k) _mm256_storeu_ps(il + 8 * (x + u + k), v[k]);
-    }
-  }
-  for (; x + V <= n; x += V) {
-    __m256 v[8];
-    for (int q = 0; q < 8; ++q) {
-      Lanes::Vec acc[1];
-      row_lanes::BlendAt<1>(taps[q], x, acc);
-      v[q] = acc[0];
-    }
-    row_lanes::Transpose8(v);
-    for (int k = 0; k < 8; ++k) _mm256_storeu_ps(il + 8 * (x + k), v[k]);
-  }
-  for (; x < n; ++x) {
-    for (int r = 0; r < 8; ++r) il[8 * x + r] = row_lanes::BlendLane(taps[r], x);
-  }
-}
-
-// The W pass of eight rows interleaved by eight at il into dst[0..7], for a gather of consecutive lists.
-inline void ConsecutiveEightRowLanesW(const RowGather<float> &g, const float *il, float *const *dst) {
-  row_lanes::ConsecutiveRowLanesW<row_lanes::EightRowLanes>(g, il, dst);
-}
-
-constexpr bool kEightRowLanesW = true;
-#else
-constexpr bool kEightRowLanesW = false;
-
-// Declared only, for the kernel's `if constexpr (kEightRowLanesW)` branches, which this tier discards.
-void BlendEightRowsInterleaved(const RowLanesTaps *taps, int64_t n, float *il);
-void ConsecutiveEightRowLanesW(const RowGather<float> &g, const float *il, float *const *dst);
-#endif
-
 #if defined(TRILINEAR3D_HAVE_VEC128)
 // The 128-bit tier's W pass of four interleaved rows (as RowLanesW) for a gather whose lists all have
 // one or two entries (the linear filters' W, where the AVX tiers' vector steps permute a window and this
@@ -495,14 +399,10 @@ class PairListsW {
 #else
 
 constexpr bool kRowLanesW = false;
-constexpr bool kEightRowLanesW = false;
 
-// Declared only, for the kernel's `if constexpr (kRowLanesW)` and `(kEightRowLanesW)` branches, which
-// this tier discards.
+// Declared only, for the kernel's `if constexpr (kRowLanesW)` branches, which this tier discards.
 void BlendFourRowsInterleaved(const RowLanesTaps *taps, int64_t n, float *il);
 void RowLanesW(const RowGather<float> &g, const float *il, float *const *dst);
-void BlendEightRowsInterleaved(const RowLanesTaps *taps, int64_t n, float *il);
-void ConsecutiveEightRowLanesW(const RowGather<float> &g, const float *il, float *const *dst);
 
 // A tier without vectors (or aarch64's baseline) keeps the lists.
 constexpr bool kPairListsW = false;

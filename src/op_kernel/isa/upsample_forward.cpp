@@ -47,8 +47,8 @@ class ForwardItemRunner : RunnerLaunch {
     rowB_ = rowA_ + srcRowStride;
     hRow_ = rowB_ + srcRowStride;
     dstRowStride_ = Align64(t_.rowElems, bytes);
-    dstRow_ = hRow_ + tiling::kLaneRowBatch * srcRowStride;
-    dPlane_ = dstRow_ + tiling::kLaneRowBatch * dstRowStride_;
+    dstRow_ = hRow_ + tiling::kRowBatch * srcRowStride;
+    dPlane_ = dstRow_ + tiling::kRowBatch * dstRowStride_;
     srcRowStride_ = srcRowStride;
     if constexpr (w_inner::kDoublingVectors && std::is_same_v<T, float>) {
       streamedW_ = t_.layout == RowLayout::kWInner && t_.streamStores &&
@@ -57,7 +57,6 @@ class ForwardItemRunner : RunnerLaunch {
                         w_inner::StreamsCubicDoublingRows(p_.rowW) && LineAlignedRows(dst_);
       rowLanesW_ = t_.layout == RowLayout::kWInner && w_inner::RowLanesApplies(p_.rowW) &&
                    !w_inner::DoublingApplies(p_.rowW) && !w_inner::CubicDoublingApplies(p_.rowW);
-      eightRowLanesW_ = w_inner::kEightRowLanesW && rowLanesW_ && p_.rowW.consecutiveLists;
     }
 #if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
     if constexpr (std::is_same_v<T, float>) {
@@ -129,13 +128,6 @@ class ForwardItemRunner : RunnerLaunch {
       out_.Begin(OutRow(od, oh0));  // out rows of od, in increasing oh, until Finish
       constexpr int kBatch = static_cast<int>(tiling::kRowBatch);
       for (int64_t oh = oh0; oh < oh1; oh += kBatch) {
-        if constexpr (w_inner::kEightRowLanesW && std::is_same_v<T, float>) {
-          if (eightRowLanesW_ && oh + tiling::kLaneRowBatch <= oh1 &&
-              EightRowLanesBatch(od, oh, hTapRows, ihFirst, hTapStride)) {
-            oh += tiling::kLaneRowBatch - kBatch;  // the loop adds kBatch
-            continue;
-          }
-        }
         const int count = static_cast<int>(std::min<int64_t>(kBatch, oh1 - oh));
         const A *hRows[kBatch];
         A *outRows[kBatch];
@@ -287,23 +279,6 @@ class ForwardItemRunner : RunnerLaunch {
     return {a, i1 < 0 ? nullptr : i1 == p_.d.i0[od] ? a : SourceRow(i1, ih, rowB_)};
   }
 
-  // Out rows oh .. oh + 7 of od on the lanes of 256-bit vectors (a gather of consecutive lists, the AVX
-  // tiers): false (nothing done) when a row has more H taps than laneTaps_ holds. Not inlined, so that the
-  // other paths' batch loop keeps its registers.
-  __attribute__((noinline)) bool EightRowLanesBatch(int64_t od, int64_t oh, const A *hTapRows,
-                                                    int64_t ihFirst, int64_t hTapStride) {
-    constexpr int kEight = static_cast<int>(tiling::kLaneRowBatch);
-    if (!FillLaneTaps(oh, kEight, hTapRows, ihFirst, hTapStride)) return false;
-    if constexpr (w_inner::kEightRowLanesW && std::is_same_v<T, float>) {
-      A *rows[kEight];
-      for (int k = 0; k < kEight; ++k) rows[k] = dstRow_ + k * dstRowStride_;
-      w_inner::BlendEightRowsInterleaved(laneTaps_, srcRowElems_, hRow_);
-      w_inner::ConsecutiveEightRowLanesW(p_.rowW, hRow_, rows);
-      for (int k = 0; k < kEight; ++k) out_.Put(rows[k], OutRow(od, oh + k), t_.w.outSize);
-    }
-    return true;
-  }
-
   // laneTaps_ = the H taps of out rows oh .. oh + count - 1 (BlendOutputTaps' order), tap i's row at
   // rows + (i - first) * stride; false (laneTaps_ unusable) when a row has more taps than it holds.
   bool FillLaneTaps(int64_t oh, int count, const A *rows, int64_t first, int64_t stride) {
@@ -411,8 +386,7 @@ class ForwardItemRunner : RunnerLaunch {
   bool streamedCubicW_ = false;  // the same for the cubic exact 2x W
   bool rowLanesW_ = false;       // batches of four rows W-resampled on the rows' lanes (RowLanesW)
   bool streamDstRows_ = false;   // channels inner: the W pass streams line-aligned out rows itself
-  bool eightRowLanesW_ = false;  // rowLanesW_ eight rows at a time (BlendEightRowsInterleaved)
-  w_inner::RowLanesTaps laneTaps_[tiling::kLaneRowBatch];
+  w_inner::RowLanesTaps laneTaps_[tiling::kRowBatch];
   bool srcInPlace_ = false;  // source rows are read in place (ReadRow converts nothing)
   const T *srcBase_ = nullptr;
   T *dstBase_ = nullptr;

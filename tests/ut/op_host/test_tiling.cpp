@@ -14,11 +14,11 @@
 //               kRowBatch of each) + R(hChunk * rowElems * acc) * (1 + ringPlanes)   (H-pass chunk, D ring).
 //   Forward: dst = out (out-side sizes), src row = self row (srcW = in W).
 //     hChunk0 = clamp(B / (srcW * rowWidth * acc), 1, dstH), W last rounded down to a multiple of
-//     kLaneRowBatch (8) when 8 < hChunk0 < dstH;
-//     scratch = R(srcRowBytes) * (2 + kLaneRowBatch + srcRows) + R(rowElems * acc) * kLaneRowBatch (two
-//     converted self rows, kLaneRowBatch = 8 H-pass rows, the D-pass rows; 8 W-pass rows), srcRows = most
-//     self H rows one H chunk's taps span. When W shrinks and the registry's estimate says it is cheaper, the
-//     forward goes W first: hChunk0 = clamp(B / (3 * ceil(inH / outH) * rowElems * acc), 1, dstH); scratch =
+//     kRowBatch (4) when 4 < hChunk0 < dstH;
+//     scratch = R(srcRowBytes) * (2 + kRowBatch + srcRows) + R(rowElems * acc) * kRowBatch (two converted
+//     self rows, kRowBatch H-pass rows, the D-pass rows; kRowBatch W-pass rows), srcRows = most self H rows
+//     one H chunk's taps span. When W shrinks and the registry's estimate says it is cheaper, the forward
+//     goes W first: hChunk0 = clamp(B / (3 * ceil(inH / outH) * rowElems * acc), 1, dstH); scratch =
 //     R(srcRowBytes) + R(rowElems * acc) * (2 + kRowBatch + 3 * srcRows) (one converted self row, two
 //     W-resampled rows, the destination rows, out-wide D-pass rows, two cached planes of as many rows).
 //   Backward, width-last (D -> H -> W): perRow = (shared + kTapGroup) * srcW * rowWidth * dtypeBytes
@@ -388,9 +388,9 @@ TEST(Tiling, ForwardUpsampleOneCore) {
   e.itemCount = 2;
   e.blockDim = 1;
   // srcRows: out rows 0..11 tap self rows 0 .. 5 (o = 11: src 5.25, i1 clamped to 5) = 6.
-  // R(10*4=40)=64 * (2 + 8 + 6) = 1024 + R(20*4=80)=128 * 8 = 1024 -> 2048 bytes = 512
-  e.scratchElemsPerCore = 512;
-  e.workspaceSize = 2048;
+  // R(10*4=40)=64 * (2 + 4 + 6) = 768 + R(20*4=80)=128 * 4 = 512 -> 1280 bytes = 320
+  e.scratchElemsPerCore = 320;
+  e.workspaceSize = 1280;
   CheckCase(in, e);
   EXPECT_EQ(test::BruteSourceSpanPerChunk(MakeBruteAxis(6, 12, false), 12), 6);
 }
@@ -1259,8 +1259,8 @@ TEST(Tiling, InvariantsOnRandomShapes) {
           const int64_t need = t.kernel == Kernel::kForwardWidthFirst
                                    ? Align64Elems(srcRowElems, acc) +
                                          Align64Elems(t.rowElems, acc) * (2 + kRowBatch + 3 * srcRows)
-                                   : Align64Elems(srcRowElems, acc) * (2 + kLaneRowBatch + srcRows) +
-                                         Align64Elems(t.rowElems, acc) * kLaneRowBatch;
+                                   : Align64Elems(srcRowElems, acc) * (2 + kRowBatch + srcRows) +
+                                         Align64Elems(t.rowElems, acc) * kRowBatch;
           EXPECT_LE(need, t.scratchElemsPerCore);
           break;
         }

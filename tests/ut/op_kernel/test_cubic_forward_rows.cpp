@@ -5,9 +5,9 @@
 //  - the 2-D operators' H pass reading the source rows in place (the unit D axis' identity pass
 //    skipped), on contiguous and on sliced rows (row stride other than the row);
 //  - the W pass of four rows on the rows' lanes (op_kernel/resample_rows_w_row_lanes.h), their H blend
-//    stored interleaved, and of eight rows on the AVX tiers: W shrinks of 4 to 4.6 (lists of 9 to 19
-//    entries), rows of 37, 230 and 300 elements (vector and block tails), outputs per row not a multiple
-//    of 4 or 8, batches of eight rows, of four and the rest (37 rows: 4 x 8 + 4 + 1);
+//    stored interleaved: W shrinks of 4 to 4.6 (lists of 9 to 19 entries, consecutive: the unrolled
+//    steps), rows of 37, 230 and 300 elements (vector and block tails), outputs per row not a multiple of
+//    4, batches of four rows and the rest;
 //  - bicubic's exact 2x W written straight into line-aligned destination rows
 //    (op_kernel/resample_rows_w_cubic2x_streamed.h): source rows of whole vectors of every tier (8 to 128
 //    elements), with the end groups' outputs from the lists, batches of four rows and the rest of an
