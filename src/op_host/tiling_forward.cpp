@@ -27,7 +27,10 @@ int64_t TileForward(const TilingContext &ctx, bool widthFirst, TilingData *t) {
   // D pass). The D-pass rows are source rows, or destination-wide rows when W goes first.
   const int64_t rowsPerChunkRow = CeilDiv(ctx.input.inSize[1], ctx.input.outSize[1]) * (widthFirst ? 3 : 1);
   const int64_t rowBytes = std::max<int64_t>(1, (widthFirst ? t->rowElems : ctx.srcRowElems) * ctx.accBytes);
-  const int64_t hChunk = std::clamp<int64_t>(kCacheBudgetBytes / (rowsPerChunkRow * rowBytes), 1, ctx.dstH);
+  int64_t hChunk = std::clamp<int64_t>(kCacheBudgetBytes / (rowsPerChunkRow * rowBytes), 1, ctx.dstH);
+  // W last, a chunk that does not take all of H takes whole batches of kRowBatch rows: a chunk's rows past
+  // its last batch take the one-row path (C3's chunks of 25 rows each left one).
+  if (!widthFirst && hChunk > kRowBatch && hChunk < ctx.dstH) hChunk -= hChunk % kRowBatch;
   SplitItems(ctx, hChunk, ctx.dstW, t);
   const int64_t acc = ctx.accBytes;
   const int64_t srcRowsPerChunk = MaxSourceRowsPerChunk(ctx.axes[1], t->hChunk);

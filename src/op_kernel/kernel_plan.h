@@ -103,6 +103,9 @@ struct RowGather {
   std::vector<int64_t> begin;  // dstLen + 1
   std::vector<int32_t> src;
   std::vector<Acc> w;
+  // Every list's entries are consecutive sources in increasing order (the antialiased and cubic filters'
+  // supports; forward gathers only): a list is then its first source, its length and its weights.
+  bool consecutiveLists = false;
 
   int lanes = 0;  // V; 0 when no vector steps were built (the scalar lists are used)
   std::vector<int64_t> blockStart;
@@ -350,6 +353,13 @@ RowGather<Acc> BuildForwardRowGather(const math::AxisSpec &axis) {
       g.w.push_back(static_cast<Acc>(w));
     });
     g.begin.push_back(static_cast<int64_t>(g.src.size()));
+  }
+  g.consecutiveLists = true;
+  for (int64_t o = 0; o < axis.out; ++o) {
+    for (int64_t e = g.begin[static_cast<size_t>(o)] + 1; e < g.begin[static_cast<size_t>(o) + 1]; ++e) {
+      const size_t k = static_cast<size_t>(e);
+      g.consecutiveLists = g.consecutiveLists && g.src[k] == g.src[k - 1] + 1;
+    }
   }
   g.doubling = FindDoublingRun(g);
   g.cubicDoubling = FindCubicDoublingRun(g);

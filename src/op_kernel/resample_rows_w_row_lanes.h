@@ -17,6 +17,7 @@
 #endif
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "op_kernel/blend_tap_rows.h"
@@ -50,6 +51,7 @@ struct Lanes {
   using Vec = __m256;
   static constexpr int64_t kLanes = 8;
   static Vec Load(const float *p) { return _mm256_loadu_ps(p); }
+  static void Store(float *p, Vec v) { _mm256_storeu_ps(p, v); }
   static Vec Broadcast(float w) { return _mm256_set1_ps(w); }
   static Vec Mul(Vec a, Vec b) { return _mm256_mul_ps(a, b); }
   static Vec Fma(Vec a, Vec b, Vec c) { return _mm256_fmadd_ps(a, b, c); }
@@ -112,6 +114,86 @@ inline __m128 ListLanes(const RowGather<float> &g, const float *il, int64_t j) {
   return acc;
 }
 
+// An output's sum on the lanes of four interleaved rows (ListLanes' operations), for ConsecutiveSum.
+struct FourRowLanes {
+  using Vec = __m128;
+  static constexpr int64_t kRows = 4;
+  static Vec Zero() { return _mm_setzero_ps(); }
+  // acc plus the entry of weight w whose four operands are at x.
+  static Vec Step(Vec acc, const float *x, float w) {
+    return AddProduct(acc, _mm_loadu_ps(x), _mm_set1_ps(w));
+  }
+  // Outputs j .. j + 3 (o[k]: output j + k, a lane per row) transposed into the rows.
+  static void StoreOutputs(Vec (&o)[4], float *const *dst, int64_t j) {
+    _MM_TRANSPOSE4_PS(o[0], o[1], o[2], o[3]);
+    for (int r = 0; r < 4; ++r) _mm_storeu_ps(dst[r] + j, o[r]);
+  }
+};
+
+// The output of a list of n entries on consecutive sources (RowGather::consecutiveLists) from zero in
+// list order, as ListLanes sums it: the entries' operands n interleaved positions from p on, their
+// weights from w on. Up to 16 entries the switch enters a run of unrolled steps at the one that takes
+// entry 0, each step falling through to the next (the steps take entries 0 .. n - 1 in order): no loop
+// and no list walk, one load of the rows' operands and one broadcast weight per entry.
+template <typename R>
+__attribute__((always_inline)) inline typename R::Vec ConsecutiveSum(const float *p, const float *w,
+                                                                     int64_t n) {
+  typename R::Vec acc = R::Zero();
+  // The step for `left` entries still to sum takes entry n - left: addressed from the list's end, so
+  // that each step's operands are at constant offsets.
+  const float *pEnd = p + R::kRows * n, *wEnd = w + n;
+  const auto step = [&](int64_t left) { acc = R::Step(acc, pEnd - R::kRows * left, *(wEnd - left)); };
+  switch (n) {
+    // clang-format off
+    case 16: step(16); [[fallthrough]];
+    case 15: step(15); [[fallthrough]];
+    case 14: step(14); [[fallthrough]];
+    case 13: step(13); [[fallthrough]];
+    case 12: step(12); [[fallthrough]];
+    case 11: step(11); [[fallthrough]];
+    case 10: step(10); [[fallthrough]];
+    case 9: step(9); [[fallthrough]];
+    case 8: step(8); [[fallthrough]];
+    case 7: step(7); [[fallthrough]];
+    case 6: step(6); [[fallthrough]];
+    case 5: step(5); [[fallthrough]];
+    case 4: step(4); [[fallthrough]];
+    case 3: step(3); [[fallthrough]];
+    case 2: step(2); [[fallthrough]];
+    case 1: step(1); break;
+    // clang-format on
+    default:
+      for (int64_t k = 0; k < n; ++k) acc = R::Step(acc, p + R::kRows * k, w[k]);
+  }
+  return acc;
+}
+
+// The W pass of R::kRows rows interleaved at il into dst[0 .. R::kRows), for a gather of consecutive lists.
+template <typename R>
+inline void ConsecutiveRowLanesW(const RowGather<float> &g, const float *il, float *const *dst) {
+  constexpr int64_t kRows = R::kRows;
+  const int64_t *__restrict begin = g.begin.data();
+  const int32_t *__restrict src = g.src.data();
+  const float *__restrict w = g.w.data();
+  // Output j: its list's first operand, weights and length.
+  const auto sum = [&](int64_t j) __attribute__((always_inline)) {
+    const int64_t e = begin[j];
+    return ConsecutiveSum<R>(il + kRows * static_cast<int64_t>(src[e]), w + e, begin[j + 1] - e);
+  };
+  int64_t j = 0;
+  for (; j + kRows <= g.dstLen; j += kRows) {
+    typename R::Vec o[kRows];
+    for (int64_t k = 0; k < kRows; ++k) o[k] = sum(j + k);
+    R::StoreOutputs(o, dst, j);
+  }
+  for (; j < g.dstLen; ++j) {
+    const typename R::Vec o = sum(j);
+    float v[kRows];
+    std::memcpy(v, &o, sizeof(v));
+    for (int64_t r = 0; r < kRows; ++r) dst[r][j] = v[r];
+  }
+}
+
 }  // namespace row_lanes
 
 #if !defined(TRILINEAR3D_HAVE_AVX2)
@@ -147,14 +229,32 @@ inline int64_t BlendFourTwoTapRowsInterleaved(const RowLanesTaps *taps, int64_t 
 }  // namespace row_lanes
 #endif
 
-// The H blend of four out rows (taps[r]) of n elements, stored interleaved at il (4 n floats).
+// The H blend of four out rows (taps[r]) of n elements, stored interleaved at il (4 n floats). Blocks
+// of kBlockVectors vectors: each row's block blended with its accumulators in registers across all of
+// its taps (a tap costs one broadcast weight and a load and an FMA per vector), stored to a small block
+// in L1, then the four rows' blocks interleaved.
 inline void BlendFourRowsInterleaved(const RowLanesTaps *taps, int64_t n, float *il) {
   using row_lanes::Lanes;
   constexpr int64_t V = Lanes::kLanes;
+  constexpr int kBlockVectors = 8;
+  constexpr int64_t kBlock = kBlockVectors * V;
   int64_t x = 0;
 #if !defined(TRILINEAR3D_HAVE_AVX2)
   x = row_lanes::BlendFourTwoTapRowsInterleaved(taps, n, il);
 #endif
+  alignas(64) float block[4][kBlock];
+  for (; x + kBlock <= n; x += kBlock) {
+    for (int q = 0; q < 4; ++q) {
+      Lanes::Vec acc[kBlockVectors];
+      row_lanes::BlendAt<kBlockVectors>(taps[q], x, acc);
+      for (int u = 0; u < kBlockVectors; ++u) Lanes::Store(block[q] + u * V, acc[u]);
+    }
+    for (int u = 0; u < kBlockVectors; ++u) {
+      row_lanes::StoreInterleaved(il + 4 * (x + u * V), Lanes::Load(block[0] + u * V),
+                                  Lanes::Load(block[1] + u * V), Lanes::Load(block[2] + u * V),
+                                  Lanes::Load(block[3] + u * V));
+    }
+  }
   for (; x + 2 * V <= n; x += 2 * V) {
     Lanes::Vec r[4][2];
     for (int q = 0; q < 4; ++q) row_lanes::BlendAt<2>(taps[q], x, r[q]);
@@ -173,6 +273,10 @@ inline void BlendFourRowsInterleaved(const RowLanesTaps *taps, int64_t n, float 
 
 // The W pass of the four rows interleaved at il into dst[0..3].
 inline void RowLanesW(const RowGather<float> &g, const float *il, float *const *dst) {
+  if (g.consecutiveLists) {
+    row_lanes::ConsecutiveRowLanesW<row_lanes::FourRowLanes>(g, il, dst);
+    return;
+  }
   int64_t j = 0;
   for (; j + 4 <= g.dstLen; j += 4) {
     __m128 o0 = row_lanes::ListLanes(g, il, j), o1 = row_lanes::ListLanes(g, il, j + 1);

@@ -156,7 +156,7 @@ class ForwardItemRunner : RunnerLaunch {
         if constexpr (w_inner::kRowLanesW && std::is_same_v<T, float>) {
           // The batch's H blend interleaved into hRow_ (four rows' room), then the W pass on the rows'
           // lanes.
-          if (rowLanesW_ && count == kBatch && FillLaneTaps(oh, hTapRows, ihFirst, hTapStride)) {
+          if (rowLanesW_ && count == kBatch && FillLaneTaps(oh, kBatch, hTapRows, ihFirst, hTapStride)) {
             w_inner::BlendFourRowsInterleaved(laneTaps_, srcRowElems_, hRow_);
             w_inner::RowLanesW(p_.rowW, hRow_, outRows);
             for (int k = 0; k < count; ++k) out_.Put(outRows[k], OutRow(od, oh + k), t_.w.outSize);
@@ -279,11 +279,11 @@ class ForwardItemRunner : RunnerLaunch {
     return {a, i1 < 0 ? nullptr : i1 == p_.d.i0[od] ? a : SourceRow(i1, ih, rowB_)};
   }
 
-  // laneTaps_ = the H taps of out rows oh .. oh + 3 (BlendOutputTaps' order), tap i's row at
+  // laneTaps_ = the H taps of out rows oh .. oh + count - 1 (BlendOutputTaps' order), tap i's row at
   // rows + (i - first) * stride; false (laneTaps_ unusable) when a row has more taps than it holds.
-  bool FillLaneTaps(int64_t oh, const A *rows, int64_t first, int64_t stride) {
+  bool FillLaneTaps(int64_t oh, int count, const A *rows, int64_t first, int64_t stride) {
     const TapTable<A> &h = p_.h;
-    for (int r = 0; r < 4; ++r) {
+    for (int r = 0; r < count; ++r) {
       const size_t k = static_cast<size_t>(oh + r);
       const int64_t more = h.moreBegin.empty() ? 0 : h.moreBegin[k + 1] - h.moreBegin[k];
       if (2 + more > w_inner::kRowLanesMaxTaps) return false;
@@ -386,7 +386,7 @@ class ForwardItemRunner : RunnerLaunch {
   bool streamedCubicW_ = false;  // the same for the cubic exact 2x W
   bool rowLanesW_ = false;       // batches of four rows W-resampled on the rows' lanes (RowLanesW)
   bool streamDstRows_ = false;   // channels inner: the W pass streams line-aligned out rows itself
-  w_inner::RowLanesTaps laneTaps_[4];
+  w_inner::RowLanesTaps laneTaps_[tiling::kRowBatch];
   bool srcInPlace_ = false;  // source rows are read in place (ReadRow converts nothing)
   const T *srcBase_ = nullptr;
   T *dstBase_ = nullptr;

@@ -366,6 +366,36 @@ bool TapsAre(const math::AxisSpec &axis, int64_t o, int64_t first, const float w
   return same && taps == 4;
 }
 
+// RowGather::consecutiveLists against the lists themselves: set exactly when every list's sources follow
+// each other; the antialiased and cubic shrinks (supports of many taps) have it, a linear axis whose
+// clamped end output takes one source twice does not.
+TEST(ForwardRowGather, ConsecutiveListsFlag) {
+  const auto consecutive = [](const kernel::RowGather<float> &g) {
+    for (int64_t j = 0; j < g.dstLen; ++j) {
+      for (int64_t e = g.begin[static_cast<size_t>(j)] + 1; e < g.begin[static_cast<size_t>(j) + 1]; ++e) {
+        if (g.src[static_cast<size_t>(e)] != g.src[static_cast<size_t>(e) - 1] + 1) return false;
+      }
+    }
+    return true;
+  };
+  struct FlagCase {
+    math::AxisSpec axis;
+    bool expected;
+  };
+  const FlagCase cases[] = {
+      {math::MakeAxis(1024, 224, false, 0.0, math::Filter::kLinearAntialias), true},
+      {math::MakeAxis(63, 9, false, 0.0, math::Filter::kCubicAntialias), true},
+      {math::MakeAxis(300, 66, false, 0.0, math::Filter::kCubic), true},
+      {math::MakeAxis(10, 20, false, 0.0, math::Filter::kLinear), false},  // out 0 and 19: one source twice
+  };
+  for (const FlagCase &c : cases) {
+    SCOPED_TRACE("in " + std::to_string(c.axis.in) + " out " + std::to_string(c.axis.out));
+    const kernel::RowGather<float> g = kernel::BuildForwardRowGather<float>(c.axis);
+    EXPECT_EQ(g.consecutiveLists, consecutive(g));
+    EXPECT_EQ(g.consecutiveLists, c.expected);
+  }
+}
+
 TEST(ForwardRowGather, CubicDoublingRunHandWorked) {
   // in -> 2 in, scale 0.5: out 2k at k - 0.25 takes k - 2 .. k + 1, out 2k + 1 at k + 0.25 takes
   // k - 1 .. k + 2, unclamped for k = 2 .. in - 3.

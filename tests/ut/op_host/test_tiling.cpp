@@ -13,7 +13,8 @@
 //     scratch = (R(srcW * rowWidth * acc) + R(rowElems * acc)) * kRowBatch   (gradOut rows and W-pass rows,
 //               kRowBatch of each) + R(hChunk * rowElems * acc) * (1 + ringPlanes)   (H-pass chunk, D ring).
 //   Forward: dst = out (out-side sizes), src row = self row (srcW = in W).
-//     hChunk0 = clamp(B / (srcW * rowWidth * acc), 1, dstH);
+//     hChunk0 = clamp(B / (srcW * rowWidth * acc), 1, dstH), W last rounded down to a multiple of
+//     kRowBatch (4) when 4 < hChunk0 < dstH;
 //     scratch = R(srcRowBytes) * (2 + kRowBatch + srcRows) + R(rowElems * acc) * kRowBatch (two converted
 //     self rows, kRowBatch H-pass rows, the D-pass rows; kRowBatch W-pass rows), srcRows = most self H rows
 //     one H chunk's taps span. When W shrinks and the registry's estimate says it is cheaper, the forward

@@ -5,8 +5,9 @@
 //  - the 2-D operators' H pass reading the source rows in place (the unit D axis' identity pass
 //    skipped), on contiguous and on sliced rows (row stride other than the row);
 //  - the W pass of four rows on the rows' lanes (op_kernel/resample_rows_w_row_lanes.h), their H blend
-//    stored interleaved: W shrinks of 4 to 4.6 (lists of 9 to 19 entries), rows of 37 and 300 elements
-//    (vector tails), outputs per row not a multiple of 4, batches of four rows and the rest;
+//    stored interleaved: W shrinks of 4 to 4.6 (lists of 9 to 19 entries, consecutive: the unrolled
+//    steps), rows of 37, 230 and 300 elements (vector and block tails), outputs per row not a multiple of
+//    4, batches of four rows and the rest;
 //  - bicubic's exact 2x W written straight into line-aligned destination rows
 //    (op_kernel/resample_rows_w_cubic2x_streamed.h): source rows of whole vectors of every tier (8 to 128
 //    elements), with the end groups' outputs from the lists, batches of four rows and the rest of an
@@ -60,6 +61,7 @@ std::vector<RowsParam> Sweep() {
         params.push_back({kind, 2, 2, 23, 17, 11, 33, dtype, layout, 0.0});
         params.push_back({kind, 1, 2, 12, 71, 25, 60, dtype, layout, 0.0});
         params.push_back({kind, 1, 3, 128, 300, 28, 66, dtype, layout, 0.0});
+        params.push_back({kind, 1, 2, 160, 230, 37, 50, dtype, layout, 0.0});
       }
     }
   }
