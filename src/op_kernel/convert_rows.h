@@ -22,38 +22,30 @@ namespace trilinear3d::kernel::TRILINEAR3D_ISA {
 // n fp16 at src widened to fp32 with a float multiply when fp32 denormal inputs count (MXCSR's DAZ
 // clear, as by default): each fp16's sign and magnitude bits moved into their fp32 places (the
 // magnitude shifted up by 13) read as a float 2^-112 times the value (an fp16 subnormal reads as an
-// fp32 denormal), times 2^112 exactly; an inf or a NaN (a magnitude over 0x7bff) gets the all-ones
-// exponent ORed in, its payload kept. The fp32 bits are built as their 16-bit halves, eight lanes per
+// fp32 denormal), times 2^112 exactly. The fp32 bits are built as their 16-bit halves, eight lanes per
 // operation (the high half: the sign and the magnitude's top twelve bits, from one arithmetic shift;
-// the low half: the magnitude's last three bits), then interleaved; the OR of the exponent runs only
-// for the rare eight that hold an inf or a NaN. The same bits as Vec128Lanes::Load (HalfToFloat) in
-// about a third of its operations. Returns how many it widened (a multiple of 8; 0 with DAZ set,
-// where the denormal would read as zero).
+// the low half: the magnitude's last three bits), then interleaved. An inf or a NaN (a magnitude over
+// 0x7bff) would need the all-ones exponent: the loop only notes whether one was seen. The same bits as
+// Vec128Lanes::Load (HalfToFloat) in about a third of its operations. Returns how many it widened (a
+// multiple of 8), or 0, what it wrote to be overwritten by the caller's exact path (Vec128Lanes::Load),
+// with DAZ set (the denormal would read as zero) or when an inf or a NaN was among them.
 inline int64_t WidenFp16Fast(const Fp16 *src, float *__restrict dst, int64_t n) {
   constexpr unsigned kDenormalsAreZero = 1u << 6;
   if ((_mm_getcsr() & kDenormalsAreZero) != 0) return 0;
   const __m128i magnitude = _mm_set1_epi16(0x7fff), finite = _mm_set1_epi16(0x7bff);
   const __m128i signAndTop = _mm_set1_epi16(static_cast<int16_t>(0x8fff));
-  const __m128i allOnesExponent = _mm_set1_epi16(0x7f80);  // the high half's
   const __m128 scale = _mm_set1_ps(0x1p112f);
-  const __m128i zero = _mm_setzero_si128();
+  __m128i special = _mm_setzero_si128();
   int64_t i = 0;
   for (; i + 8 <= n; i += 8) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i));
     const __m128i high = _mm_and_si128(_mm_srai_epi16(v, 3), signAndTop);
     const __m128i low = _mm_slli_epi16(v, 13);
-    __m128 a = _mm_mul_ps(_mm_castsi128_ps(_mm_unpacklo_epi16(low, high)), scale);
-    __m128 b = _mm_mul_ps(_mm_castsi128_ps(_mm_unpackhi_epi16(low, high)), scale);
-    const __m128i special = _mm_cmpgt_epi16(_mm_and_si128(v, magnitude), finite);
-    if (_mm_movemask_epi8(special) != 0) {
-      const __m128i exponent = _mm_and_si128(special, allOnesExponent);
-      a = _mm_or_ps(a, _mm_castsi128_ps(_mm_unpacklo_epi16(zero, exponent)));
-      b = _mm_or_ps(b, _mm_castsi128_ps(_mm_unpackhi_epi16(zero, exponent)));
-    }
-    _mm_storeu_ps(dst + i, a);
-    _mm_storeu_ps(dst + i + 4, b);
+    special = _mm_or_si128(special, _mm_cmpgt_epi16(_mm_and_si128(v, magnitude), finite));
+    _mm_storeu_ps(dst + i, _mm_mul_ps(_mm_castsi128_ps(_mm_unpacklo_epi16(low, high)), scale));
+    _mm_storeu_ps(dst + i + 4, _mm_mul_ps(_mm_castsi128_ps(_mm_unpackhi_epi16(low, high)), scale));
   }
-  return i;
+  return _mm_movemask_epi8(special) == 0 ? i : 0;
 }
 #endif
 
