@@ -20,32 +20,32 @@ namespace trilinear3d::kernel::TRILINEAR3D_ISA {
 
 #if defined(TRILINEAR3D_HAVE_VEC128) && defined(__SSE2__)
 // n fp16 at src widened to fp32 with a float multiply when fp32 denormal inputs count (MXCSR's DAZ
-// clear, as by default): the magnitude's bits shifted into place read as a float 2^-112 times the value
-// (an fp16 subnormal reads as an fp32 denormal), times 2^112 exactly; an inf or a NaN (a magnitude over
-// 0x7bff) gets the all-ones exponent ORed in, its payload kept; then the sign. The same bits as
-// Vec128Lanes::Load (HalfToFloat) in about half the operations. Returns how many it widened (a
-// multiple of 8; 0 with DAZ set, where the denormal would read as zero).
+// clear, as by default): each fp16's sign and magnitude bits moved into their fp32 places (the
+// magnitude shifted up by 13) read as a float 2^-112 times the value (an fp16 subnormal reads as an
+// fp32 denormal), times 2^112 exactly. The fp32 bits are built as their 16-bit halves, eight lanes per
+// operation (the high half: the sign and the magnitude's top twelve bits, from one arithmetic shift;
+// the low half: the magnitude's last three bits), then interleaved. An inf or a NaN (a magnitude over
+// 0x7bff) would need the all-ones exponent: the loop only notes whether one was seen. The same bits as
+// Vec128Lanes::Load (HalfToFloat) in about a third of its operations. Returns how many it widened (a
+// multiple of 8), or 0, what it wrote to be overwritten by the caller's exact path (Vec128Lanes::Load),
+// with DAZ set (the denormal would read as zero) or when an inf or a NaN was among them.
 inline int64_t WidenFp16Fast(const Fp16 *src, float *__restrict dst, int64_t n) {
   constexpr unsigned kDenormalsAreZero = 1u << 6;
   if ((_mm_getcsr() & kDenormalsAreZero) != 0) return 0;
-  const __m128i magnitude = _mm_set1_epi32(0x7fff), finite = _mm_set1_epi32(0x7bff);
-  const __m128i allOnesExponent = _mm_set1_epi32(0x7f800000);
+  const __m128i magnitude = _mm_set1_epi16(0x7fff), finite = _mm_set1_epi16(0x7bff);
+  const __m128i signAndTop = _mm_set1_epi16(static_cast<int16_t>(0x8fff));
   const __m128 scale = _mm_set1_ps(0x1p112f);
-  auto widen = [&](__m128i h) {  // h: four fp16 in the low halves of 32-bit lanes
-    const __m128i em = _mm_and_si128(h, magnitude);
-    const __m128i sign = _mm_slli_epi32(_mm_xor_si128(h, em), 16);
-    const __m128i scaled = _mm_castps_si128(_mm_mul_ps(_mm_castsi128_ps(_mm_slli_epi32(em, 13)), scale));
-    const __m128i special = _mm_and_si128(_mm_cmpgt_epi32(em, finite), allOnesExponent);
-    return _mm_castsi128_ps(_mm_or_si128(_mm_or_si128(scaled, special), sign));
-  };
-  const __m128i zero = _mm_setzero_si128();
+  __m128i special = _mm_setzero_si128();
   int64_t i = 0;
   for (; i + 8 <= n; i += 8) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i));
-    _mm_storeu_ps(dst + i, widen(_mm_unpacklo_epi16(v, zero)));
-    _mm_storeu_ps(dst + i + 4, widen(_mm_unpackhi_epi16(v, zero)));
+    const __m128i high = _mm_and_si128(_mm_srai_epi16(v, 3), signAndTop);
+    const __m128i low = _mm_slli_epi16(v, 13);
+    special = _mm_or_si128(special, _mm_cmpgt_epi16(_mm_and_si128(v, magnitude), finite));
+    _mm_storeu_ps(dst + i, _mm_mul_ps(_mm_castsi128_ps(_mm_unpacklo_epi16(low, high)), scale));
+    _mm_storeu_ps(dst + i + 4, _mm_mul_ps(_mm_castsi128_ps(_mm_unpackhi_epi16(low, high)), scale));
   }
-  return i;
+  return _mm_movemask_epi8(special) == 0 ? i : 0;
 }
 #endif
 
@@ -178,6 +178,46 @@ inline void StoreBf16x8(Bf16 *dst, Vec128Lanes<float>::Vec a, Vec128Lanes<float>
 }
 #endif
 
+#if defined(TRILINEAR3D_HAVE_VEC128) && defined(__SSE2__)
+// Whether MXCSR rounds to nearest even (its rounding-control bits clear, as by default), which
+// StoreFp16x8Finite's subnormal rounding relies on.
+inline bool RoundsToNearestEven() {
+  constexpr unsigned kRoundingControl = 3u << 13;
+  return (_mm_getcsr() & kRoundingControl) == 0;
+}
+
+// 8 fp32 (a, then b) narrowed to fp16 at dst with FloatToHalf's bits, when none rounds to an inf
+// or is an inf or a NaN (magnitude bits from 0x477ff000 up); false, nothing stored, when one does.
+// A normal half: the exponent rebiased and the mantissa rounded to nearest even at bit 13 with
+// integer adds; a subnormal one (or zero): the magnitude plus 0.5, whose ulp is the subnormal unit
+// 2^-24, so the float add rounds it to a whole number of units, to nearest even (MXCSR's default:
+// RoundsToNearestEven), which the sum's low mantissa bits then hold. The sign, shifted down
+// arithmetically, keeps each lane inside int16, so the saturating pack keeps every result.
+inline bool StoreFp16x8Finite(Fp16 *dst, __m128 a, __m128 b) {
+  const __m128i absMask = _mm_set1_epi32(0x7fffffff), one = _mm_set1_epi32(1);
+  const __m128i rebiasAndHalf = _mm_set1_epi32(static_cast<int>(0xfffu - 0x38000000u));
+  const __m128i smallestNormal = _mm_set1_epi32(0x38800000), largestFinite = _mm_set1_epi32(0x477fefff);
+  const __m128 half = _mm_set1_ps(0.5f);
+  const __m128i halfBits = _mm_castps_si128(half);
+  __m128i special = _mm_setzero_si128();
+  auto narrow = [&](__m128 v) {
+    const __m128i u = _mm_castps_si128(v);
+    const __m128i abs = _mm_and_si128(u, absMask);
+    const __m128i sign = _mm_srai_epi32(_mm_xor_si128(u, abs), 16);
+    const __m128i odd = _mm_and_si128(_mm_srli_epi32(abs, 13), one);
+    const __m128i normal = _mm_srli_epi32(_mm_add_epi32(_mm_add_epi32(abs, rebiasAndHalf), odd), 13);
+    const __m128i sub = _mm_sub_epi32(_mm_castps_si128(_mm_add_ps(_mm_castsi128_ps(abs), half)), halfBits);
+    const __m128i isSub = _mm_cmpgt_epi32(smallestNormal, abs);
+    special = _mm_or_si128(special, _mm_cmpgt_epi32(abs, largestFinite));
+    return _mm_or_si128(_mm_or_si128(_mm_and_si128(isSub, sub), _mm_andnot_si128(isSub, normal)), sign);
+  };
+  const __m128i packed = _mm_packs_epi32(narrow(a), narrow(b));
+  if (_mm_movemask_epi8(special) != 0) return false;
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(dst), packed);
+  return true;
+}
+#endif
+
 // Converts n accumulation-type elements to T at dst (stride in elements).
 template <typename T>
 inline void StoreRow(const Acc<T> *__restrict src, T *dst, int64_t stride, int64_t n) {
@@ -222,6 +262,16 @@ inline void StoreRow(const Acc<T> *__restrict src, T *dst, int64_t stride, int64
       using L = Vec128Lanes<float>;
       for (; i + 8 <= n; i += 8) StoreBf16x8(dst + i, L::Load(src + i), L::Load(src + i + 4));
     }
+#if defined(__SSE2__)
+    // fp16 eight at a time until an inf, a NaN or an overflow (rare: FloatToHalf takes the rest).
+    if constexpr (std::is_same_v<T, Fp16>) {
+      if (n >= 8 && RoundsToNearestEven()) {
+        for (; i + 8 <= n; i += 8) {
+          if (!StoreFp16x8Finite(dst + i, _mm_loadu_ps(src + i), _mm_loadu_ps(src + i + 4))) break;
+        }
+      }
+    }
+#endif
 #endif
   }
   for (; i < n; ++i) dst[i * stride] = FromAcc<T>(src[i]);

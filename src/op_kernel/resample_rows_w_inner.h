@@ -96,9 +96,16 @@ inline bool FourRowsOnLanes(const RowGather<float> &g, const float *const *src, 
   const float *__restrict w = g.w.data();
   auto sum = [&](int64_t j) {
     L::Vec a = L::Zero();
-    for (int64_t e = begin[j]; e < begin[j + 1]; ++e) {
+    const auto entry = [&](int64_t e) {
       a = L::Add(a, L::Mul(L::Broadcast(w[e]), L::Load(x + 4 * static_cast<int64_t>(idx[e]))));
+    };
+    int64_t e = begin[j];
+    const int64_t end = begin[j + 1];
+    for (; e + 2 <= end; e += 2) {  // two entries per iteration: the loop's own instructions are a third
+      entry(e);
+      entry(e + 1);
     }
+    if (e < end) entry(e);
     return a;
   };
   int64_t j = 0;

@@ -16,6 +16,7 @@
 #error "an ISA header: include op_kernel/isa_begin.h before it"
 #endif
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -323,10 +324,12 @@ class PairListsW {
       }
       two_[j] = k == 2;
     }
+    // The run: outputs whose second entry is the position after the first (the linear filters' lists
+    // away from an edge), so that one offset serves both.
     twoBegin_ = twoEnd_ = 0;
     for (int64_t j = 0; j < g.dstLen;) {
       int64_t e = j;
-      while (e < g.dstLen && two_[e]) ++e;
+      while (e < g.dstLen && two_[e] && off_[e][1] == off_[e][0] + 16) ++e;
       if (e - j > twoEnd_ - twoBegin_) {
         twoBegin_ = j;
         twoEnd_ = e;
@@ -349,7 +352,9 @@ class PairListsW {
       return two_[j] ? _mm_add_ps(acc, product(j, 1)) : acc;
     };
     const auto sum2 = [&](int64_t j) {
-      return _mm_add_ps(_mm_add_ps(_mm_setzero_ps(), product(j, 0)), product(j, 1));
+      const float *x = reinterpret_cast<const float *>(base + off_[j][0]);
+      return _mm_add_ps(_mm_add_ps(_mm_setzero_ps(), _mm_mul_ps(_mm_load_ps(w_[j][0]), _mm_load_ps(x))),
+                        _mm_mul_ps(_mm_load_ps(w_[j][1]), _mm_load_ps(x + 4)));
     };
     float *__restrict d0 = dst[0], *__restrict d1 = dst[1], *__restrict d2 = dst[2], *__restrict d3 = dst[3];
     const int64_t n = n_, twoBegin = twoBegin_, twoEnd = twoEnd_;
@@ -360,14 +365,15 @@ class PairListsW {
       _mm_storeu_ps(d2 + j, o2);
       _mm_storeu_ps(d3 + j, o3);
     };
+    // Groups of four outputs: those inside the run [runFirst, runEnd) (sum2, no test per output), the
+    // others (sum) before and after it.
+    const int64_t groupsEnd = n / 4 * 4;
+    const int64_t runFirst = std::min((twoBegin + 3) / 4 * 4, groupsEnd);
+    const int64_t runEnd = std::max(runFirst, std::min(twoEnd / 4 * 4, groupsEnd));
     int64_t j = 0;
-    for (; j + 4 <= n; j += 4) {
-      if (j >= twoBegin && j + 4 <= twoEnd) {
-        store(j, sum2(j), sum2(j + 1), sum2(j + 2), sum2(j + 3));
-      } else {
-        store(j, sum(j), sum(j + 1), sum(j + 2), sum(j + 3));
-      }
-    }
+    for (; j < runFirst; j += 4) store(j, sum(j), sum(j + 1), sum(j + 2), sum(j + 3));
+    for (; j < runEnd; j += 4) store(j, sum2(j), sum2(j + 1), sum2(j + 2), sum2(j + 3));
+    for (; j < groupsEnd; j += 4) store(j, sum(j), sum(j + 1), sum(j + 2), sum(j + 3));
     for (; j < n; ++j) {
       alignas(16) float v[4];
       _mm_store_ps(v, sum(j));
@@ -383,7 +389,7 @@ class PairListsW {
   int32_t off_[kMaxOutputs][2];
   bool two_[kMaxOutputs];
   int64_t n_ = 0;
-  int64_t twoBegin_ = 0, twoEnd_ = 0;  // the longest run of two-entry lists
+  int64_t twoBegin_ = 0, twoEnd_ = 0;  // the longest run of two-entry lists with adjacent entries
 };
 #else
 // The AVX tiers' vector steps serve these gathers.

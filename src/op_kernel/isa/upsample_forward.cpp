@@ -301,6 +301,23 @@ class ForwardItemRunner : RunnerLaunch {
   // FillLaneTaps for a batch of count rows (1 to 4): the lanes past the batch's last row repeat its taps.
   bool FillBatchLaneTaps(int64_t oh, int count, const A *rows, int64_t first, int64_t stride) {
     const TapTable<A> &h = p_.h;
+    if (h.moreBegin.empty()) {  // one or two taps (the linear filters): ForEachTapRow's, the tables read once
+      const int64_t *__restrict i0 = h.i0.data(), *__restrict i1 = h.i1.data();
+      const A *__restrict l0 = h.l0.data(), *__restrict l1 = h.l1.data();
+      for (int r = 0; r < 4; ++r) {
+        const int64_t o = oh + std::min(r, count - 1);
+        w_inner::RowLanesTaps &t = laneTaps_[r];
+        t.row[0] = rows + (i0[o] - first) * stride;
+        t.w[0] = l0[o];
+        t.count = 1;
+        if (i1[o] >= 0) {
+          t.row[1] = rows + (i1[o] - first) * stride;
+          t.w[1] = l1[o];
+          t.count = 2;
+        }
+      }
+      return true;
+    }
     for (int r = 0; r < 4; ++r) {
       const int64_t o = oh + std::min(r, count - 1);
       const size_t k = static_cast<size_t>(o);
