@@ -123,6 +123,7 @@ EMULATED_PROGRAMS=(
   tests/ut/op_kernel/trilinear3d_ut_op_kernel_test_stencil2x
   tests/ut/op_kernel/trilinear3d_ut_op_kernel_test_halving_rows_bf16
   tests/ut/op_kernel/trilinear3d_ut_op_kernel_test_fp16_denormals
+  tests/ut/op_api/trilinear3d_ut_op_api_test_workspace_alignment
   tests/ut/op_api/trilinear3d_ut_op_api_test_views
   tests/ut/op_kernel/trilinear3d_ut_op_kernel_test_identity_axes
   tests/ut/op_api/trilinear3d_ut_op_api_test_determinism

@@ -1,6 +1,7 @@
 #include "op_api/upsample_executor.h"
 
 #include <atomic>
+#include <cstdint>
 #include <new>
 #include <utility>
 
@@ -40,7 +41,10 @@ void UpsampleExecutor::Execute(void *workspace) {
                                  : static_cast<const void *>(plan_->tablesF32.get());
   args.src = src_;
   args.dst = dst_;
-  args.workspace = workspace;
+  const uintptr_t address = reinterpret_cast<uintptr_t>(workspace);
+  args.workspace = workspace == nullptr
+                       ? nullptr
+                       : static_cast<char *>(workspace) + (-address & (kWorkspaceAlignment - 1));
   args.nextItem = &nextItem;
   runtime::LaunchSpmd(static_cast<int>(t.blockDim), [&](int blockIdx) { entryPoint_(args, blockIdx); });
 }

@@ -23,7 +23,15 @@ class UpsampleExecutor final : public aclOpExecutor {
                                                 const kernel::TensorView5d &src,
                                                 const kernel::TensorView5d &dst, std::string *error);
 
-  uint64_t WorkspaceSize() const override { return plan_->tiling.workspaceSize; }
+  // The kernels lay their scratch out in 64-byte lines from the workspace's start (aligned vector loads,
+  // whole-line stores); a caller's workspace may start anywhere (a sub-allocator's need not be aligned as
+  // aclrtMalloc's is), so it is asked for one line more and Execute starts the scratch at the first line
+  // boundary in it.
+  static constexpr uint64_t kWorkspaceAlignment = 64;
+  uint64_t WorkspaceSize() const override {
+    const uint64_t scratch = plan_->tiling.workspaceSize;
+    return scratch > 0 ? scratch + kWorkspaceAlignment : 0;
+  }
   void Execute(void *workspace) override;
   const tiling::TilingData &Tiling() const { return plan_->tiling; }
 
