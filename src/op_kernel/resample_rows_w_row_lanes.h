@@ -391,15 +391,6 @@ class PairListsW {
   int64_t n_ = 0;
   int64_t twoBegin_ = 0, twoEnd_ = 0;  // the longest run of two-entry lists with adjacent entries
 };
-#else
-// The AVX tiers' vector steps serve these gathers.
-constexpr bool kPairListsW = false;
-
-class PairListsW {
- public:
-  bool Build(const RowGather<float> &) { return false; }
-  void Run(const float *, float *const *) const {}
-};
 #endif
 
 #else
@@ -410,7 +401,11 @@ constexpr bool kRowLanesW = false;
 void BlendFourRowsInterleaved(const RowLanesTaps *taps, int64_t n, float *il);
 void RowLanesW(const RowGather<float> &g, const float *il, float *const *dst);
 
-// A tier without vectors (or aarch64's baseline) keeps the lists.
+#endif
+
+#if !(defined(TRILINEAR3D_HAVE_VEC128) && (defined(TRILINEAR3D_HAVE_AVX2) || defined(__SSE2__)))
+// The AVX tiers' vector steps serve these gathers; a tier without vectors (or aarch64's baseline) keeps the
+// lists.
 constexpr bool kPairListsW = false;
 
 class PairListsW {
@@ -418,7 +413,6 @@ class PairListsW {
   bool Build(const RowGather<float> &) { return false; }
   void Run(const float *, float *const *) const {}
 };
-
 #endif
 
 // Whether RowLanesW serves g's rows: fp32 lists of four entries or more per output on average that are
