@@ -225,21 +225,31 @@ inline void CubicHalvingRow(const RowGather<float> &g, const float *src, float *
   for (int64_t j = run.end; j < g.dstLen; ++j) dst[j] = ListOutput(g, src, j);
 }
 
-#if defined(TRILINEAR3D_HAVE_AVX2) && !defined(TRILINEAR3D_HAVE_AVX512)
+#if (defined(TRILINEAR3D_HAVE_AVX2) && !defined(TRILINEAR3D_HAVE_AVX512)) || defined(TRILINEAR3D_HAVE_VEC128)
 namespace cubic_split {
 
 // The most pairs a row's split copy holds (two stack arrays of this many floats).
 constexpr int64_t kMaxPairs = 1024;
 
 // even[k] = src[2 (m0 + k)], odd[k] = src[2 (m0 + k) + 1] for pairs m0 + k < m1 (odd: 0 past the row's
-// srcLen elements), in row order: per 16 elements two loads, two in-lane shuffles and two lane permutes.
+// srcLen elements), in row order: per 2V elements two loads, the de-interleave (AVX2: two in-lane
+// shuffles and two lane permutes; 128-bit: two shuffles) and two stores.
 inline void SplitPairs(const float *src, int64_t srcLen, int64_t m0, int64_t m1, float *even, float *odd) {
-  const int64_t vectorEnd = std::min(m1, srcLen / 2) - 7;  // pairs m < vectorEnd: all 16 elements in the row
+  constexpr int64_t kV = kDoublingLanes;
+  // pairs m < vectorEnd: all 2V elements in the row
+  const int64_t vectorEnd = std::min(m1, srcLen / 2) - (kV - 1);
   int64_t m = m0;
-  for (; m < vectorEnd; m += 8) {
+  for (; m < vectorEnd; m += kV) {
+#if defined(TRILINEAR3D_HAVE_AVX2)
     const __m256 a = _mm256_loadu_ps(src + 2 * m), b = _mm256_loadu_ps(src + 2 * m + 8);
     _mm256_store_ps(even + (m - m0), InLaneOrderToRow(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0))));
     _mm256_store_ps(odd + (m - m0), InLaneOrderToRow(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1))));
+#else
+    DoublingVec e, o;
+    Deinterleave(DoublingLanes::Load(src + 2 * m), DoublingLanes::Load(src + 2 * m + kV), &e, &o);
+    DoublingLanes::Store(even + (m - m0), e);
+    DoublingLanes::Store(odd + (m - m0), o);
+#endif
   }
   for (; m < m1; ++m) {
     even[m - m0] = src[2 * m];
@@ -269,12 +279,12 @@ inline void ListOutputsOfRows(const RowGather<float> &g, const float *const *src
 
 }  // namespace cubic_split
 
-// CubicHalvingRow of kRows rows on AVX2 through a split copy of each row (its even elements, then its odd
-// ones: cubic_split::SplitPairs): the eight operands of V outputs are then plain loads at consecutive
-// offsets of the two halves (tap 2q the odd elements from i - 2 + q, tap 2q + 1 the even from i - 1 + q),
-// summed as CubicHalvingVector sums its lanes (FMAs from zero, taps in order), where CubicHalvingVector
-// shuffles every operand; the ends' lists are walked once for all the rows. Returns false (nothing done)
-// for runs of more than cubic_split::kMaxPairs pairs.
+// CubicHalvingRow of kRows rows on AVX2 and the 128-bit tier through a split copy of each row (its even
+// elements, then its odd ones: cubic_split::SplitPairs): the eight operands of V outputs are then plain
+// loads at consecutive offsets of the two halves (tap 2q the odd elements from i - 2 + q, tap 2q + 1 the
+// even from i - 1 + q), summed as CubicHalvingVector sums its lanes (the tier's Fma from zero, taps in
+// order), where CubicHalvingVector shuffles every operand; the ends' lists are walked once for all the
+// rows. Returns false (nothing done) for runs of more than cubic_split::kMaxPairs pairs.
 template <int kRows>
 inline bool CubicHalvingRowsSplit(const RowGather<float> &g, const float *const *src, float *const *dst) {
   using cubic_split::kMaxPairs;
@@ -295,14 +305,15 @@ inline bool CubicHalvingRowsSplit(const RowGather<float> &g, const float *const 
     float *out = dst[r] + run.begin;
     // Outputs run.begin + k .. + V - 1: tap 2q at odd[k + q], tap 2q + 1 at even[k + 1 + q].
     auto vector = [&](int64_t k) {
+      using L = DoublingLanes;
       const float *o = odd + k, *e = even + k + 1;
-      __m256 acc = _mm256_setzero_ps();
+      DoublingVec acc = L::Zero();
 #pragma GCC unroll 4
       for (int q = 0; q < 4; ++q) {
-        acc = _mm256_fmadd_ps(_mm256_loadu_ps(o + q), w[2 * q], acc);
-        acc = _mm256_fmadd_ps(_mm256_loadu_ps(e + q), w[2 * q + 1], acc);
+        acc = L::Fma(L::Load(o + q), w[2 * q], acc);
+        acc = L::Fma(L::Load(e + q), w[2 * q + 1], acc);
       }
-      _mm256_storeu_ps(out + k, acc);
+      L::Store(out + k, acc);
     };
     int64_t k = 0;
     for (; k + kDoublingLanes <= count; k += kDoublingLanes) vector(k);
@@ -341,16 +352,16 @@ inline bool CubicDoublingRows(const RowGather<A> &g, const A *const *src, A *con
   return false;
 }
 
-// The W pass of kRows rows through CubicHalvingRow when CubicHalvingApplies (on AVX2 without targets:
-// CubicHalvingRowsSplit, the same bits), with the targets (one per row, optional) applied as the tier's
-// other W-pass paths apply them: fused on the AVX tiers (CubicHalvingRowTargets), from the rows on the
-// baseline tier (as its scalar lists' path does); returns false (nothing done) otherwise.
+// The W pass of kRows rows through CubicHalvingRow when CubicHalvingApplies (on AVX2 and the 128-bit tier
+// without targets: CubicHalvingRowsSplit, the same bits), with the targets (one per row, optional) applied as
+// the tier's other W-pass paths apply them: fused on the AVX tiers (CubicHalvingRowTargets), from the rows on
+// the baseline tier (as its scalar lists' path does); returns false (nothing done) otherwise.
 template <int kRows, typename A>
 inline bool CubicHalvingRows(const RowGather<A> &g, const A *const *src, A *const *dst,
                              const RowTargets<A> *targets = nullptr) {
   if constexpr (std::is_same_v<A, float>) {
     if (!CubicHalvingApplies(g)) return false;
-#if defined(TRILINEAR3D_HAVE_AVX2) && !defined(TRILINEAR3D_HAVE_AVX512)
+#if (defined(TRILINEAR3D_HAVE_AVX2) && !defined(TRILINEAR3D_HAVE_AVX512)) || defined(TRILINEAR3D_HAVE_VEC128)
     if (targets == nullptr && CubicHalvingRowsSplit<kRows>(g, src, dst)) return true;
 #endif
     for (int r = 0; r < kRows; ++r) {

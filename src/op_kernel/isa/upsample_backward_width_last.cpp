@@ -318,10 +318,10 @@ class BackwardWidthLastRunner : RunnerLaunch {
       std::fill(hRow, hRow + srcRowElems_, A(0));
       return false;
     }
-    if (directPlane_ != nullptr) {
-      const T *rows[kTapGroup];
-      for (int64_t g = e0; g < e1; g += kTapGroup) {
-        const int k = static_cast<int>(std::min<int64_t>(kTapGroup, e1 - g));
+    if (directPlane_ != nullptr) {  // a cubic list's eight taps in one sweep where the tier sweeps eight
+      const T *rows[kSweepTaps];
+      for (int64_t g = e0; g < e1; g += kSweepTaps) {
+        const int k = static_cast<int>(std::min<int64_t>(kSweepTaps, e1 - g));
         for (int j = 0; j < k; ++j) rows[j] = directPlane_ + p_.colH.src[g + j] * src_.strides[3];
         if constexpr (std::is_same_v<T, Bf16>) {
           if (splitRows_) {
