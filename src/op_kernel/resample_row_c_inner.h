@@ -118,7 +118,7 @@ inline void Chunk(const A *__restrict src, int64_t srcFirst, const int32_t *__re
   for (int64_t e = e0; e < e1; ++e) {
     const A w = weights[e];
     const A *x = src + (static_cast<int64_t>(srcIdx[e]) - srcFirst) * c + k0;
-    for (int64_t k = 0; k < width; ++k) acc[k] += w * x[k];
+    for (int64_t k = 0; k < width; ++k) acc[k] = LaneFma(w, x[k], acc[k]);
   }
   if (targets == nullptr) {
     for (int64_t k = 0; k < width; ++k) out[k] = acc[k];

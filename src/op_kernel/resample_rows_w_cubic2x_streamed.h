@@ -64,7 +64,7 @@ __attribute__((always_inline)) inline void ListOutputs(const RowGather<float> &g
     const float w = g.w[static_cast<size_t>(e)];
 #pragma GCC unroll 4
     for (int r = 0; r < kRows; ++r)
-      acc[r] = TierLanes<float>::Fma(row[r][s], w, acc[r]);  // FmaLane's rounding
+      acc[r] = TierLanes<float>::Fma(row[r][s], w, acc[r]);  // LaneFma's rounding
   }
   for (int r = 0; r < kRows; ++r) ends[r * kEnds] = acc[r];
 }

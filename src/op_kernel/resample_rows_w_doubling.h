@@ -31,15 +31,6 @@ namespace w_inner {
 // This tier has the doubling vectors (DoublingRows, DoublingRowStreamed).
 constexpr bool kDoublingVectors = true;
 
-// acc + x * w rounded as a vector lane's Fma.
-inline float FmaLane(float x, float w, float acc) {
-#if defined(TRILINEAR3D_HAVE_AVX2)
-  return _mm_cvtss_f32(_mm_fmadd_ss(_mm_set_ss(x), _mm_set_ss(w), _mm_set_ss(acc)));
-#else
-  return Vec128Lanes<float>::Fma(x, w, acc);
-#endif
-}
-
 // Output j of g through its list: FMAs from zero in list order (the outputs outside the run). Always
 // inlined: the W passes call it at every row's ends, and a kernel file with more code in it made the
 // compiler stop inlining it.
@@ -47,7 +38,7 @@ __attribute__((always_inline)) inline float ListOutput(const RowGather<float> &g
                                                        int64_t j) {
   float acc = 0.0f;
   for (int64_t e = g.begin[static_cast<size_t>(j)]; e < g.begin[static_cast<size_t>(j) + 1]; ++e) {
-    acc = FmaLane(src[g.src[static_cast<size_t>(e)]], g.w[static_cast<size_t>(e)], acc);
+    acc = LaneFma(src[g.src[static_cast<size_t>(e)]], g.w[static_cast<size_t>(e)], acc);
   }
   return acc;
 }
@@ -279,11 +270,11 @@ inline void DoublingRowBaseline(const RowGather<A> &g, const A *__restrict src, 
   for (int64_t j = 0; j < 2 * run.begin; ++j) dst[j] = ListSum(g, src, j);
   for (int64_t k = run.begin; k < run.end; ++k) {
     A even = A(0);
-    even += w0 * src[k - 1];
-    even += w1 * src[k];
+    even = LaneFma(w0, src[k - 1], even);
+    even = LaneFma(w1, src[k], even);
     A odd = A(0);
-    odd += w2 * src[k];
-    odd += w3 * src[k + 1];
+    odd = LaneFma(w2, src[k], odd);
+    odd = LaneFma(w3, src[k + 1], odd);
     dst[2 * k] = even;
     dst[2 * k + 1] = odd;
   }

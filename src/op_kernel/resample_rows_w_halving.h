@@ -197,7 +197,7 @@ inline void HalvingRow(const RowGather<float> &g, const float *src, float *dst) 
 inline void ApplyTargetsAt(const RowTargets<float> &t, int64_t j, float v) {
   for (int k = 0; k < t.count; ++k) {
     float *p = t.row[k] + j;
-    *p = t.assign[k] ? t.w[k] * v : FmaLane(v, t.w[k], *p);
+    *p = t.assign[k] ? t.w[k] * v : LaneFma(v, t.w[k], *p);
   }
 }
 
@@ -357,7 +357,7 @@ class SplitHalvingReader {
     float acc = 0.0f;
     for (int64_t e = begin_[j]; e < begin_[j + 1]; ++e) {
       const int32_t at = index_[e];
-      acc = FmaLane(src[(at >> 1) + (at & 1) * half_], weight_[e], acc);
+      acc = LaneFma(src[(at >> 1) + (at & 1) * half_], weight_[e], acc);
     }
     return acc;
   }
@@ -488,10 +488,10 @@ inline void HalvingRowBaseline(const RowGather<A> &g, const A *__restrict src, A
   for (int64_t j = 0; j < run.begin; ++j) dst[j] = ListSum(g, src, j);
   for (int64_t i = run.begin; i < run.end; ++i) {
     A acc = A(0);
-    acc += w0 * src[2 * i - 1];
-    acc += w1 * src[2 * i];
-    acc += w2 * src[2 * i + 1];
-    acc += w3 * src[2 * i + 2];
+    acc = LaneFma(w0, src[2 * i - 1], acc);
+    acc = LaneFma(w1, src[2 * i], acc);
+    acc = LaneFma(w2, src[2 * i + 1], acc);
+    acc = LaneFma(w3, src[2 * i + 2], acc);
     dst[i] = acc;
   }
   for (int64_t j = run.end; j < g.dstLen; ++j) dst[j] = ListSum(g, src, j);
@@ -528,7 +528,7 @@ template <typename A>
 inline A SplitListSum(const RowGather<A> &g, const A *src, int64_t half, int64_t j) {
   A acc = A(0);
   for (int64_t e = g.begin[static_cast<size_t>(j)]; e < g.begin[static_cast<size_t>(j) + 1]; ++e) {
-    acc += g.w[static_cast<size_t>(e)] * SplitAt(src, half, g.src[static_cast<size_t>(e)]);
+    acc = LaneFma(g.w[static_cast<size_t>(e)], SplitAt(src, half, g.src[static_cast<size_t>(e)]), acc);
   }
   return acc;
 }
@@ -544,10 +544,10 @@ inline void HalvingRowSplitBaseline(const RowGather<A> &g, const A *__restrict s
   for (int64_t j = 0; j < run.begin; ++j) dst[j] = SplitListSum(g, src, half, j);
   for (int64_t i = run.begin; i < run.end; ++i) {
     A acc = A(0);
-    acc += w0 * odd[i - 1];
-    acc += w1 * even[i];
-    acc += w2 * odd[i];
-    acc += w3 * even[i + 1];
+    acc = LaneFma(w0, odd[i - 1], acc);
+    acc = LaneFma(w1, even[i], acc);
+    acc = LaneFma(w2, odd[i], acc);
+    acc = LaneFma(w3, even[i + 1], acc);
     dst[i] = acc;
   }
   for (int64_t j = run.end; j < g.dstLen; ++j) dst[j] = SplitListSum(g, src, half, j);
@@ -634,10 +634,10 @@ inline void HalvingRowsSplitNarrow(const RowGather<float> &g, const SplitEnds &e
     } else {
       for (; i < end; ++i) {
         float acc = 0.0f;
-        acc += run.w[0] * odd[i - 1];
-        acc += run.w[1] * even[i];
-        acc += run.w[2] * odd[i];
-        acc += run.w[3] * even[i + 1];
+        acc = LaneFma(run.w[0], odd[i - 1], acc);
+        acc = LaneFma(run.w[1], even[i], acc);
+        acc = LaneFma(run.w[2], odd[i], acc);
+        acc = LaneFma(run.w[3], even[i + 1], acc);
         out[i] = FromAcc<Bf16>(acc);
       }
     }

@@ -55,7 +55,7 @@ template <typename A>
 inline A ListSum(const RowGather<A> &g, const A *src, int64_t j) {
   A acc = A(0);
   for (int64_t e = g.begin[static_cast<size_t>(j)]; e < g.begin[static_cast<size_t>(j) + 1]; ++e) {
-    acc += g.w[static_cast<size_t>(e)] * src[g.src[static_cast<size_t>(e)]];
+    acc = LaneFma(g.w[static_cast<size_t>(e)], src[g.src[static_cast<size_t>(e)]], acc);
   }
   return acc;
 }
@@ -144,7 +144,7 @@ inline void ScalarRows(const RowGather<A> &g, const A *const *src, A *const *dst
       for (int64_t e = g.begin[static_cast<size_t>(j)]; e < g.begin[static_cast<size_t>(j) + 1]; ++e) {
         const A w = g.w[static_cast<size_t>(e)];
         const int64_t s = g.src[static_cast<size_t>(e)];
-        for (int r = 0; r < kRows; ++r) acc[r] += w * src[r][s];
+        for (int r = 0; r < kRows; ++r) acc[r] = LaneFma(w, src[r][s], acc[r]);
       }
       for (int r = 0; r < kRows; ++r) dst[r][j] = acc[r];
     }

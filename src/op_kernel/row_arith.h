@@ -63,7 +63,7 @@ inline void AxpyRow(A *__restrict dst, const A *__restrict src, A w, int64_t n, 
   if (assign) {
     for (int64_t i = 0; i < n; ++i) dst[i] = w * src[i];
   } else {
-    for (int64_t i = 0; i < n; ++i) dst[i] += w * src[i];
+    for (int64_t i = 0; i < n; ++i) dst[i] = LaneFma(w, src[i], dst[i]);
   }
 }
 

@@ -282,6 +282,20 @@ template <typename A>
 using TierLanes = Vec128Lanes<A>;
 #endif
 
+// c + a * b as one lane of the tier's Fma: fused where the tier's vectors fuse (AVX2, AVX-512, NEON), a
+// multiply and then an add on SSE2 (and on a tier without vectors). The scalar sums that must give the
+// vector steps' bits (the lists, the row ends, the plain loops) use it rather than a * b + c, which the
+// compiler fuses or not by its optimisation level (GCC contracts it at -O2, not at -O1), so that the
+// bits, and their independence of the core count, do not depend on how the library was compiled.
+template <typename A>
+inline A LaneFma(A a, A b, A c) {
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
+  return TierLanes<A>::Fma(a, b, c);
+#else
+  return a * b + c;
+#endif
+}
+
 // Whether this tier widens fp16 by a sequence of integer operations (Vec128Lanes::Load: about four per
 // element) rather than one conversion instruction (F16C): a kernel that reads an fp16 element several
 // times then widens it once into scratch and reads fp32.
