@@ -271,7 +271,7 @@ inline void ListOutputsOfRows(const RowGather<float> &g, const float *const *src
       const int64_t at = g.src[static_cast<size_t>(e)];
       const float w = g.w[static_cast<size_t>(e)];
 #pragma GCC unroll 4
-      for (int r = 0; r < kRows; ++r) acc[r] = TierLanes<float>::Fma(src[r][at], w, acc[r]);
+      for (int r = 0; r < kRows; ++r) acc[r] = LaneFma(src[r][at], w, acc[r]);
     }
     for (int r = 0; r < kRows; ++r) dst[r][j] = acc[r];
   }

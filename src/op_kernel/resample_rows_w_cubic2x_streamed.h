@@ -63,8 +63,7 @@ __attribute__((always_inline)) inline void ListOutputs(const RowGather<float> &g
     const int64_t s = g.src[static_cast<size_t>(e)];
     const float w = g.w[static_cast<size_t>(e)];
 #pragma GCC unroll 4
-    for (int r = 0; r < kRows; ++r)
-      acc[r] = TierLanes<float>::Fma(row[r][s], w, acc[r]);  // LaneFma's rounding
+    for (int r = 0; r < kRows; ++r) acc[r] = LaneFma(row[r][s], w, acc[r]);
   }
   for (int r = 0; r < kRows; ++r) ends[r * kEnds] = acc[r];
 }

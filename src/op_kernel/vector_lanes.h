@@ -283,7 +283,8 @@ using TierLanes = Vec128Lanes<A>;
 #endif
 
 // c + a * b as one lane of the tier's Fma: fused where the tier's vectors fuse (AVX2, AVX-512, NEON), a
-// multiply and then an add on SSE2 (and on a tier without vectors). The scalar sums that must give the
+// multiply and then an add on SSE2; on a tier without vectors, a * b + c as the compiler makes it (every
+// sum there is scalar, so all of them alike). The scalar sums that must give the
 // vector steps' bits (the lists, the row ends, the plain loops) use it rather than a * b + c, which the
 // compiler fuses or not by its optimisation level (GCC contracts it at -O2, not at -O1), so that the
 // bits, and their independence of the core count, do not depend on how the library was compiled.
