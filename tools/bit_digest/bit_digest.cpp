@@ -2,7 +2,8 @@
 // the evidence that a restructuring or a kernel change keeps every result bit (docs/spec.md §7 makes
 // the bits of one ISA tier part of the contract). The sweep is generated from a fixed seed, so two
 // builds run the same problems; run it once per ISA tier (TRILINEAR3D_ISA) and per forced kernel
-// (tools/bit_digest.sh does both) and compare the digests.
+// (tools/bit_digest.sh does both) and compare the digests. filter_digest.cpp does the same for the 2-D
+// filter operators; digest_support.h holds what the two share.
 //
 // Usage: bit_digest [--cases]   (--cases: one line per case before the digest, for diffing two builds)
 #include <cstdint>
@@ -14,29 +15,15 @@
 #include "acl/acl.h"
 #include "aclnnop/aclnn_upsample_trilinear_3d.h"
 #include "aclnnop/aclnn_upsample_trilinear_3d_backward.h"
+#include "digest_support.h"
 
 namespace {
 
-struct Rng {  // SplitMix64: the same stream on every compiler and standard library
-  uint64_t state;
-  uint64_t Next() {
-    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  int64_t Uniform(int64_t lo, int64_t hi) { return lo + static_cast<int64_t>(Next() % (hi - lo + 1)); }
-};
-
-// The dtypes the sweep runs, in the order its random cases draw them: each with its element size and
-// the name the per-case lines give it.
-struct Dtype {
-  aclDataType acl;
-  size_t bytes;
-  const char *name;
-};
-constexpr Dtype kDtypes[] = {
-    {ACL_FLOAT, 4, "fp32"}, {ACL_FLOAT16, 2, "fp16"}, {ACL_BF16, 2, "bf16"}, {ACL_DOUBLE, 8, "fp64"}};
+using bit_digest::Dtype;
+using bit_digest::FillRandom;
+using bit_digest::Fnv1a;
+using bit_digest::kDtypes;
+using bit_digest::Rng;
 
 struct Case {
   bool backward = true;
@@ -48,36 +35,6 @@ struct Case {
   bool alignCorners = false;
   double scales[3] = {0.0, 0.0, 0.0};
 };
-
-// Finite values of magnitude about 0.25 to 2, either sign, in the dtype's own bits.
-void FillRandom(Rng &rng, const Dtype &dtype, std::vector<uint8_t> *bytes) {
-  const size_t size = dtype.bytes;
-  for (size_t i = 0; i < bytes->size(); i += size) {
-    const uint64_t r = rng.Next();
-    const double value = (static_cast<double>(r >> 11) / 9007199254740992.0) * 3.5 - 1.75;
-    if (dtype.acl == ACL_DOUBLE) {
-      std::memcpy(bytes->data() + i, &value, 8);
-    } else if (dtype.acl == ACL_FLOAT) {
-      const float f = static_cast<float>(value);
-      std::memcpy(bytes->data() + i, &f, 4);
-    } else if (dtype.acl == ACL_BF16) {
-      const float f = static_cast<float>(value);
-      uint32_t bits;
-      std::memcpy(&bits, &f, 4);
-      const uint16_t half = static_cast<uint16_t>(bits >> 16);
-      std::memcpy(bytes->data() + i, &half, 2);
-    } else {  // fp16: sign, exponent 13..15 (0.25 to < 2), 10 random mantissa bits
-      const uint16_t half =
-          static_cast<uint16_t>(((r & 1) << 15) | ((13 + (r >> 1) % 3) << 10) | ((r >> 8) & 0x3FF));
-      std::memcpy(bytes->data() + i, &half, 2);
-    }
-  }
-}
-
-uint64_t Fnv1a(const std::vector<uint8_t> &bytes, uint64_t hash = 0xCBF29CE484222325ull) {
-  for (uint8_t b : bytes) hash = (hash ^ b) * 0x100000001B3ull;
-  return hash;
-}
 
 // A contiguous tensor whose view is given in its format's order (NCDHW or NDHWC).
 struct DeviceTensor {
