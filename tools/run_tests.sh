@@ -40,7 +40,7 @@ SANITIZER_FLAGS=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEB
                  "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG")
 # The unit and reliability tests under AddressSanitizer + UndefinedBehaviorSanitizer (with
 # float-cast-overflow, which gcc's -fsanitize=undefined leaves out: a NaN or huge double cast to an
-# integer index is the class of bug the fuzz step has found most). The linear group's
+# integer index is the class of bug the fuzz step has found most). The accuracy tests'
 # sweeps run a sample (TRILINEAR3D_TEST_SAMPLE, every ASAN_SAMPLE-th case, default 5): set for the build too,
 # since ctest's list of gtest cases is discovered when a test program is built.
 step_asan() {
@@ -81,8 +81,8 @@ step_fuzz() {
 # Every CPU. The default build holds every x86-64 tier and picks one at run time, so this machine's
 # own CPU shows only its best tier. These steps run the seed sample, the examples and the
 # kernel-facing sweeps on CPUs it lacks, with the library choosing its tier by itself:
-# TRILINEAR3D_EXPECT_ISA is the tier it must choose there (test_kernel_dispatch checks it). The linear
-# group's sweeps run a sample there: every EMULATED_SAMPLE-th case (TRILINEAR3D_TEST_SAMPLE, default 7).
+# TRILINEAR3D_EXPECT_ISA is the tier it must choose there (test_kernel_dispatch checks it). The accuracy
+# tests' sweeps run a sample there: every EMULATED_SAMPLE-th case (TRILINEAR3D_TEST_SAMPLE, default 7).
 # Upstream's linear-group, cubic-group, nearest-group and aclnnResize examples are checked against their
 # float64 reference (examples/upstream/check_example.py); not test_aclnn_upsample_bilinear2d,
 # test_aclnn_upsample_bicubic2d, test_aclnn_upsample_bicubic2d_aa, test_aclnn_upsample_nearest,

@@ -1,9 +1,10 @@
 // CombineRows: the vertical passes' one primitive (the width-last backward's D and H steps).
 //   dst[x] = (accumulate ? dst[x] : 0) + w[0] * src[0][x] + ... + w[k-1] * src[k-1][x],  x < n,
-// summed left to right, the same operations for every x whatever its position in a vector, so a
-// result never depends on where a row starts or how an item was cut. Sources are the dtype
-// (converted on load, no staging copy) or the accumulation type. Compiled once per ISA (included
-// only from src/op_kernel/isa/*.cpp).
+// summed left to right (on a tier whose Fma is a multiply and an add, an even number of symmetric weights
+// pairs its terms: CombineSymmetricK), the same operations for every x whatever its position in a vector, so
+// a result never depends on where a row starts or how an item was cut. Sources are the dtype (converted on
+// load, no staging copy) or the accumulation type. Compiled once per ISA (included only from
+// src/op_kernel/isa/*.cpp).
 #ifndef TRILINEAR3D_OP_KERNEL_COMBINE_ROWS_H_
 #define TRILINEAR3D_OP_KERNEL_COMBINE_ROWS_H_
 
@@ -71,9 +72,52 @@ namespace combine_detail {
 // (Vec128Lanes): the accumulator stays in a register across the k sources (one store per vector,
 // instead of one sweep over dst per source); fp16 / bf16 sources are converted as they are loaded
 // (exactly, as LoadRow does), and the tail runs the lanes' operations one element at a time.
+#if defined(TRILINEAR3D_HAVE_VEC128)
+// CombineK of an even K without accumulation where the tier's Fma is a multiply and an add
+// (kFmaIsMulAdd) and the weights are symmetric (an exact 2x axis: linear's four taps, cubic's eight):
+// w[0] (s0 + s(K-1)) + w[1] (s1 + s(K-2)) + ... in that order, for every element (CubicHalvingLines'
+// sums): K / 2 multiplies where CombineK takes K.
+template <int K, typename A, typename S>
+inline void CombineSymmetricK(A *__restrict dst, const S *const *s, const A *weights, int64_t n) {
+  static_assert(K % 2 == 0, "pairs of taps");
+  using L = TierLanes<A>;
+  using Vec = typename L::Vec;
+  Vec w[K / 2];
+  for (int t = 0; t < K / 2; ++t) w[t] = L::Broadcast(weights[t]);
+  auto lanes = [&](int64_t at) {
+    Vec acc = L::Mul(w[0], L::Add(L::Load(s[0] + at), L::Load(s[K - 1] + at)));
+#pragma GCC unroll 4
+    for (int t = 1; t < K / 2; ++t) {
+      acc = L::Fma(w[t], L::Add(L::Load(s[t] + at), L::Load(s[K - 1 - t] + at)), acc);
+    }
+    return acc;
+  };
+  int64_t x = 0;
+  for (; x + 2 * L::kLanes <= n; x += 2 * L::kLanes) {
+    const Vec a = lanes(x), b = lanes(x + L::kLanes);
+    L::Store(dst + x, a);
+    L::Store(dst + x + L::kLanes, b);
+  }
+  for (; x + L::kLanes <= n; x += L::kLanes) L::Store(dst + x, lanes(x));
+  for (; x < n; ++x) {
+    A acc = weights[0] * (ToAcc(s[0][x]) + ToAcc(s[K - 1][x]));
+    for (int t = 1; t < K / 2; ++t) acc = L::Fma(weights[t], ToAcc(s[t][x]) + ToAcc(s[K - 1 - t][x]), acc);
+    dst[x] = acc;
+  }
+}
+#endif
+
 template <int K, typename A, typename S>
 inline void CombineK(A *__restrict dst, const S *const *src, const A *weights, int64_t n, bool accumulate) {
   using L = TierLanes<A>;
+#if defined(TRILINEAR3D_HAVE_VEC128)
+  if constexpr (K % 2 == 0 && kFmaIsMulAdd) {
+    if (!accumulate && SymmetricWeights<K>(weights)) {
+      CombineSymmetricK<K>(dst, src, weights, n);
+      return;
+    }
+  }
+#endif
   typename L::Vec w[K];
   const S *s[K];
   for (int j = 0; j < K; ++j) {

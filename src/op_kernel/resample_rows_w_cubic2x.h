@@ -14,7 +14,9 @@
 // list in list order with FMAs from zero, as the vector steps do (resample_rows_w_inner_avx2.h,
 // _avx512.h), so the bits are the steps' bits; the baseline tier's 128-bit vectors (Vec128Lanes: SSE2,
 // NEON) sum as its scalar lists do (ListSum: a multiply and an add on SSE2, one FMA on NEON), so the
-// bits are the lists'. A baseline tier without vectors uses the lists. Included by
+// bits are the lists', except SSE2's halving run, whose symmetric weights sum in pairs (CubicHalvingSum:
+// half the multiplies; which outputs the run holds is the plan's, the same for every call). A baseline
+// tier without vectors uses the lists. Included by
 // resample_rows_w_inner.h after resample_rows_w_halving.h, whose lanes and helpers it shares.
 #ifndef TRILINEAR3D_OP_KERNEL_RESAMPLE_ROWS_W_CUBIC2X_H_
 #define TRILINEAR3D_OP_KERNEL_RESAMPLE_ROWS_W_CUBIC2X_H_
@@ -170,7 +172,9 @@ inline void CubicDoublingRow(const RowGather<float> &g, const float *src, float 
 // order 0 1 4 5 | 2 3 6 7 of the outputs; that order is the same for all eight operands, so the
 // lane-wise FMAs sum in it and one permute of the sum restores it (where Deinterleave permutes every
 // operand).
+template <bool kPaired = false>
 inline __m256 CubicHalvingVector(const float *src, int64_t i, const __m256 w[8]) {
+  static_assert(!kPaired, "AVX2's Fma is fused: no paired sums");
   __m256 acc = _mm256_setzero_ps();
   for (int q = 0; q < 4; ++q) {
     const float *p = src + 2 * i - 3 + 2 * q;
@@ -181,6 +185,30 @@ inline __m256 CubicHalvingVector(const float *src, int64_t i, const __m256 w[8])
   return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(acc), _MM_SHUFFLE(3, 1, 2, 0)));
 }
 #else
+// The tier's sum of the eight operands x[t] with the run's weights: the Fma from zero in tap order, or,
+// where the Fma is a multiply and an add (kFmaIsMulAdd) and the weights are symmetric (an exact 2x run's
+// always are), w[0] (x0 + x7) + w[1] (x1 + x6) + w[2] (x2 + x5) + w[3] (x3 + x4) in that order, as
+// CombineSymmetricK sums the H step's rows.
+template <bool kPaired>
+inline DoublingVec CubicHalvingSum(const DoublingVec x[8], const DoublingVec w[8]) {
+  using L = DoublingLanes;
+  if constexpr (kPaired) {
+    DoublingVec acc = L::Mul(w[0], L::Add(x[0], x[7]));
+    for (int t = 1; t < 4; ++t) acc = L::Fma(w[t], L::Add(x[t], x[7 - t]), acc);
+    return acc;
+  } else {
+    DoublingVec acc = L::Fma(x[0], w[0], L::Zero());
+    for (int t = 1; t < 8; ++t) acc = L::Fma(x[t], w[t], acc);
+    return acc;
+  }
+}
+
+// Whether the 128-bit tier sums a cubic halving run's operands in pairs (CubicHalvingSum<true>).
+inline bool CubicHalvingPaired(const CubicHalvingRun<float> &run) {
+  return kFmaIsMulAdd && SymmetricWeights<8>(run.w);
+}
+
+template <bool kPaired = false>
 inline DoublingVec CubicHalvingVector(const float *src, int64_t i, const DoublingVec w[8]) {
   using L = DoublingLanes;
   DoublingVec x[8];
@@ -188,9 +216,7 @@ inline DoublingVec CubicHalvingVector(const float *src, int64_t i, const Doublin
     const float *p = src + 2 * i - 3 + 2 * q;
     Deinterleave(L::Load(p), L::Load(p + kDoublingLanes), &x[2 * q], &x[2 * q + 1]);
   }
-  DoublingVec acc = L::Fma(x[0], w[0], L::Zero());
-  for (int t = 1; t < 8; ++t) acc = L::Fma(x[t], w[t], acc);
-  return acc;
+  return CubicHalvingSum<kPaired>(x, w);
 }
 #endif
 
@@ -216,12 +242,25 @@ inline void CubicHalvingRow(const RowGather<float> &g, const float *src, float *
   DoublingVec w[8];
   for (int t = 0; t < 8; ++t) w[t] = Broadcast(run.w[t]);
   for (int64_t j = 0; j < run.begin; ++j) dst[j] = ListOutput(g, src, j);
-  int64_t i = run.begin;
-  for (; i + kDoublingLanes <= run.end; i += kDoublingLanes) StoreVec(dst + i, CubicHalvingVector(src, i, w));
-  if (i < run.end) {  // the rest as the run's last V outputs: outputs computed twice get the same bits
-    i = run.end - kDoublingLanes;
-    StoreVec(dst + i, CubicHalvingVector(src, i, w));
+  auto vectors = [&](auto paired) {
+    int64_t i = run.begin;
+    for (; i + kDoublingLanes <= run.end; i += kDoublingLanes) {
+      StoreVec(dst + i, CubicHalvingVector<decltype(paired)::value>(src, i, w));
+    }
+    if (i < run.end) {  // the rest as the run's last V outputs: outputs computed twice get the same bits
+      i = run.end - kDoublingLanes;
+      StoreVec(dst + i, CubicHalvingVector<decltype(paired)::value>(src, i, w));
+    }
+  };
+#if defined(TRILINEAR3D_HAVE_AVX2)
+  vectors(std::false_type{});
+#else
+  if (CubicHalvingPaired(run)) {
+    vectors(std::true_type{});
+  } else {
+    vectors(std::false_type{});
   }
+#endif
   for (int64_t j = run.end; j < g.dstLen; ++j) dst[j] = ListOutput(g, src, j);
 }
 
@@ -283,8 +322,9 @@ inline void ListOutputsOfRows(const RowGather<float> &g, const float *const *src
 // elements, then its odd ones: cubic_split::SplitPairs): the eight operands of V outputs are then plain
 // loads at consecutive offsets of the two halves (tap 2q the odd elements from i - 2 + q, tap 2q + 1 the
 // even from i - 1 + q), summed as CubicHalvingVector sums its lanes (the tier's Fma from zero, taps in
-// order), where CubicHalvingVector shuffles every operand; the ends' lists are walked once for all the
-// rows. Returns false (nothing done) for runs of more than cubic_split::kMaxPairs pairs.
+// order, or CubicHalvingSum's pairs), where CubicHalvingVector shuffles every operand; the ends' lists are
+// walked once for all the rows. Returns false (nothing done) for runs of more than cubic_split::kMaxPairs
+// pairs.
 template <int kRows>
 inline bool CubicHalvingRowsSplit(const RowGather<float> &g, const float *const *src, float *const *dst) {
   using cubic_split::kMaxPairs;
@@ -303,21 +343,41 @@ inline bool CubicHalvingRowsSplit(const RowGather<float> &g, const float *const 
   for (int r = 0; r < kRows; ++r) {
     cubic_split::SplitPairs(src[r], g.srcLen, m0, m1, even, odd);
     float *out = dst[r] + run.begin;
-    // Outputs run.begin + k .. + V - 1: tap 2q at odd[k + q], tap 2q + 1 at even[k + 1 + q].
-    auto vector = [&](int64_t k) {
-      using L = DoublingLanes;
-      const float *o = odd + k, *e = even + k + 1;
-      DoublingVec acc = L::Zero();
+    // Outputs run.begin + k .. + V - 1: tap 2q at odd[k + q], tap 2q + 1 at even[k + 1 + q], summed as
+    // CubicHalvingRow sums them.
+    auto vectors = [&](auto paired) {
+      auto vector = [&](int64_t k) {
+        using L = DoublingLanes;
+        const float *o = odd + k, *e = even + k + 1;
+        DoublingVec acc;
+        if constexpr (decltype(paired)::value) {  // taps t and 7 - t: odd[k + q] with even[k + 4 - q]
+          acc = L::Mul(w[0], L::Add(L::Load(o), L::Load(e + 3)));
+          acc = L::Fma(w[1], L::Add(L::Load(e), L::Load(o + 3)), acc);
+          acc = L::Fma(w[2], L::Add(L::Load(o + 1), L::Load(e + 2)), acc);
+          acc = L::Fma(w[3], L::Add(L::Load(e + 1), L::Load(o + 2)), acc);
+        } else {
+          acc = L::Zero();
 #pragma GCC unroll 4
-      for (int q = 0; q < 4; ++q) {
-        acc = L::Fma(L::Load(o + q), w[2 * q], acc);
-        acc = L::Fma(L::Load(e + q), w[2 * q + 1], acc);
-      }
-      L::Store(out + k, acc);
+          for (int q = 0; q < 4; ++q) {
+            acc = L::Fma(L::Load(o + q), w[2 * q], acc);
+            acc = L::Fma(L::Load(e + q), w[2 * q + 1], acc);
+          }
+        }
+        L::Store(out + k, acc);
+      };
+      int64_t k = 0;
+      for (; k + kDoublingLanes <= count; k += kDoublingLanes) vector(k);
+      if (k < count) vector(count - kDoublingLanes);  // as CubicHalvingRow: the same bits written twice
     };
-    int64_t k = 0;
-    for (; k + kDoublingLanes <= count; k += kDoublingLanes) vector(k);
-    if (k < count) vector(count - kDoublingLanes);  // as CubicHalvingRow: the same bits written twice
+#if defined(TRILINEAR3D_HAVE_AVX2)
+    vectors(std::false_type{});
+#else
+    if (CubicHalvingPaired(run)) {
+      vectors(std::true_type{});
+    } else {
+      vectors(std::false_type{});
+    }
+#endif
   }
   return true;
 }

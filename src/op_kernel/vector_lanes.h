@@ -59,6 +59,7 @@ struct Avx512Lanes<float> {
   static void Store(float *p, Vec v, Mask m) { _mm512_mask_storeu_ps(p, m, v); }
   static void Stream(float *p, Vec v) { _mm512_stream_ps(p, v); }  // p 64-byte aligned
   static Vec Broadcast(float w) { return _mm512_set1_ps(w); }
+  static Vec Add(Vec a, Vec b) { return _mm512_add_ps(a, b); }
   static Vec Mul(Vec a, Vec b) { return _mm512_mul_ps(a, b); }
   static Vec Fma(Vec a, Vec b, Vec c) { return _mm512_fmadd_ps(a, b, c); }
   static float Fma(float a, float b, float c) { return std::fma(a, b, c); }  // one lane's (tails)
@@ -74,6 +75,7 @@ struct Avx512Lanes<double> {
   static void Store(double *p, Vec v) { _mm512_storeu_pd(p, v); }
   static void Store(double *p, Vec v, Mask m) { _mm512_mask_storeu_pd(p, m, v); }
   static Vec Broadcast(double w) { return _mm512_set1_pd(w); }
+  static Vec Add(Vec a, Vec b) { return _mm512_add_pd(a, b); }
   static Vec Mul(Vec a, Vec b) { return _mm512_mul_pd(a, b); }
   static Vec Fma(Vec a, Vec b, Vec c) { return _mm512_fmadd_pd(a, b, c); }
   static double Fma(double a, double b, double c) { return std::fma(a, b, c); }  // one lane's (tails)
@@ -111,6 +113,7 @@ struct Avx2Lanes<float> {
   static void Store(float *p, Vec v, Mask m) { _mm256_maskstore_ps(p, m, v); }
   static void Stream(float *p, Vec v) { _mm256_stream_ps(p, v); }  // p 32-byte aligned
   static Vec Broadcast(float w) { return _mm256_set1_ps(w); }
+  static Vec Add(Vec a, Vec b) { return _mm256_add_ps(a, b); }
   static Vec Mul(Vec a, Vec b) { return _mm256_mul_ps(a, b); }
   static Vec Fma(Vec a, Vec b, Vec c) { return _mm256_fmadd_ps(a, b, c); }
   static float Fma(float a, float b, float c) { return std::fma(a, b, c); }  // one lane's (tails)
@@ -129,6 +132,7 @@ struct Avx2Lanes<double> {
   static void Store(double *p, Vec v) { _mm256_storeu_pd(p, v); }
   static void Store(double *p, Vec v, Mask m) { _mm256_maskstore_pd(p, m, v); }
   static Vec Broadcast(double w) { return _mm256_set1_pd(w); }
+  static Vec Add(Vec a, Vec b) { return _mm256_add_pd(a, b); }
   static Vec Mul(Vec a, Vec b) { return _mm256_mul_pd(a, b); }
   static Vec Fma(Vec a, Vec b, Vec c) { return _mm256_fmadd_pd(a, b, c); }
   static double Fma(double a, double b, double c) { return std::fma(a, b, c); }
