@@ -142,9 +142,39 @@ EMULATED_PROGRAMS=(
   tests/reliability/trilinear3d_reliability_nearest_streams
 )
 
+# emulated_program BUILD_DIR EXPECTED_TIER CHILD_LAUNCHER PROGRAM LAUNCHER...: one program of run_emulated
+# under the launcher; prints its "ok" line, or its output's tail and the cause, and fails.
+emulated_program() {
+  local build="$1" expected="$2" launcher="$3" program="$4"
+  shift 4
+  local start=${SECONDS} output run=("$@" "${build}/${program}")
+  if [[ "${program}" == examples/test_aclnn_upsample_linear1d* || "${program}" == examples/test_aclnn_upsample_bilinear* ||
+        "${program}" == examples/test_aclnn_upsample_bicubic* || "${program}" == examples/test_aclnn_upsample_nearest* ||
+        "${program}" == examples/test_aclnn_resize ]]; then
+    run=(python3 examples/upstream/check_example.py "${program#examples/}" "${build}/${program}" "$@")
+  fi
+  if ! output=$(TRILINEAR3D_QUIET=1 TRILINEAR3D_VERBOSE=1 TRILINEAR3D_EXPECT_ISA="${expected}" \
+      TRILINEAR3D_TEST_CHILD_LAUNCHER="${launcher}" TRILINEAR3D_TEST_SAMPLE="${EMULATED_SAMPLE:-7}" \
+      "${run[@]}" 2>&1); then
+    printf '%s\n' "${output}" | grep -v -E '^\[ +(RUN|OK) +\]' | tail -n 80
+    echo "run_tests: ${program} failed under $*" >&2
+    return 1
+  fi
+  if [[ "${program}" == */test_aclnn_upsample_trilinear3d_backward ]]; then
+    printf '%s\n' "${output}" | grep -E 'kernels:|result\['
+    if ! printf '%s\n' "${output}" | grep -q "kernels: ${expected} " ||
+       [[ "$(printf '%s\n' "${output}" | grep -c -E 'result\[[0-3]\] is: (36|100|164|228)\.000000')" != 4 ]]; then
+      echo "run_tests: the seed sample under $* did not print 36/100/164/228 from the ${expected} kernels" >&2
+      return 1
+    fi
+  fi
+  echo "  ${program}: ok ($(printf '%s\n' "${output}" | grep -E '^\[  PASSED  \]' | tail -n 1 | grep . || echo 'exit 0'), $((SECONDS - start)) s)"
+}
+
 # run_emulated BUILD_DIR EXPECTED_TIER LAUNCHER... [-- PROGRAM...]: each program (default:
-# EMULATED_PROGRAMS, paths under BUILD_DIR) under the launcher; the seed sample must print
-# 36/100/164/228 and name the expected tier.
+# EMULATED_PROGRAMS, paths under BUILD_DIR) under the launcher, EMULATED_JOBS (default nproc) at a time
+# (an emulator runs a program's threads on one host thread, so one program leaves the other cores idle);
+# their reports in the list's order. The seed sample must print 36/100/164/228 and name the expected tier.
 run_emulated() {
   local build="$1" expected="$2"
   shift 2
@@ -164,30 +194,29 @@ run_emulated() {
   if [[ "$1" == qemu-* ]]; then
     launcher="$(command -v "$1") ${*:2}"
   fi
-  for program in "${programs[@]}"; do
-    local start=${SECONDS} output run=("$@" "${build}/${program}")
-    if [[ "${program}" == examples/test_aclnn_upsample_linear1d* || "${program}" == examples/test_aclnn_upsample_bilinear* ||
-          "${program}" == examples/test_aclnn_upsample_bicubic* || "${program}" == examples/test_aclnn_upsample_nearest* ||
-          "${program}" == examples/test_aclnn_resize ]]; then
-      run=(python3 examples/upstream/check_example.py "${program#examples/}" "${build}/${program}" "$@")
+  local logs i running=0 failed=0 jobs="${EMULATED_JOBS:-${JOBS}}"
+  logs="$(mktemp -d)"
+  for i in "${!programs[@]}"; do
+    if ((running >= jobs)); then
+      wait -n || true  # each program's status is read from its file below
+      running=$((running - 1))
     fi
-    if ! output=$(TRILINEAR3D_QUIET=1 TRILINEAR3D_VERBOSE=1 TRILINEAR3D_EXPECT_ISA="${expected}" \
-        TRILINEAR3D_TEST_CHILD_LAUNCHER="${launcher}" TRILINEAR3D_TEST_SAMPLE="${EMULATED_SAMPLE:-7}" \
-        "${run[@]}" 2>&1); then
-      printf '%s\n' "${output}" | grep -v -E '^\[ +(RUN|OK) +\]' | tail -n 80
-      echo "run_tests: ${program} failed under $*" >&2
-      return 1
-    fi
-    if [[ "${program}" == */test_aclnn_upsample_trilinear3d_backward ]]; then
-      printf '%s\n' "${output}" | grep -E 'kernels:|result\['
-      if ! printf '%s\n' "${output}" | grep -q "kernels: ${expected} " ||
-         [[ "$(printf '%s\n' "${output}" | grep -c -E 'result\[[0-3]\] is: (36|100|164|228)\.000000')" != 4 ]]; then
-        echo "run_tests: the seed sample under $* did not print 36/100/164/228 from the ${expected} kernels" >&2
-        return 1
-      fi
-    fi
-    echo "  ${program}: ok ($(printf '%s\n' "${output}" | grep -E '^\[  PASSED  \]' | tail -n 1 | grep . || echo 'exit 0'), $((SECONDS - start)) s)"
+    (
+      status=0
+      emulated_program "${build}" "${expected}" "${launcher}" "${programs[i]}" "$@" >"${logs}/${i}.log" 2>&1 || status=$?
+      echo "${status}" >"${logs}/${i}.status"
+    ) &
+    running=$((running + 1))
   done
+  wait
+  for i in "${!programs[@]}"; do
+    cat "${logs}/${i}.log"
+    if [[ "$(cat "${logs}/${i}.status" 2>/dev/null)" != 0 ]]; then
+      failed=1
+    fi
+  done
+  rm -rf "${logs}"
+  return "${failed}"
 }
 
 # An x86-64 CPU with AVX2 and no AVX-512: valgrind's (it also reports memory errors).
