@@ -20,6 +20,7 @@
 // Every element's sum runs over the same terms in the same order whatever the item split, so every
 // core count gives the same bits. Scratch: the slab and a few rows (TilingData::slabRows).
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <iterator>
 #include <utility>
@@ -214,12 +215,54 @@ class BackwardWidthLastRunner : RunnerLaunch {
   // tap of weight 1 (a unit axis), whose D step would copy each row exactly (1 * x is x, converted
   // exactly from a narrow dtype), over rows of unit stride. The H step then reads the gradOut rows
   // themselves (converting as it loads), which sums the same values in the same order.
+  // An identity D axis lists its plane twice, weights 1 and +0 (ComputeTap: an inf there makes NaN, as
+  // in PyTorch): its D step copies every finite element exactly (x + 0 x is x, -0 included) and only
+  // turns inf into NaN, so W-inner rows of the accumulation type read the plane directly when the
+  // rows the item's H step reads are all finite (FiniteRows); otherwise the D step runs. HStep sums a
+  // row the same way from either source, so no output's bits depend on which one its item took.
   const T *DirectPlane(int64_t id) const {
-    const int64_t e0 = p_.colD.begin[id];
-    if (!unitRows_ || p_.colD.begin[id + 1] - e0 != 1 || !(p_.colD.w[e0] == A(1))) {
-      return nullptr;
+    const int64_t e0 = p_.colD.begin[id], e1 = p_.colD.begin[id + 1];
+    if (!unitRows_ || e0 == e1) return nullptr;
+    const T *plane = srcBase_ + p_.colD.src[e0] * src_.strides[2];
+    if (e1 - e0 == 1 && p_.colD.w[e0] == A(1)) return plane;
+    if constexpr (std::is_same_v<T, A>) {
+      if (t_.layout == RowLayout::kWInner && e1 - e0 == 2 && p_.colD.src[e0] == p_.colD.src[e0 + 1] &&
+          IsOneAndPlusZero(p_.colD.w[e0], p_.colD.w[e0 + 1]) && FiniteRows(plane)) {
+        return plane;
+      }
     }
-    return srcBase_ + p_.colD.src[e0] * src_.strides[2];
+    return nullptr;
+  }
+
+  // Whether {a, b} is {1, +0} in either order (a -0 weight would turn a -0 element into +0).
+  static bool IsOneAndPlusZero(A a, A b) {
+    auto plusZero = [](A w) { return w == A(0) && !std::signbit(w); };
+    return (a == A(1) && plusZero(b)) || (plusZero(a) && b == A(1));
+  }
+
+  // Whether the item's slab rows of plane (the gradOut rows its H taps span, its columns) hold only
+  // finite values, by summing them: an inf or NaN makes the sum non-finite. A sum of finite values that
+  // overflows says "no" too, and the D step then runs, which gives the same bits. One read of rows the
+  // H step then reads from cache.
+  bool FiniteRows(const A *plane) const {
+    A sum = A(0);
+    for (int64_t r = 0; r < slabRowCount_; ++r) {
+      const A *row = plane + (ohFirst_ + r) * src_.strides[3];
+      int64_t x = 0;
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
+      using L = TierLanes<A>;
+      typename L::Vec a = L::Zero(), b = L::Zero();
+      for (; x + 2 * L::kLanes <= srcRowElems_; x += 2 * L::kLanes) {
+        a = L::Add(a, L::Load(row + x));
+        b = L::Add(b, L::Load(row + x + L::kLanes));
+      }
+      alignas(64) A lanes[L::kLanes];
+      L::Store(lanes, L::Add(a, b));
+      for (int64_t k = 0; k < L::kLanes; ++k) sum += lanes[k];
+#endif
+      for (; x < srcRowElems_; ++x) sum += row[x];
+    }
+    return std::isfinite(sum);
   }
 
   // slab_[r] = D pass of gradOut rows ohFirst_ + r for gradInput index id.
