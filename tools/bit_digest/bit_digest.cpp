@@ -19,6 +19,7 @@
 
 namespace {
 
+using bit_digest::DeviceTensor;
 using bit_digest::Dtype;
 using bit_digest::FillRandom;
 using bit_digest::Fnv1a;
@@ -36,36 +37,17 @@ struct Case {
   double scales[3] = {0.0, 0.0, 0.0};
 };
 
-// A contiguous tensor whose view is given in its format's order (NCDHW or NDHWC).
-struct DeviceTensor {
-  std::vector<int64_t> shape;
-  void *data = nullptr;
-  aclTensor *tensor = nullptr;
-  size_t bytes = 0;
-  DeviceTensor(const Case &c, const int64_t dhw[3]) {
-    shape = c.format == ACL_FORMAT_NDHWC ? std::vector<int64_t>{c.n, dhw[0], dhw[1], dhw[2], c.c}
-                                         : std::vector<int64_t>{c.n, c.c, dhw[0], dhw[1], dhw[2]};
-    int64_t count = 1;
-    for (int64_t d : shape) count *= d;
-    bytes = static_cast<size_t>(count) * c.dtype->bytes;
-    aclrtMalloc(&data, bytes == 0 ? 1 : bytes, ACL_MEM_MALLOC_HUGE_FIRST);
-    std::vector<int64_t> strides(5, 1);
-    for (int i = 3; i >= 0; --i) strides[i] = strides[i + 1] * shape[i + 1];
-    tensor =
-        aclCreateTensor(shape.data(), 5, c.dtype->acl, strides.data(), 0, c.format, shape.data(), 5, data);
-  }
-  ~DeviceTensor() {
-    aclDestroyTensor(tensor);
-    aclrtFree(data);
-  }
-  DeviceTensor(const DeviceTensor &) = delete;
-  DeviceTensor &operator=(const DeviceTensor &) = delete;
-};
+// The case's tensor of D, H, W sizes dhw in its format's order (NCDHW or NDHWC).
+DeviceTensor TensorOf(const Case &c, const int64_t dhw[3]) {
+  return DeviceTensor(c.format == ACL_FORMAT_NDHWC ? std::vector<int64_t>{c.n, dhw[0], dhw[1], dhw[2], c.c}
+                                                   : std::vector<int64_t>{c.n, c.c, dhw[0], dhw[1], dhw[2]},
+                      *c.dtype, c.format);
+}
 
 // Runs one case and returns the hash of its status and result bytes.
 uint64_t RunCase(const Case &c, Rng &rng, aclrtStream stream, int *status) {
-  DeviceTensor source(c, c.backward ? c.large : c.small);
-  DeviceTensor destination(c, c.backward ? c.small : c.large);
+  DeviceTensor source = TensorOf(c, c.backward ? c.large : c.small);
+  DeviceTensor destination = TensorOf(c, c.backward ? c.small : c.large);
   std::vector<uint8_t> host(source.bytes);
   FillRandom(rng, *c.dtype, &host);
   aclrtMemcpy(source.data, source.bytes, host.data(), host.size(), ACL_MEMCPY_HOST_TO_DEVICE);

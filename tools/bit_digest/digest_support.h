@@ -1,13 +1,14 @@
 // What the digest programs (bit_digest.cpp: the trilinear operators, filter_digest.cpp: the 2-D filter
-// operators) share: the random stream, the dtypes, the input values and the hash. Both digests depend on
-// every bit of these, so a change here changes every digest docs/performance.md lists; keep them as they
-// are.
+// operators) share: the random stream, the dtypes, the input values, the hash and the device tensors. Both
+// digests depend on every bit of these, so a change here changes every digest docs/performance.md lists; keep
+// them as they are.
 #ifndef TRILINEAR3D_TOOLS_BIT_DIGEST_DIGEST_SUPPORT_H_
 #define TRILINEAR3D_TOOLS_BIT_DIGEST_DIGEST_SUPPORT_H_
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "acl/acl.h"
@@ -64,6 +65,32 @@ inline uint64_t Fnv1a(const std::vector<uint8_t> &bytes, uint64_t hash = 0xCBF29
   for (uint8_t b : bytes) hash = (hash ^ b) * 0x100000001B3ull;
   return hash;
 }
+
+// A contiguous tensor of the given sizes (in memory order: the format's own), dtype and format, with its
+// device memory; freed with it.
+struct DeviceTensor {
+  std::vector<int64_t> shape;
+  void *data = nullptr;
+  aclTensor *tensor = nullptr;
+  size_t bytes = 0;
+  DeviceTensor(std::vector<int64_t> sizes, const Dtype &dtype, aclFormat format) : shape(std::move(sizes)) {
+    const int rank = static_cast<int>(shape.size());
+    int64_t count = 1;
+    for (int64_t d : shape) count *= d;
+    bytes = static_cast<size_t>(count) * dtype.bytes;
+    aclrtMalloc(&data, bytes == 0 ? 1 : bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+    std::vector<int64_t> strides(shape.size(), 1);
+    for (int i = rank - 2; i >= 0; --i) strides[i] = strides[i + 1] * shape[i + 1];
+    tensor =
+        aclCreateTensor(shape.data(), rank, dtype.acl, strides.data(), 0, format, shape.data(), rank, data);
+  }
+  ~DeviceTensor() {
+    aclDestroyTensor(tensor);
+    aclrtFree(data);
+  }
+  DeviceTensor(const DeviceTensor &) = delete;
+  DeviceTensor &operator=(const DeviceTensor &) = delete;
+};
 
 }  // namespace bit_digest
 

@@ -27,6 +27,7 @@
 
 namespace {
 
+using bit_digest::DeviceTensor;
 using bit_digest::Dtype;
 using bit_digest::FillRandom;
 using bit_digest::Fnv1a;
@@ -72,36 +73,17 @@ struct Case {
   double scales[2] = {0.0, 0.0};
 };
 
-// A contiguous tensor whose view is given in its format's order (NCHW or NHWC).
-struct DeviceTensor {
-  std::vector<int64_t> shape;
-  void *data = nullptr;
-  aclTensor *tensor = nullptr;
-  size_t bytes = 0;
-  DeviceTensor(const Case &c, const int64_t hw[2]) {
-    shape = c.format == ACL_FORMAT_NHWC ? std::vector<int64_t>{c.n, hw[0], hw[1], c.c}
-                                        : std::vector<int64_t>{c.n, c.c, hw[0], hw[1]};
-    int64_t count = 1;
-    for (int64_t d : shape) count *= d;
-    bytes = static_cast<size_t>(count) * c.dtype->bytes;
-    aclrtMalloc(&data, bytes == 0 ? 1 : bytes, ACL_MEM_MALLOC_HUGE_FIRST);
-    std::vector<int64_t> strides(4, 1);
-    for (int i = 2; i >= 0; --i) strides[i] = strides[i + 1] * shape[i + 1];
-    tensor =
-        aclCreateTensor(shape.data(), 4, c.dtype->acl, strides.data(), 0, c.format, shape.data(), 4, data);
-  }
-  ~DeviceTensor() {
-    aclDestroyTensor(tensor);
-    aclrtFree(data);
-  }
-  DeviceTensor(const DeviceTensor &) = delete;
-  DeviceTensor &operator=(const DeviceTensor &) = delete;
-};
+// The case's tensor of H, W sizes hw in its format's order (NCHW or NHWC).
+DeviceTensor TensorOf(const Case &c, const int64_t hw[2]) {
+  return DeviceTensor(c.format == ACL_FORMAT_NHWC ? std::vector<int64_t>{c.n, hw[0], hw[1], c.c}
+                                                  : std::vector<int64_t>{c.n, c.c, hw[0], hw[1]},
+                      *c.dtype, c.format);
+}
 
 // Runs one case and returns the hash of its status and result bytes.
 uint64_t RunCase(const Case &c, Rng &rng, aclrtStream stream, int *status) {
-  DeviceTensor source(c, c.backward ? c.out : c.in);
-  DeviceTensor destination(c, c.backward ? c.in : c.out);
+  DeviceTensor source = TensorOf(c, c.backward ? c.out : c.in);
+  DeviceTensor destination = TensorOf(c, c.backward ? c.in : c.out);
   std::vector<uint8_t> host(source.bytes);
   FillRandom(rng, *c.dtype, &host);
   aclrtMemcpy(source.data, source.bytes, host.data(), host.size(), ACL_MEMCPY_HOST_TO_DEVICE);
