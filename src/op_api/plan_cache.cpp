@@ -55,8 +55,9 @@ uint64_t TapTableBytes(const kernel::TapTable<A> &t) {
 template <typename A>
 uint64_t RowGatherBytes(const kernel::RowGather<A> &g) {
   return VectorBytes(g.begin) + VectorBytes(g.src) + VectorBytes(g.w) + VectorBytes(g.blockStart) +
-         VectorBytes(g.blockLanes) + VectorBytes(g.blockWindowed) + VectorBytes(g.blockStepBegin) +
-         VectorBytes(g.stepBase) + VectorBytes(g.stepMask) + VectorBytes(g.stepIdx) + VectorBytes(g.stepW);
+         VectorBytes(g.blockLanes) + VectorBytes(g.blockWindowed) + VectorBytes(g.blockHalfWindow) +
+         VectorBytes(g.blockStepBegin) + VectorBytes(g.stepBase) + VectorBytes(g.stepMask) +
+         VectorBytes(g.stepIdx) + VectorBytes(g.stepW);
 }
 
 template <typename A>

@@ -111,6 +111,13 @@ struct RowGather {
   std::vector<int64_t> blockStart;
   std::vector<int32_t> blockLanes;
   std::vector<uint8_t> blockWindowed;
+  // Windowed blocks with at least one step, each of whose steps has every one of the block's lanes on
+  // and picks from the window's first V elements (an upsampling gather's blocks): one V-element
+  // window and one permute per step serve them, with no per-step test.
+  std::vector<uint8_t> blockHalfWindow;
+  // Every block has two steps and reads a half window (linear upsampling), every block but the last
+  // has V lanes, and srcLen >= V, so that no half window passes the row's end (RebaseInsideRow).
+  bool allHalfWindowPairs = false;
   bool allWindowed = false;             // every block is windowed (and there is at least one)
   std::vector<int64_t> blockStepBegin;  // blocks + 1
   std::vector<int64_t> stepBase;
@@ -456,6 +463,39 @@ int64_t WindowedLanes(const RowGather<Acc> &g, int lanes, int64_t j0, int64_t *b
   return count;
 }
 
+// Whether the steps from firstStep on (one block's, the last ones built) are at least one, each with
+// all of the block's blockLanes lanes on and indices below `lanes` (RowGather::blockHalfWindow).
+template <typename Acc>
+bool HalfWindowSteps(const RowGather<Acc> &g, int lanes, size_t firstStep, int64_t blockLanes) {
+  const uint32_t all = (1u << blockLanes) - 1u;  // blockLanes <= kMaxStepLanes
+  if (firstStep >= g.stepBase.size()) return false;
+  for (size_t s = firstStep; s < g.stepBase.size(); ++s) {
+    if ((g.stepMask[s] & all) != all) return false;
+    for (int64_t l = 0; l < blockLanes; ++l) {
+      if (g.stepIdx[s * static_cast<size_t>(lanes) + static_cast<size_t>(l)] >= lanes) return false;
+    }
+  }
+  return true;
+}
+
+// Moves the window of the half-window block whose steps start at firstStep (the last ones built) back
+// to end at the row's end where it would pass it (srcLen >= lanes), raising its steps' indices by as
+// much: every operand stays in the window's first `lanes` elements (they all lie in the row), and the
+// window is then read whole, with no masked loads.
+template <typename Acc>
+void RebaseInsideRow(RowGather<Acc> *g, int lanes, size_t firstStep) {
+  const int64_t last = g->srcLen - lanes;
+  const int64_t shift = g->stepBase[firstStep] - last;
+  if (shift <= 0) return;
+  for (size_t s = firstStep; s < g->stepBase.size(); ++s) {
+    g->stepBase[s] = last;
+    for (int l = 0; l < lanes; ++l) {
+      if (g->stepMask[s] >> l & 1u)
+        g->stepIdx[s * static_cast<size_t>(lanes) + static_cast<size_t>(l)] += shift;
+    }
+  }
+}
+
 }  // namespace detail
 
 // Adds the vector steps for lane width `lanes` (see RowGather). Each block is windowed when that
@@ -480,6 +520,7 @@ void BuildRowSteps(RowGather<Acc> *g, int lanes) {
   g->blockStart.reserve(blocks);
   g->blockLanes.reserve(blocks);
   g->blockWindowed.reserve(blocks);
+  g->blockHalfWindow.reserve(blocks);
   g->blockStepBegin.reserve(blocks + 1);
   g->stepBase.reserve(steps);
   g->stepMask.reserve(steps);
@@ -524,11 +565,20 @@ void BuildRowSteps(RowGather<Acc> *g, int lanes) {
     g->blockStart.push_back(j0);
     g->blockLanes.push_back(static_cast<int32_t>(blockLanes));
     g->blockWindowed.push_back(windowed ? 1 : 0);
+    const bool half = windowed && detail::HalfWindowSteps(*g, lanes, firstStep, blockLanes);
+    if (half && g->srcLen >= lanes) detail::RebaseInsideRow(g, lanes, firstStep);
+    g->blockHalfWindow.push_back(half ? 1 : 0);
     g->blockStepBegin.push_back(static_cast<int64_t>(g->stepBase.size()));
     j0 += blockLanes;
   }
   g->allWindowed = !g->blockWindowed.empty();
   for (uint8_t windowed : g->blockWindowed) g->allWindowed = g->allWindowed && windowed != 0;
+  g->allHalfWindowPairs = !g->blockHalfWindow.empty() && g->srcLen >= lanes;
+  for (size_t b = 0; b < g->blockHalfWindow.size(); ++b) {
+    g->allHalfWindowPairs = g->allHalfWindowPairs && g->blockHalfWindow[b] != 0 &&
+                            g->blockStepBegin[b + 1] - g->blockStepBegin[b] == 2 &&
+                            (b + 1 == g->blockHalfWindow.size() || g->blockLanes[b] == lanes);
+  }
 }
 
 }  // namespace trilinear3d::kernel

@@ -165,6 +165,37 @@ inline void CubicDoublingRow(const RowGather<float> &g, const float *src, float 
   }
 }
 
+// The tier's sum of the eight operands x[t] with the run's weights: the Fma from zero in tap order, or,
+// where the Fma is a multiply and an add (kFmaIsMulAdd) and the weights are symmetric (an exact 2x run's
+// always are), w[0] (x0 + x7) + w[1] (x1 + x6) + w[2] (x2 + x5) + w[3] (x3 + x4) in that order, as
+// CombineSymmetricK sums the H step's rows.
+template <bool kPaired>
+inline DoublingVec CubicHalvingSum(const DoublingVec x[8], const DoublingVec w[8]) {
+  using L = DoublingLanes;
+  if constexpr (kPaired) {
+    DoublingVec acc = L::Mul(w[0], L::Add(x[0], x[7]));
+    for (int t = 1; t < 4; ++t) acc = L::Fma(w[t], L::Add(x[t], x[7 - t]), acc);
+    return acc;
+  } else {
+    DoublingVec acc = L::Fma(x[0], w[0], L::Zero());
+    for (int t = 1; t < 8; ++t) acc = L::Fma(x[t], w[t], acc);
+    return acc;
+  }
+}
+
+// Calls f(std::true_type{}) where the tier sums the run's operands in pairs (CubicHalvingSum<true>: a
+// multiply and an add per term, symmetric weights), else f(std::false_type{}).
+template <typename F>
+inline void WithCubicHalvingPairing(const CubicHalvingRun<float> &run, F &&f) {
+  if constexpr (kFmaIsMulAdd) {
+    if (SymmetricWeights<8>(run.w)) {
+      f(std::true_type{});
+      return;
+    }
+  }
+  f(std::false_type{});
+}
+
 // gradInput i .. i + V - 1 of the cubic halving run: lane m sums gradOut 2(i + m) - 3 .. 2(i + m) + 4
 // with w[0..7].
 #if defined(TRILINEAR3D_HAVE_AVX2) && !defined(TRILINEAR3D_HAVE_AVX512)
@@ -185,29 +216,6 @@ inline __m256 CubicHalvingVector(const float *src, int64_t i, const __m256 w[8])
   return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(acc), _MM_SHUFFLE(3, 1, 2, 0)));
 }
 #else
-// The tier's sum of the eight operands x[t] with the run's weights: the Fma from zero in tap order, or,
-// where the Fma is a multiply and an add (kFmaIsMulAdd) and the weights are symmetric (an exact 2x run's
-// always are), w[0] (x0 + x7) + w[1] (x1 + x6) + w[2] (x2 + x5) + w[3] (x3 + x4) in that order, as
-// CombineSymmetricK sums the H step's rows.
-template <bool kPaired>
-inline DoublingVec CubicHalvingSum(const DoublingVec x[8], const DoublingVec w[8]) {
-  using L = DoublingLanes;
-  if constexpr (kPaired) {
-    DoublingVec acc = L::Mul(w[0], L::Add(x[0], x[7]));
-    for (int t = 1; t < 4; ++t) acc = L::Fma(w[t], L::Add(x[t], x[7 - t]), acc);
-    return acc;
-  } else {
-    DoublingVec acc = L::Fma(x[0], w[0], L::Zero());
-    for (int t = 1; t < 8; ++t) acc = L::Fma(x[t], w[t], acc);
-    return acc;
-  }
-}
-
-// Whether the 128-bit tier sums a cubic halving run's operands in pairs (CubicHalvingSum<true>).
-inline bool CubicHalvingPaired(const CubicHalvingRun<float> &run) {
-  return kFmaIsMulAdd && SymmetricWeights<8>(run.w);
-}
-
 template <bool kPaired = false>
 inline DoublingVec CubicHalvingVector(const float *src, int64_t i, const DoublingVec w[8]) {
   using L = DoublingLanes;
@@ -252,15 +260,7 @@ inline void CubicHalvingRow(const RowGather<float> &g, const float *src, float *
       StoreVec(dst + i, CubicHalvingVector<decltype(paired)::value>(src, i, w));
     }
   };
-#if defined(TRILINEAR3D_HAVE_AVX2)
-  vectors(std::false_type{});
-#else
-  if (CubicHalvingPaired(run)) {
-    vectors(std::true_type{});
-  } else {
-    vectors(std::false_type{});
-  }
-#endif
+  WithCubicHalvingPairing(run, vectors);
   for (int64_t j = run.end; j < g.dstLen; ++j) dst[j] = ListOutput(g, src, j);
 }
 
@@ -349,35 +349,19 @@ inline bool CubicHalvingRowsSplit(const RowGather<float> &g, const float *const 
       auto vector = [&](int64_t k) {
         using L = DoublingLanes;
         const float *o = odd + k, *e = even + k + 1;
-        DoublingVec acc;
-        if constexpr (decltype(paired)::value) {  // taps t and 7 - t: odd[k + q] with even[k + 4 - q]
-          acc = L::Mul(w[0], L::Add(L::Load(o), L::Load(e + 3)));
-          acc = L::Fma(w[1], L::Add(L::Load(e), L::Load(o + 3)), acc);
-          acc = L::Fma(w[2], L::Add(L::Load(o + 1), L::Load(e + 2)), acc);
-          acc = L::Fma(w[3], L::Add(L::Load(e + 1), L::Load(o + 2)), acc);
-        } else {
-          acc = L::Zero();
+        DoublingVec x[8];
 #pragma GCC unroll 4
-          for (int q = 0; q < 4; ++q) {
-            acc = L::Fma(L::Load(o + q), w[2 * q], acc);
-            acc = L::Fma(L::Load(e + q), w[2 * q + 1], acc);
-          }
+        for (int q = 0; q < 4; ++q) {
+          x[2 * q] = L::Load(o + q);
+          x[2 * q + 1] = L::Load(e + q);
         }
-        L::Store(out + k, acc);
+        L::Store(out + k, CubicHalvingSum<decltype(paired)::value>(x, w));
       };
       int64_t k = 0;
       for (; k + kDoublingLanes <= count; k += kDoublingLanes) vector(k);
       if (k < count) vector(count - kDoublingLanes);  // as CubicHalvingRow: the same bits written twice
     };
-#if defined(TRILINEAR3D_HAVE_AVX2)
-    vectors(std::false_type{});
-#else
-    if (CubicHalvingPaired(run)) {
-      vectors(std::true_type{});
-    } else {
-      vectors(std::false_type{});
-    }
-#endif
+    WithCubicHalvingPairing(run, vectors);
   }
   return true;
 }

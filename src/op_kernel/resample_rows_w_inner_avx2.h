@@ -152,6 +152,42 @@ __attribute__((always_inline)) inline bool VectorRows(const RowGather<A> &g, con
   return true;
 }
 
+// The steps of a block of RowGather::blockHalfWindow on four rows (row r at p + offset r, the first at
+// offset 0): the rows' 8-element windows at p (their elements from `avail` on are zero, not read), then
+// per step one permute and an FMA per row; a0 .. a3 start at zero. On the block's lanes these are the
+// operations of FourWindowedRowsF32's other steps, so their bits; its lanes past the block take
+// products of weight 0, which no store keeps (the next blocks store over them, or the store is masked).
+__attribute__((always_inline)) inline void HalfWindowBlock(const int32_t *idx, const float *w, int64_t steps,
+                                                           const float *p, uintptr_t s1, uintptr_t s2,
+                                                           uintptr_t s3, int64_t avail, __m256 &a0,
+                                                           __m256 &a1, __m256 &a2, __m256 &a3) {
+  using L = Avx2Lanes<float>;
+  auto at = [p](uintptr_t offset) {
+    return reinterpret_cast<const float *>(reinterpret_cast<uintptr_t>(p) + offset);
+  };
+  __m256 x0, x1, x2, x3;
+  if (avail >= 8) {
+    x0 = _mm256_loadu_ps(p);
+    x1 = _mm256_loadu_ps(at(s1));
+    x2 = _mm256_loadu_ps(at(s2));
+    x3 = _mm256_loadu_ps(at(s3));
+  } else {  // near the row end: nothing past it is read
+    const __m256i m = L::FirstLanes(avail);
+    x0 = L::Load(p, m);
+    x1 = L::Load(at(s1), m);
+    x2 = L::Load(at(s2), m);
+    x3 = L::Load(at(s3), m);
+  }
+  for (int64_t s = 0; s < steps; ++s) {
+    const __m256i i = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(idx + s * 8));
+    const __m256 ws = _mm256_loadu_ps(w + s * 8);
+    a0 = _mm256_fmadd_ps(_mm256_permutevar8x32_ps(x0, i), ws, a0);
+    a1 = _mm256_fmadd_ps(_mm256_permutevar8x32_ps(x1, i), ws, a1);
+    a2 = _mm256_fmadd_ps(_mm256_permutevar8x32_ps(x2, i), ws, a2);
+    a3 = _mm256_fmadd_ps(_mm256_permutevar8x32_ps(x3, i), ws, a3);
+  }
+}
+
 // VectorRows of 4 fp32 rows when every block is windowed (RowGather::allWindowed), without
 // prefetch or targets: the hot W pass of the forward and of the width-last backward. Named
 // registers, so the four rows' windows and sums stay in registers across a block's steps (through
@@ -177,13 +213,17 @@ __attribute__((noinline)) inline void FourWindowedRowsF32(const RowGather<float>
   const float *__restrict stepW = g.stepW.data();
   const int64_t *__restrict blockStart = g.blockStart.data();
   const int32_t *__restrict blockLanes = g.blockLanes.data();
+  const uint8_t *__restrict halfWindow = g.blockHalfWindow.data();
   const int64_t blocks = static_cast<int64_t>(g.blockStart.size()), srcLen = g.srcLen, dstLen = g.dstLen;
   const __m256i bits = _mm256_set_epi32(128, 64, 32, 16, 8, 4, 2, 1);
   const __m256i seven = _mm256_set1_epi32(7);
   for (int64_t b = 0; b < blocks; ++b) {
     const int64_t first = stepBegin[b], end = stepBegin[b + 1];
     __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
-    if (first < end) {
+    if (halfWindow[b] != 0) {
+      HalfWindowBlock(stepIdx + first * 8, stepW + first * 8, end - first, in(s0 + stepBase[first] * 4), s1,
+                      s2, s3, srcLen - stepBase[first], a0, a1, a2, a3);
+    } else if (first < end) {
       const int64_t base = stepBase[first];
       const int64_t avail = srcLen - base;
       const uintptr_t p = s0 + static_cast<uintptr_t>(base) * sizeof(float);
@@ -250,12 +290,70 @@ __attribute__((noinline)) inline void FourWindowedRowsF32(const RowGather<float>
   }
 }
 
+// FourWindowedRowsF32 of a gather of RowGather::allHalfWindowPairs (linear upsampling): block b's two
+// steps at 2b and 2b + 1, its outputs from 8b on, each row's window one whole load. Per block and row
+// a load, two permutes, two FMAs and a store: the operations of FourWindowedRowsF32's half-window
+// blocks, so their bits, without its per-block walk of the step ranges (or the stack traffic of its
+// eight row pointers).
+__attribute__((noinline)) inline void FourHalfWindowPairRowsF32(const RowGather<float> &g,
+                                                                const float *const *src, float *const *dst) {
+  using L = Avx2Lanes<float>;
+  const float *s0 = src[0], *s1 = src[1], *s2 = src[2], *s3 = src[3];
+  float *d0 = dst[0], *d1 = dst[1], *d2 = dst[2], *d3 = dst[3];
+  const int64_t *__restrict base = g.stepBase.data();
+  const int32_t *__restrict stepIdx = g.stepIdx.data();
+  const float *__restrict stepW = g.stepW.data();
+  const int64_t last = static_cast<int64_t>(g.blockStart.size()) - 1;
+  const __m256 zero = _mm256_setzero_ps();
+  __m256 a0, a1, a2, a3;
+  auto block = [&](int64_t b) {
+    const int64_t at = base[2 * b];
+    const __m256i i0 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(stepIdx + 16 * b));
+    const __m256i i1 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(stepIdx + 16 * b + 8));
+    const __m256 w0 = _mm256_loadu_ps(stepW + 16 * b), w1 = _mm256_loadu_ps(stepW + 16 * b + 8);
+    auto sum = [&](const float *row) {
+      const __m256 x = _mm256_loadu_ps(row + at);
+      return _mm256_fmadd_ps(_mm256_permutevar8x32_ps(x, i1), w1,
+                             _mm256_fmadd_ps(_mm256_permutevar8x32_ps(x, i0), w0, zero));
+    };
+    a0 = sum(s0);
+    a1 = sum(s1);
+    a2 = sum(s2);
+    a3 = sum(s3);
+  };
+  for (int64_t b = 0; b < last; ++b) {
+    block(b);
+    _mm256_storeu_ps(d0 + 8 * b, a0);
+    _mm256_storeu_ps(d1 + 8 * b, a1);
+    _mm256_storeu_ps(d2 + 8 * b, a2);
+    _mm256_storeu_ps(d3 + 8 * b, a3);
+  }
+  block(last);
+  const int64_t j0 = 8 * last;
+  if (j0 + 8 <= g.dstLen) {
+    _mm256_storeu_ps(d0 + j0, a0);
+    _mm256_storeu_ps(d1 + j0, a1);
+    _mm256_storeu_ps(d2 + j0, a2);
+    _mm256_storeu_ps(d3 + j0, a3);
+    return;
+  }
+  const __m256i keep = L::FirstLanes(g.dstLen - j0);
+  L::Store(d0 + j0, a0, keep);
+  L::Store(d1 + j0, a1, keep);
+  L::Store(d2 + j0, a2, keep);
+  L::Store(d3 + j0, a3, keep);
+}
+
 // Takes 4 rows (no prefetch, no targets) through FourWindowedRowsF32 when it applies; returns false
 // (nothing done) when not.
 template <typename A>
 __attribute__((always_inline)) inline bool FourWindowedRows(const RowGather<A> &g, const A *const *src,
                                                             A *const *dst) {
   if constexpr (std::is_same_v<A, float>) {
+    if (g.lanes == 8 && g.allHalfWindowPairs) {
+      FourHalfWindowPairRowsF32(g, src, dst);
+      return true;
+    }
     if (g.lanes == 8 && g.allWindowed) {
       FourWindowedRowsF32(g, src, dst);
       return true;

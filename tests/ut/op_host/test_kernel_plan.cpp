@@ -466,6 +466,7 @@ std::vector<std::vector<Entry<Acc>>> ReplaySteps(const RowGather<Acc> &g, int la
   // Blocks tile the row in order, each of 1..V lanes.
   EXPECT_EQ(g.blockLanes.size(), static_cast<size_t>(blocks));
   EXPECT_EQ(g.blockWindowed.size(), static_cast<size_t>(blocks));
+  EXPECT_EQ(g.blockHalfWindow.size(), static_cast<size_t>(blocks));
   int64_t next = 0;
   for (int64_t b = 0; b < blocks; ++b) {
     EXPECT_EQ(g.blockStart[static_cast<size_t>(b)], next) << "block " << b;
@@ -493,6 +494,22 @@ std::vector<std::vector<Entry<Acc>>> ReplaySteps(const RowGather<Acc> &g, int la
         EXPECT_EQ(g.stepBase[static_cast<size_t>(s)],
                   g.stepBase[static_cast<size_t>(g.blockStepBegin[static_cast<size_t>(b)])]);
       }
+    }
+    // A half-window block: windowed, with steps, each with all of the block's lanes on and indices
+    // below V; every windowed block with such steps is one.
+    bool halfWindow = g.blockWindowed[static_cast<size_t>(b)] &&
+                      g.blockStepBegin[static_cast<size_t>(b)] < g.blockStepBegin[static_cast<size_t>(b) + 1];
+    for (int64_t s = g.blockStepBegin[static_cast<size_t>(b)];
+         s < g.blockStepBegin[static_cast<size_t>(b) + 1]; ++s) {
+      for (int64_t lane = 0; lane < blockLanes; ++lane) {
+        halfWindow = halfWindow && (g.stepMask[static_cast<size_t>(s)] >> lane & 1u) != 0 &&
+                     g.stepIdx[static_cast<size_t>(s * v + lane)] < v;
+      }
+    }
+    EXPECT_EQ(g.blockHalfWindow[static_cast<size_t>(b)] != 0, halfWindow) << "block " << b;
+    if (halfWindow && g.srcLen >= v) {  // its window read whole: inside the row
+      EXPECT_LE(g.stepBase[static_cast<size_t>(g.blockStepBegin[static_cast<size_t>(b)])] + v, g.srcLen)
+          << "block " << b;
     }
     for (int64_t s = g.blockStepBegin[static_cast<size_t>(b)];
          s < g.blockStepBegin[static_cast<size_t>(b) + 1]; ++s) {
@@ -675,6 +692,29 @@ TEST(RowSteps, HandWorkedDownsampleSplitsWideRounds) {
   EXPECT_EQ(g.stepMask, std::vector<uint32_t>({1u, 1u, 1u, 1u}));
   EXPECT_EQ(g.stepIdx[0], 0);
   EXPECT_EQ(g.stepIdx[8], 1);
+}
+
+TEST(RowSteps, UpsamplingBlocksReadHalfWindows) {
+  // Forward 64 -> 131, align_corners (F5's W axis), V = 8: every output takes two sources i0 and
+  // min(i0 + 1, 63), so a block of 8 outputs reads at most 5 consecutive sources: the 16 full blocks
+  // and the 3-lane last one each have every step's lanes on and inside the window's first 8 elements.
+  const double up = math::AxisScale(64, 131, true, 0.0);
+  RowGather<float> g = BuildForwardRowGather<float>(math::AxisSpec{64, 131, true, up});
+  BuildRowSteps(&g, 8);
+  ASSERT_EQ(g.lanes, 8);
+  EXPECT_EQ(g.blockLanes.back(), 3);
+  EXPECT_EQ(g.blockHalfWindow, std::vector<uint8_t>(17, 1));
+  EXPECT_TRUE(g.allHalfWindowPairs);  // two steps a block: each output's two taps
+  // The last blocks' windows end at the row's end (source 63), their indices raised to match.
+  EXPECT_EQ(g.stepBase.back(), 56);
+  ReplaySteps(g, 8);
+  // Backward 131 -> 64 (B5's W axis): each block's sources span more than 8 elements.
+  RowGather<float> d = BuildBackwardRowGather<float>(math::AxisSpec{64, 131, true, up});
+  BuildRowSteps(&d, 8);
+  ASSERT_EQ(d.lanes, 8);
+  EXPECT_EQ(d.blockHalfWindow, std::vector<uint8_t>(d.blockStart.size(), 0));
+  EXPECT_FALSE(d.allHalfWindowPairs);
+  ReplaySteps(d, 8);
 }
 
 // A user scale whose ratio is inf or beyond int64's range (scales 1e-300, the smallest denormal, 1e300):
