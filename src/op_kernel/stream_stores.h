@@ -144,14 +144,14 @@ class LineStreamer {
         next_ += whole;
         src += whole;
         n -= whole;
-        CopyFew(pending_, src, n);
+        CopyIn(pending_, src, n);
         count_ = n;
         return;
       }
       // pending_ holds [next_, next_ + count_), the start of the line that ends at lineEnd.
       const int64_t room = kLineElems - LineOffset(next_) - count_;
       const int64_t k = std::min(room, n);
-      CopyFew(pending_ + count_, src, k);
+      CopyIn(pending_ + count_, src, k);
       count_ += k;
       src += k;
       n -= k;
@@ -213,8 +213,21 @@ class LineStreamer {
   }
 #endif
 
+#if defined(TRILINEAR3D_HAVE_AVX2) && !defined(TRILINEAR3D_HAVE_AVX512)
+  // CopyFew into pending_ (at its element count_ < kLineElems): masked loads, whole stores, whose lanes
+  // past k (zeros) land in pending_'s second line or on elements a later Put writes before they are
+  // read. AVX2's masked stores are slow on AMD CPUs, and this runs twice per row.
+  static void CopyIn(T *dst, const T *src, int64_t k) {
+    using L = Avx2Lanes<T>;
+    for (int64_t h = 0; h < k; h += L::kLanes) L::Store(dst + h, L::Load(src + h, L::FirstLanes(k - h)));
+  }
+#elif defined(TRILINEAR3D_HAVE_AVX2)
+  static void CopyIn(T *dst, const T *src, int64_t k) { CopyFew(dst, src, k); }
+#endif
+
   T *next_ = nullptr;  // where pending_[0] goes
-  T pending_[kLineElems] = {};
+  // The pending line, and room for CopyIn's whole stores past it.
+  T pending_[2 * kLineElems] = {};
   int64_t count_ = 0;  // elements in pending_
 };
 
