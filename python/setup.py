@@ -12,7 +12,8 @@ TRILINEAR3D_LIB_BUILD_DIR (default: <repository>/build-py/lib, reused between bu
 extension (in <repository>/build-py/setuptools-torch-<version>) and copies libtrilinear3d.so.0 into the
 package folder. The extension finds it through an
 rpath of $ORIGIN, so the installed package (and the wheel) needs no LD_LIBRARY_PATH.
-Environment: TRILINEAR3D_LIB_DIR=<dir with a built libtrilinear3d.so> skips the CMake build;
+Environment: TRILINEAR3D_LIB_DIR=<absolute path of a CMake build folder of this repository, its
+libtrilinear3d.so.0 built> skips the CMake build and bundles that library (CI passes its main Release build);
 MAX_JOBS sets the build's parallelism (default: the CPU count).
 """
 import os
@@ -49,7 +50,11 @@ class BuildWithLibrary(BuildExtension):
 
     def run(self):
         jobs = os.environ.get("MAX_JOBS") or str(os.cpu_count() or 1)
-        if not os.environ.get("TRILINEAR3D_LIB_DIR"):
+        if os.environ.get("TRILINEAR3D_LIB_DIR"):
+            if not os.path.isfile(os.path.join(LIB_DIR, LIB_SONAME)):
+                raise RuntimeError(f"TRILINEAR3D_LIB_DIR={LIB_DIR!r} has no {LIB_SONAME}: build the library there "
+                                   "first (cmake --build), or unset TRILINEAR3D_LIB_DIR to let setup.py build it")
+        else:
             subprocess.check_call([
                 "cmake", "-S", ROOT, "-B", LIB_DIR, "-DCMAKE_BUILD_TYPE=Release", "-DTRILINEAR3D_BUILD_TESTS=OFF",
                 "-DTRILINEAR3D_BUILD_EXAMPLES=OFF", "-DTRILINEAR3D_BUILD_BENCH=OFF"], stdout=subprocess.DEVNULL)

@@ -7,7 +7,8 @@
 #
 # Usage: bash tools/run_python_tests.sh [PYTEST ARGS...]
 # Environment: TRILINEAR3D_TORCHES; MAX_JOBS (default nproc); SKIP_BUILD=1 reuses the installed package
-#   and skips the wheel check.
+#   and skips the wheel check; TRILINEAR3D_LIB_DIR (python/setup.py) bundles an already built library
+#   instead of building one in build-py/lib (CI's python step passes its main build).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -20,7 +21,7 @@ for kind in ${TRILINEAR3D_TORCHES:-pypi debian}; do
   start=${SECONDS}
   PY="$(TRILINEAR3D_TORCH="${kind}" bash tools/python_env.sh | tail -n 1)"
   version="$("${PY}" -c 'import torch; print(torch.__version__)')"
-  echo "=== run_python_tests: torch ${version} (${kind}) from ${PY}"
+  echo "=== run_python_tests: torch ${version} (${kind}) from ${PY}, library from ${TRILINEAR3D_LIB_DIR:-a build in build-py/lib}"
   if [[ "${SKIP_BUILD:-0}" != "1" ]]; then
     dist="build-py/dist-${kind}" fresh="build-py/venv-wheel-${kind}"
     rm -rf "${dist}" "${fresh}"

@@ -260,7 +260,14 @@ step_aarch64() {
 }
 
 # The PyTorch extension (python/): build, install and run its pytest suite.
+# The wheel bundles the library of the build step (same sources, Release), not a second CMake build of it in
+# build-py/lib: that build was most of this step's time. Without a built library in BUILD_DIR (the step run
+# alone) or with `bash tools/run_python_tests.sh`, setup.py builds its own.
 step_python() {
+  local -x TRILINEAR3D_LIB_DIR="${TRILINEAR3D_LIB_DIR:-}"
+  if [[ -z "${TRILINEAR3D_LIB_DIR}" && -f "${BUILD_DIR}/libtrilinear3d.so.0" ]]; then
+    TRILINEAR3D_LIB_DIR="$(cd "${BUILD_DIR}" && pwd)"
+  fi
   SKIP_DEPS=1 bash tools/run_python_tests.sh
 }
 

@@ -188,6 +188,26 @@ __attribute__((always_inline)) inline void HalfWindowBlock(const int32_t *idx, c
   }
 }
 
+// Stores four rows' sums of one block at q0 .. q3: whole vectors when `lanes` is 8, else the first
+// `lanes` lanes only (nothing past the row end is written).
+__attribute__((always_inline)) inline void StoreFourRows(float *q0, float *q1, float *q2, float *q3,
+                                                         int64_t lanes, __m256 a0, __m256 a1, __m256 a2,
+                                                         __m256 a3) {
+  using L = Avx2Lanes<float>;
+  if (lanes >= 8) {
+    _mm256_storeu_ps(q0, a0);
+    _mm256_storeu_ps(q1, a1);
+    _mm256_storeu_ps(q2, a2);
+    _mm256_storeu_ps(q3, a3);
+    return;
+  }
+  const __m256i keep = L::FirstLanes(lanes);
+  L::Store(q0, a0, keep);
+  L::Store(q1, a1, keep);
+  L::Store(q2, a2, keep);
+  L::Store(q3, a3, keep);
+}
+
 // VectorRows of 4 fp32 rows when every block is windowed (RowGather::allWindowed), without
 // prefetch or targets: the hot W pass of the forward and of the width-last backward. Named
 // registers, so the four rows' windows and sums stay in registers across a block's steps (through
@@ -221,8 +241,9 @@ __attribute__((noinline)) inline void FourWindowedRowsF32(const RowGather<float>
     const int64_t first = stepBegin[b], end = stepBegin[b + 1];
     __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
     if (halfWindow[b] != 0) {
-      HalfWindowBlock(stepIdx + first * 8, stepW + first * 8, end - first, in(s0 + stepBase[first] * 4), s1,
-                      s2, s3, srcLen - stepBase[first], a0, a1, a2, a3);
+      HalfWindowBlock(stepIdx + first * 8, stepW + first * 8, end - first,
+                      in(s0 + static_cast<uintptr_t>(stepBase[first]) * sizeof(float)), s1, s2, s3,
+                      srcLen - stepBase[first], a0, a1, a2, a3);
     } else if (first < end) {
       const int64_t base = stepBase[first];
       const int64_t avail = srcLen - base;
@@ -275,18 +296,10 @@ __attribute__((noinline)) inline void FourWindowedRowsF32(const RowGather<float>
     const int64_t j0 = blockStart[b];
     const int left = blockLanes[b];
     const uintptr_t q = d0 + static_cast<uintptr_t>(j0) * sizeof(float);
-    if (left == 8 || j0 + 8 <= dstLen) {  // SpareLanesInRow: the next blocks store the spare lanes later
-      _mm256_storeu_ps(out(q), a0);
-      _mm256_storeu_ps(out(q + d1), a1);
-      _mm256_storeu_ps(out(q + d2), a2);
-      _mm256_storeu_ps(out(q + d3), a3);
-      continue;
-    }
-    const __m256i keep = L::FirstLanes(left);
-    L::Store(out(q), a0, keep);
-    L::Store(out(q + d1), a1, keep);
-    L::Store(out(q + d2), a2, keep);
-    L::Store(out(q + d3), a3, keep);
+    // SpareLanesInRow: a short block inside the row stores whole vectors, the next blocks store over
+    // its spare lanes later.
+    StoreFourRows(out(q), out(q + d1), out(q + d2), out(q + d3), left == 8 || j0 + 8 <= dstLen ? 8 : left, a0,
+                  a1, a2, a3);
   }
 }
 
@@ -297,7 +310,6 @@ __attribute__((noinline)) inline void FourWindowedRowsF32(const RowGather<float>
 // eight row pointers).
 __attribute__((noinline)) inline void FourHalfWindowPairRowsF32(const RowGather<float> &g,
                                                                 const float *const *src, float *const *dst) {
-  using L = Avx2Lanes<float>;
   const float *s0 = src[0], *s1 = src[1], *s2 = src[2], *s3 = src[3];
   float *d0 = dst[0], *d1 = dst[1], *d2 = dst[2], *d3 = dst[3];
   const int64_t *__restrict base = g.stepBase.data();
@@ -323,25 +335,11 @@ __attribute__((noinline)) inline void FourHalfWindowPairRowsF32(const RowGather<
   };
   for (int64_t b = 0; b < last; ++b) {
     block(b);
-    _mm256_storeu_ps(d0 + 8 * b, a0);
-    _mm256_storeu_ps(d1 + 8 * b, a1);
-    _mm256_storeu_ps(d2 + 8 * b, a2);
-    _mm256_storeu_ps(d3 + 8 * b, a3);
+    StoreFourRows(d0 + 8 * b, d1 + 8 * b, d2 + 8 * b, d3 + 8 * b, 8, a0, a1, a2, a3);
   }
   block(last);
   const int64_t j0 = 8 * last;
-  if (j0 + 8 <= g.dstLen) {
-    _mm256_storeu_ps(d0 + j0, a0);
-    _mm256_storeu_ps(d1 + j0, a1);
-    _mm256_storeu_ps(d2 + j0, a2);
-    _mm256_storeu_ps(d3 + j0, a3);
-    return;
-  }
-  const __m256i keep = L::FirstLanes(g.dstLen - j0);
-  L::Store(d0 + j0, a0, keep);
-  L::Store(d1 + j0, a1, keep);
-  L::Store(d2 + j0, a2, keep);
-  L::Store(d3 + j0, a3, keep);
+  StoreFourRows(d0 + j0, d1 + j0, d2 + j0, d3 + j0, g.dstLen - j0, a0, a1, a2, a3);
 }
 
 // Takes 4 rows (no prefetch, no targets) through FourWindowedRowsF32 when it applies; returns false
