@@ -103,9 +103,13 @@ struct RowGather {
   std::vector<int64_t> begin;  // dstLen + 1
   std::vector<int32_t> src;
   std::vector<Acc> w;
-  // Every list's entries are consecutive sources in increasing order (the antialiased and cubic filters'
-  // supports; forward gathers only): a list is then its first source, its length and its weights.
+  // Every list's entries are consecutive sources in increasing order (the forward's filter supports):
+  // a list is then its first source, its length and its weights.
   bool consecutiveLists = false;
+  // The longest run [consecutiveBegin, consecutiveEnd) of outputs whose lists are so (the whole row when
+  // consecutiveLists; a backward enlargement's lists but the last, where the last outputs' two taps are
+  // both the last source and repeat their gradOut positions).
+  int64_t consecutiveBegin = 0, consecutiveEnd = 0;
 
   int lanes = 0;  // V; 0 when no vector steps were built (the scalar lists are used)
   std::vector<int64_t> blockStart;
@@ -287,6 +291,29 @@ HalvingRun<Acc> FindHalvingRun(const RowGather<Acc> &g) {
   return best;
 }
 
+// Sets g's consecutiveBegin / consecutiveEnd / consecutiveLists from its lists.
+template <typename Acc>
+void FindConsecutiveLists(RowGather<Acc> &g) {
+  const auto consecutive = [&](int64_t o) {
+    for (int64_t e = g.begin[static_cast<size_t>(o)] + 1; e < g.begin[static_cast<size_t>(o) + 1]; ++e) {
+      const size_t k = static_cast<size_t>(e);
+      if (g.src[k] != g.src[k - 1] + 1) return false;
+    }
+    return true;
+  };
+  g.consecutiveBegin = g.consecutiveEnd = 0;
+  for (int64_t o = 0; o < g.dstLen;) {
+    int64_t end = o;
+    while (end < g.dstLen && consecutive(end)) ++end;
+    if (end - o > g.consecutiveEnd - g.consecutiveBegin) {
+      g.consecutiveBegin = o;
+      g.consecutiveEnd = end;
+    }
+    o = end + 1;
+  }
+  g.consecutiveLists = g.consecutiveBegin == 0 && g.consecutiveEnd == g.dstLen;
+}
+
 // Backward W pass: gradInput row index i gathers the gradOut entries of the transposed table.
 template <typename Acc>
 RowGather<Acc> BuildBackwardRowGather(const math::AxisSpec &axis) {
@@ -301,6 +328,7 @@ RowGather<Acc> BuildBackwardRowGather(const math::AxisSpec &axis) {
     g.src[e] = static_cast<int32_t>(table.entries[e].o);
     g.w[e] = static_cast<Acc>(table.entries[e].w);
   }
+  FindConsecutiveLists(g);
   g.halving = FindHalvingRun(g);
   g.cubicHalving = FindCubicHalvingRun(g);
   return g;
@@ -361,13 +389,7 @@ RowGather<Acc> BuildForwardRowGather(const math::AxisSpec &axis) {
     });
     g.begin.push_back(static_cast<int64_t>(g.src.size()));
   }
-  g.consecutiveLists = true;
-  for (int64_t o = 0; o < axis.out; ++o) {
-    for (int64_t e = g.begin[static_cast<size_t>(o)] + 1; e < g.begin[static_cast<size_t>(o) + 1]; ++e) {
-      const size_t k = static_cast<size_t>(e);
-      g.consecutiveLists = g.consecutiveLists && g.src[k] == g.src[k - 1] + 1;
-    }
-  }
+  FindConsecutiveLists(g);
   g.doubling = FindDoublingRun(g);
   g.cubicDoubling = FindCubicDoublingRun(g);
   return g;

@@ -1,14 +1,16 @@
-// The forward's W pass of a batch of four fp32 rows with the rows as the lanes of a 128-bit vector
-// (RowLanesW), for gathers whose outputs have many taps spread wider than a vector step's window (a
-// shrink: antialiased W passes, bicubic downsampling; RowLanesApplies), where the vector steps gather
-// every operand and the scalar lists walk each list once per row. The batch's H blend stores its four
+// The W pass of a batch of four fp32 rows with the rows as the lanes of a 128-bit vector (RowLanesW), for
+// gathers whose outputs have many taps spread wider than a vector step's window (the forward's shrinks:
+// antialiased W passes, bicubic downsampling, RowLanesApplies; the backward of an enlargement by more than
+// two, BackwardRowLanesApplies), where the vector steps gather every operand, or permute windows with
+// most lanes idle, and the scalar lists walk each list once per row. The batch's H blend stores its four
 // rows interleaved (element x of row r at 4 x + r: BlendFourRowsInterleaved, each element blended with
 // BlendTapRows' operations), so that an output's list is walked once for the four rows: per entry one
 // load of the four rows' operands, one broadcast weight and one FMA; every four outputs are transposed
-// back into the rows. Each output sums its list in list order from zero, as the lists and the steps do
-// (an FMA per entry on the AVX tiers; on SSE2 the product added to the sum, as ScalarRows adds it), so
-// the bits are theirs. x86 tiers only (the aarch64 baseline keeps the lists). Compiled once per ISA
-// (included only from src/op_kernel/isa/*.cpp).
+// back into the rows (FourRowsOnLanesW, for the backward's W pass, interleaves separate rows itself).
+// Each output sums its list in list order from zero, as the lists and the steps do (an FMA per entry on
+// the AVX tiers; on SSE2 the product added to the sum, as ScalarRows adds it), so the bits are theirs.
+// x86 tiers only (the aarch64 baseline keeps the lists). Compiled once per ISA (included only from
+// src/op_kernel/isa/*.cpp).
 #ifndef TRILINEAR3D_OP_KERNEL_RESAMPLE_ROWS_W_ROW_LANES_H_
 #define TRILINEAR3D_OP_KERNEL_RESAMPLE_ROWS_W_ROW_LANES_H_
 
@@ -104,18 +106,7 @@ inline float BlendLane(const RowLanesTaps &t, int64_t x) {
   return blend_detail::BlendElement(t.row, t.w, t.count, x, false, 0.0f);
 }
 
-// Output j of the four interleaved rows: its list summed from zero in list order on each row's lane.
-inline __m128 ListLanes(const RowGather<float> &g, const float *il, int64_t j) {
-  __m128 acc = _mm_setzero_ps();
-  const int64_t e1 = g.begin[static_cast<size_t>(j) + 1];
-  for (int64_t e = g.begin[static_cast<size_t>(j)]; e < e1; ++e) {
-    acc = AddProduct(acc, _mm_loadu_ps(il + 4 * static_cast<int64_t>(g.src[static_cast<size_t>(e)])),
-                     _mm_set1_ps(g.w[static_cast<size_t>(e)]));
-  }
-  return acc;
-}
-
-// An output's sum on the lanes of four interleaved rows (ListLanes' operations), for ConsecutiveSum.
+// An output's sum on the lanes of four interleaved rows: from zero, one AddProduct per entry in list order.
 struct FourRowLanes {
   using Vec = __m128;
   static constexpr int64_t kRows = 4;
@@ -132,8 +123,8 @@ struct FourRowLanes {
 };
 
 // The output of a list of n entries on consecutive sources (RowGather::consecutiveLists) from zero in
-// list order, as ListLanes sums it: the entries' operands n interleaved positions from p on, their
-// weights from w on. Up to 16 entries the switch enters a run of unrolled steps at the one that takes
+// list order, as FourRowLanes::Step sums a list: the entries' operands n interleaved positions from p on,
+// their weights from w on. Up to 16 entries the switch enters a run of unrolled steps at the one that takes
 // entry 0, each step falling through to the next (the steps take entries 0 .. n - 1 in order): no loop
 // and no list walk, one load of the rows' operands and one broadcast weight per entry.
 template <typename R>
@@ -169,30 +160,59 @@ __attribute__((always_inline)) inline typename R::Vec ConsecutiveSum(const float
   return acc;
 }
 
-// The W pass of R::kRows rows interleaved at il into dst[0 .. R::kRows), for a gather of consecutive lists.
-template <typename R>
-inline void ConsecutiveRowLanesW(const RowGather<float> &g, const float *il, float *const *dst) {
+// Outputs [from, to) of R::kRows rows into dst[0 .. R::kRows), output j's lanes from sum(j): R::kRows
+// outputs at a time transposed into the rows, the rest one by one.
+template <typename R, typename Sum>
+__attribute__((always_inline)) inline void OutputsOnLanes(int64_t from, int64_t to, Sum sum,
+                                                          float *const *dst) {
   constexpr int64_t kRows = R::kRows;
-  const int64_t *__restrict begin = g.begin.data();
-  const int32_t *__restrict src = g.src.data();
-  const float *__restrict w = g.w.data();
-  // Output j: its list's first operand, weights and length.
-  const auto sum = [&](int64_t j) __attribute__((always_inline)) {
-    const int64_t e = begin[j];
-    return ConsecutiveSum<R>(il + kRows * static_cast<int64_t>(src[e]), w + e, begin[j + 1] - e);
-  };
-  int64_t j = 0;
-  for (; j + kRows <= g.dstLen; j += kRows) {
+  int64_t j = from;
+  for (; j + kRows <= to; j += kRows) {
     typename R::Vec o[kRows];
     for (int64_t k = 0; k < kRows; ++k) o[k] = sum(j + k);
     R::StoreOutputs(o, dst, j);
   }
-  for (; j < g.dstLen; ++j) {
+  for (; j < to; ++j) {
     const typename R::Vec o = sum(j);
     float v[kRows];
     std::memcpy(v, &o, sizeof(v));
     for (int64_t r = 0; r < kRows; ++r) dst[r][j] = v[r];
   }
+}
+
+// The W pass of R::kRows rows interleaved at il into dst[0 .. R::kRows): each output's list summed from
+// zero in list order, through ConsecutiveSum in the gather's run of consecutive lists when the lists are
+// long (four entries an output on average: its computed jump per output is mispredicted where short lists
+// of varying length alternate), and by walking the list (the same steps) elsewhere.
+template <typename R>
+inline void RowLanesWOf(const RowGather<float> &g, const float *il, float *const *dst) {
+  constexpr int64_t kRows = R::kRows;
+  const int64_t *__restrict begin = g.begin.data();
+  const int32_t *__restrict src = g.src.data();
+  const float *__restrict w = g.w.data();
+  const auto walk = [&](int64_t j) __attribute__((always_inline)) {
+    const int64_t e1 = begin[j + 1];
+    typename R::Vec acc = R::Zero();
+    int64_t e = begin[j];
+    for (; e + 2 <= e1; e += 2) {  // two entries per iteration: the loop's own instructions are a third
+      acc = R::Step(acc, il + kRows * static_cast<int64_t>(src[e]), w[e]);
+      acc = R::Step(acc, il + kRows * static_cast<int64_t>(src[e + 1]), w[e + 1]);
+    }
+    if (e < e1) acc = R::Step(acc, il + kRows * static_cast<int64_t>(src[e]), w[e]);
+    return acc;
+  };
+  const bool longLists = static_cast<int64_t>(g.src.size()) >= 4 * g.dstLen;
+  if (!longLists || g.consecutiveBegin == g.consecutiveEnd) {
+    OutputsOnLanes<R>(0, g.dstLen, walk, dst);
+    return;
+  }
+  const auto consecutive = [&](int64_t j) __attribute__((always_inline)) {
+    const int64_t e = begin[j];
+    return ConsecutiveSum<R>(il + kRows * static_cast<int64_t>(src[e]), w + e, begin[j + 1] - e);
+  };
+  OutputsOnLanes<R>(0, g.consecutiveBegin, walk, dst);
+  OutputsOnLanes<R>(g.consecutiveBegin, g.consecutiveEnd, consecutive, dst);
+  OutputsOnLanes<R>(g.consecutiveEnd, g.dstLen, walk, dst);
 }
 
 }  // namespace row_lanes
@@ -274,25 +294,28 @@ inline void BlendFourRowsInterleaved(const RowLanesTaps *taps, int64_t n, float 
 
 // The W pass of the four rows interleaved at il into dst[0..3].
 inline void RowLanesW(const RowGather<float> &g, const float *il, float *const *dst) {
-  if (g.consecutiveLists) {
-    row_lanes::ConsecutiveRowLanesW<row_lanes::FourRowLanes>(g, il, dst);
-    return;
+  row_lanes::RowLanesWOf<row_lanes::FourRowLanes>(g, il, dst);
+}
+
+// The most sources a row of FourRowsOnLanesW may have: its four rows, interleaved, live on the core's stack.
+constexpr int64_t kRowLanesMaxSrc = 1024;
+
+// The W pass of four separate rows src[0..3] (g.srcLen <= kRowLanesMaxSrc elements each) through the rows'
+// lanes (RowLanesW): the rows interleaved first, a vector of each row at a time.
+inline void FourRowsOnLanesW(const RowGather<float> &g, const float *const *src, float *const *dst) {
+  using row_lanes::Lanes;
+  constexpr int64_t V = Lanes::kLanes;
+  alignas(64) float il[4 * kRowLanesMaxSrc];
+  const int64_t n = g.srcLen;
+  int64_t x = 0;
+  for (; x + V <= n; x += V) {
+    row_lanes::StoreInterleaved(il + 4 * x, Lanes::Load(src[0] + x), Lanes::Load(src[1] + x),
+                                Lanes::Load(src[2] + x), Lanes::Load(src[3] + x));
   }
-  int64_t j = 0;
-  for (; j + 4 <= g.dstLen; j += 4) {
-    __m128 o0 = row_lanes::ListLanes(g, il, j), o1 = row_lanes::ListLanes(g, il, j + 1);
-    __m128 o2 = row_lanes::ListLanes(g, il, j + 2), o3 = row_lanes::ListLanes(g, il, j + 3);
-    _MM_TRANSPOSE4_PS(o0, o1, o2, o3);
-    _mm_storeu_ps(dst[0] + j, o0);
-    _mm_storeu_ps(dst[1] + j, o1);
-    _mm_storeu_ps(dst[2] + j, o2);
-    _mm_storeu_ps(dst[3] + j, o3);
+  for (; x < n; ++x) {
+    for (int r = 0; r < 4; ++r) il[4 * x + r] = src[r][x];
   }
-  for (; j < g.dstLen; ++j) {
-    alignas(16) float v[4];
-    _mm_store_ps(v, row_lanes::ListLanes(g, il, j));
-    for (int r = 0; r < 4; ++r) dst[r][j] = v[r];
-  }
+  RowLanesW(g, il, dst);
 }
 
 #if defined(TRILINEAR3D_HAVE_VEC128)
@@ -300,7 +323,7 @@ inline void RowLanesW(const RowGather<float> &g, const float *il, float *const *
 // one or two entries (the linear filters' W, where the AVX tiers' vector steps permute a window and this
 // tier has no permutes): a table built once per launch holds, per output, its entries' byte offsets into
 // the interleaved rows and their weights already broadcast to the four lanes, so that an output costs
-// two loads, two multiplies and two adds, and no list walk. Each output is summed as ListLanes sums it
+// two loads, two multiplies and two adds, and no list walk. Each output is summed as FourRowLanes sums a list
 // (from +0, w * x added per entry in list order), so the bits are the lists'. Rows of at most
 // kMaxOutputs outputs (the table lives in the runner, on the core's stack).
 constexpr bool kPairListsW = true;
@@ -400,6 +423,8 @@ constexpr bool kRowLanesW = false;
 // Declared only, for the kernel's `if constexpr (kRowLanesW)` branches, which this tier discards.
 void BlendFourRowsInterleaved(const RowLanesTaps *taps, int64_t n, float *il);
 void RowLanesW(const RowGather<float> &g, const float *il, float *const *dst);
+constexpr int64_t kRowLanesMaxSrc = 0;
+void FourRowsOnLanesW(const RowGather<float> &g, const float *const *src, float *const *dst);
 
 #endif
 
@@ -428,6 +453,21 @@ inline bool RowLanesApplies(const RowGather<A> &g) {
 #endif
     return kRowLanesW && g.lanes == GatherLanes<float>() && g.dstLen > 0 &&
            static_cast<int64_t>(g.src.size()) >= 4 * g.dstLen && !g.allWindowed;
+  }
+  return false;
+}
+
+// Whether FourRowsOnLanesW serves the backward's W pass of g's rows: RowLanesApplies' lists (vector steps
+// built: the AVX tiers, whose windowed blocks it replaces; the baseline's scalar lists have their own
+// rows on lanes, ScalarRows), four entries or more per output on average, most of them on consecutive
+// sources, rows of at most kRowLanesMaxSrc, and no halving run (whose kernels take those rows).
+template <typename A>
+inline bool BackwardRowLanesApplies(const RowGather<A> &g) {
+  if constexpr (std::is_same_v<A, float>) {
+    return kRowLanesW && g.lanes != 0 && 2 * (g.consecutiveEnd - g.consecutiveBegin) >= g.dstLen &&
+           g.srcLen <= kRowLanesMaxSrc && g.halving.begin == g.halving.end &&
+           g.cubicHalving.begin == g.cubicHalving.end && g.lanes == GatherLanes<float>() && g.dstLen > 0 &&
+           static_cast<int64_t>(g.src.size()) >= 4 * g.dstLen;
   }
   return false;
 }

@@ -34,6 +34,7 @@
 #include "op_kernel/item_loop.h"
 #include "op_kernel/resample_row_c_inner.h"
 #include "op_kernel/resample_rows_w_inner.h"
+#include "op_kernel/resample_rows_w_row_lanes.h"
 
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
 namespace {
@@ -94,6 +95,7 @@ class BackwardWidthLastRunner : RunnerLaunch {
     if constexpr (std::is_same_v<A, float>) {
       if (!splitRows_ && !cInner && t_.wChunkCount == 1 && p_.rowW.srcLen == t_.w.outSize) {
         rowEnds_ = w_inner::BuildRowEnds(p_.rowW);
+        rowLanesW_ = !rowEnds_.vectors && w_inner::BackwardRowLanesApplies(p_.rowW);
       }
     }
   }
@@ -520,6 +522,11 @@ class BackwardWidthLastRunner : RunnerLaunch {
       } else if (rowEnds_.vectors) {
         w_inner::HalvingRowsWithEnds<kRowBatch>(p_.rowW, rowEnds_, hRows, wRows);
         done = true;
+      } else if constexpr (w_inner::kRowLanesW) {
+        if (rowLanesW_) {
+          w_inner::FourRowsOnLanesW(p_.rowW, hRows, wRows);
+          done = true;
+        }
       }
     }
     if (!done) ResampleRowsWInner<kRowBatch>(p_.rowW, hRows, wRows);
@@ -588,6 +595,7 @@ class BackwardWidthLastRunner : RunnerLaunch {
   bool narrowRows_ = false;
   w_inner::SplitEnds splitEnds_;  // rowW's ends for HalvingRowsSplitNarrow
   w_inner::RowEnds rowEnds_;      // rowW's ends for HalvingRowsWithEnds (rows not split)
+  bool rowLanesW_ = false;  // batches of four whole rows W-resampled on the rows' lanes (FourRowsOnLanesW)
   struct Window {
     int64_t h0 = -1, h1 = -1, first = 0, count = 0;
   };

@@ -1,11 +1,14 @@
 // Accuracy on shapes large enough to reach the kernels' vector and blocked paths (long W rows with
 // tails, channel vectors under NDHWC with odd channel counts, large up- and down-sampling ratios),
-// against the float64 reference with docs/spec.md §5's bound.
+// against the float64 reference with docs/spec.md §5's bound. TRILINEAR3D_TEST_SAMPLE=k runs every k-th
+// case.
 #include <gtest/gtest.h>
 
 #include <random>
 #include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "acl_test_environment.h"
 #include "op_runner.h"
@@ -70,12 +73,25 @@ std::string MediumName(const ::testing::TestParamInfo<MediumParam> &info) {
          shape.name + "_" + BackwardKernelName(order);
 }
 
-INSTANTIATE_TEST_SUITE_P(Kernels, BackwardMediumShapes,
-                         ::testing::Combine(::testing::Values(ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE),
-                                            ::testing::ValuesIn(kMemoryCases), ::testing::Bool(),
-                                            ::testing::ValuesIn(kMediumShapes),
-                                            ::testing::ValuesIn(kBackwardKernels)),
-                         MediumName);
+// Every dtype, memory case, align_corners, shape and kernel; a sample of them under
+// TRILINEAR3D_TEST_SAMPLE (SampledCases: the sanitizer step).
+std::vector<MediumParam> MediumParams() {
+  std::vector<MediumParam> params;
+  for (const aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}) {
+    for (const MemoryCase &memory : kMemoryCases) {
+      for (const bool alignCorners : {false, true}) {
+        for (const MediumShape &shape : kMediumShapes) {
+          for (const BackwardKernel kernel : kBackwardKernels) {
+            params.emplace_back(dtype, memory, alignCorners, shape, kernel);
+          }
+        }
+      }
+    }
+  }
+  return SampledCases(std::move(params));
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, BackwardMediumShapes, ::testing::ValuesIn(MediumParams()), MediumName);
 
 }  // namespace
 }  // namespace trilinear3d::test

@@ -366,22 +366,47 @@ bool TapsAre(const math::AxisSpec &axis, int64_t o, int64_t first, const float w
   return same && taps == 4;
 }
 
+// Whether list j of g has its sources one after another.
+bool ListConsecutive(const kernel::RowGather<float> &g, int64_t j) {
+  for (int64_t e = g.begin[static_cast<size_t>(j)] + 1; e < g.begin[static_cast<size_t>(j) + 1]; ++e) {
+    if (g.src[static_cast<size_t>(e)] != g.src[static_cast<size_t>(e) - 1] + 1) return false;
+  }
+  return true;
+}
+
+// Whether every list of g has its sources one after another (what RowGather::consecutiveLists states).
+bool ListsConsecutive(const kernel::RowGather<float> &g) {
+  for (int64_t j = 0; j < g.dstLen; ++j) {
+    if (!ListConsecutive(g, j)) return false;
+  }
+  return true;
+}
+
+// g's run of consecutive lists against the lists: inside it every list is consecutive, and no longer
+// run of such lists exists.
+void ExpectConsecutiveRun(const kernel::RowGather<float> &g) {
+  ASSERT_LE(0, g.consecutiveBegin);
+  ASSERT_LE(g.consecutiveBegin, g.consecutiveEnd);
+  ASSERT_LE(g.consecutiveEnd, g.dstLen);
+  for (int64_t j = g.consecutiveBegin; j < g.consecutiveEnd; ++j) EXPECT_TRUE(ListConsecutive(g, j)) << j;
+  int64_t longest = 0, run = 0;
+  for (int64_t j = 0; j < g.dstLen; ++j) {
+    run = ListConsecutive(g, j) ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  EXPECT_EQ(g.consecutiveEnd - g.consecutiveBegin, longest);
+  EXPECT_EQ(g.consecutiveLists, ListsConsecutive(g));
+}
+
+struct FlagCase {
+  math::AxisSpec axis;
+  bool expected;
+};
+
 // RowGather::consecutiveLists against the lists themselves: set exactly when every list's sources follow
 // each other; the antialiased and cubic shrinks (supports of many taps) have it, a linear axis whose
 // clamped end output takes one source twice does not.
 TEST(ForwardRowGather, ConsecutiveListsFlag) {
-  const auto consecutive = [](const kernel::RowGather<float> &g) {
-    for (int64_t j = 0; j < g.dstLen; ++j) {
-      for (int64_t e = g.begin[static_cast<size_t>(j)] + 1; e < g.begin[static_cast<size_t>(j) + 1]; ++e) {
-        if (g.src[static_cast<size_t>(e)] != g.src[static_cast<size_t>(e) - 1] + 1) return false;
-      }
-    }
-    return true;
-  };
-  struct FlagCase {
-    math::AxisSpec axis;
-    bool expected;
-  };
   const FlagCase cases[] = {
       {math::MakeAxis(1024, 224, false, 0.0, math::Filter::kLinearAntialias), true},
       {math::MakeAxis(63, 9, false, 0.0, math::Filter::kCubicAntialias), true},
@@ -391,9 +416,44 @@ TEST(ForwardRowGather, ConsecutiveListsFlag) {
   for (const FlagCase &c : cases) {
     SCOPED_TRACE("in " + std::to_string(c.axis.in) + " out " + std::to_string(c.axis.out));
     const kernel::RowGather<float> g = kernel::BuildForwardRowGather<float>(c.axis);
-    EXPECT_EQ(g.consecutiveLists, consecutive(g));
+    ExpectConsecutiveRun(g);
     EXPECT_EQ(g.consecutiveLists, c.expected);
   }
+}
+
+// The backward's gathers (gradInput index <- gradOut positions) carry the run too: an enlargement's lists
+// are runs of gradOut positions, but for the last one, where the last outputs' two taps are both the last
+// source and so repeat their gradOut positions (B7's W axis 8 -> 36: the run is lists 0 .. 6; at the
+// first source the clamped coordinate 0 takes sources 0 and 1, weights 1 and 0); the sweep of axes below
+// compares the run with the lists on every kind of axis.
+TEST(BackwardRowGather, ConsecutiveListsRun) {
+  const kernel::RowGather<float> b7 =
+      kernel::BuildBackwardRowGather<float>(math::MakeAxis(8, 36, false, 0.0));
+  EXPECT_FALSE(b7.consecutiveLists);
+  EXPECT_EQ(b7.consecutiveBegin, 0);
+  EXPECT_EQ(b7.consecutiveEnd, 7);
+  EXPECT_EQ(b7.src.size(), 72u);
+  ExpectConsecutiveRun(b7);
+  const math::Filter filters[] = {math::Filter::kLinear, math::Filter::kCubic, math::Filter::kLinearAntialias,
+                                  math::Filter::kCubicAntialias};
+  int flagged = 0, total = 0;
+  for (math::Filter f : filters) {
+    for (const int64_t in : {1, 2, 5, 8, 16, 63}) {
+      for (const int64_t out : {1, 3, 16, 36, 129}) {
+        for (const bool alignCorners : {false, true}) {
+          SCOPED_TRACE("filter " + std::to_string(static_cast<int>(f)) + " in " + std::to_string(in) +
+                       " out " + std::to_string(out) + " align " + std::to_string(alignCorners));
+          const kernel::RowGather<float> g =
+              kernel::BuildBackwardRowGather<float>(math::MakeAxis(in, out, alignCorners, 0.0, f));
+          ExpectConsecutiveRun(g);
+          flagged += g.consecutiveLists ? 1 : 0;
+          ++total;
+        }
+      }
+    }
+  }
+  EXPECT_GT(flagged, 0);
+  EXPECT_LT(flagged, total);
 }
 
 TEST(ForwardRowGather, CubicDoublingRunHandWorked) {
