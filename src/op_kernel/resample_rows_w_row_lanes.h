@@ -34,6 +34,13 @@ namespace w_inner {
 // The most H taps an out row of BlendFourRowsInterleaved may have (longer lists take the other path).
 constexpr int kRowLanesMaxTaps = 64;
 
+// Whether g's lists have four entries an output or more on average: what makes walking a list once for
+// four rows (and ConsecutiveSum's computed jump per output) pay.
+template <typename A>
+inline bool LongLists(const RowGather<A> &g) {
+  return g.dstLen > 0 && static_cast<int64_t>(g.src.size()) >= 4 * g.dstLen;
+}
+
 // One out row's H taps: its source rows and weights, in BlendOutputTaps' order.
 struct RowLanesTaps {
   const float *row[kRowLanesMaxTaps];
@@ -201,8 +208,7 @@ inline void RowLanesWOf(const RowGather<float> &g, const float *il, float *const
     if (e < e1) acc = R::Step(acc, il + kRows * static_cast<int64_t>(src[e]), w[e]);
     return acc;
   };
-  const bool longLists = static_cast<int64_t>(g.src.size()) >= 4 * g.dstLen;
-  if (!longLists || g.consecutiveBegin == g.consecutiveEnd) {
+  if (!LongLists(g) || g.consecutiveBegin == g.consecutiveEnd) {
     OutputsOnLanes<R>(0, g.dstLen, walk, dst);
     return;
   }
@@ -451,8 +457,7 @@ inline bool RowLanesApplies(const RowGather<A> &g) {
 #if defined(TRILINEAR3D_HAVE_AVX2)
     if (g.lanes == 0) return false;
 #endif
-    return kRowLanesW && g.lanes == GatherLanes<float>() && g.dstLen > 0 &&
-           static_cast<int64_t>(g.src.size()) >= 4 * g.dstLen && !g.allWindowed;
+    return kRowLanesW && g.lanes == GatherLanes<float>() && LongLists(g) && !g.allWindowed;
   }
   return false;
 }
@@ -464,10 +469,9 @@ inline bool RowLanesApplies(const RowGather<A> &g) {
 template <typename A>
 inline bool BackwardRowLanesApplies(const RowGather<A> &g) {
   if constexpr (std::is_same_v<A, float>) {
-    return kRowLanesW && g.lanes != 0 && 2 * (g.consecutiveEnd - g.consecutiveBegin) >= g.dstLen &&
-           g.srcLen <= kRowLanesMaxSrc && g.halving.begin == g.halving.end &&
-           g.cubicHalving.begin == g.cubicHalving.end && g.lanes == GatherLanes<float>() && g.dstLen > 0 &&
-           static_cast<int64_t>(g.src.size()) >= 4 * g.dstLen;
+    return kRowLanesW && g.lanes != 0 && g.lanes == GatherLanes<float>() && LongLists(g) &&
+           2 * (g.consecutiveEnd - g.consecutiveBegin) >= g.dstLen && g.srcLen <= kRowLanesMaxSrc &&
+           g.halving.begin == g.halving.end && g.cubicHalving.begin == g.cubicHalving.end;
   }
   return false;
 }

@@ -95,7 +95,7 @@ class BackwardWidthLastRunner : RunnerLaunch {
     if constexpr (std::is_same_v<A, float>) {
       if (!splitRows_ && !cInner && t_.wChunkCount == 1 && p_.rowW.srcLen == t_.w.outSize) {
         rowEnds_ = w_inner::BuildRowEnds(p_.rowW);
-        rowLanesW_ = !rowEnds_.vectors && w_inner::BackwardRowLanesApplies(p_.rowW);
+        rowLanesW_ = w_inner::BackwardRowLanesApplies(p_.rowW);  // no halving run: never with rowEnds_
       }
     }
   }
