@@ -154,6 +154,10 @@ struct TilingData {
   // slabs over kCacheBudgetBytes). The tiers whose fp16 widening is a sequence of integer operations
   // widen each plane's slab once for the D indices that share it, instead of once per index.
   int64_t widenedPlanes = 0;
+  // Width-last backward of bf16 W-inner rows (whole rows): room for a second D-step slab, where the D step
+  // of gradInput index id also starts id + 1's sum over the gradOut planes the two share (on the tiers
+  // with split rows: each shared plane loaded and widened once, not once per index).
+  bool carrySlab = false;
   int64_t scratchElemsPerCore = 0;
   uint64_t workspaceSize = 0;  // bytes: blockDim * scratch, each rounded to 64 bytes
 };

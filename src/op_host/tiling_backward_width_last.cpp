@@ -65,10 +65,10 @@ int64_t ChunkWithinSpan(const math::AxisSpec &axis, const math::GatherTable &tab
 
 }  // namespace
 
-// Scratch: D-step slab (slabRows unpadded rows of slabCols source positions) | kRowBatch H-step rows |
-// kRowBatch W-pass rows (wChunk positions) | kTapGroup converted source rows (strided views) | fp16 W
-// inner: widenedPlanes slabs of widened gradOut (TilingData::widenedPlanes); channels inner (the ring)
-// one H-step and one W-pass row.
+// Scratch: D-step slab (slabRows unpadded rows of slabCols source positions) | bf16 W inner: a second
+// slab (TilingData::carrySlab) | kRowBatch H-step rows | kRowBatch W-pass rows (wChunk positions) |
+// kTapGroup converted source rows (strided views) | fp16 W inner: widenedPlanes slabs of widened gradOut
+// (TilingData::widenedPlanes); channels inner (the ring) one H-step and one W-pass row.
 int64_t TileBackwardWidthLast(const TilingContext &ctx, TilingData *t) {
   const TilingInput &input = ctx.input;
   const math::AxisSpec *axes = ctx.axes;
@@ -110,7 +110,10 @@ int64_t TileBackwardWidthLast(const TilingContext &ctx, TilingData *t) {
     const int64_t span = MaxTapSpan(axes[0]);
     if (span <= kMaxWidenedPlanes && span * slabElems * acc <= kCacheBudgetBytes) t->widenedPlanes = span;
   }
-  return slabElems * (1 + t->widenedPlanes) + RoundUp64Bytes(slabRowElems, acc) * (rowsInFlight + kTapGroup) +
+  t->carrySlab =
+      t->layout == RowLayout::kWInner && input.dataType == DataType::kBFloat16 && t->wChunkCount == 1;
+  return slabElems * (1 + t->widenedPlanes + (t->carrySlab ? 1 : 0)) +
+         RoundUp64Bytes(slabRowElems, acc) * (rowsInFlight + kTapGroup) +
          RoundUp64Bytes(wChunk * ctx.rowWidth, acc) * rowsInFlight;
 }
 

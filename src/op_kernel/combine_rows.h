@@ -222,45 +222,73 @@ inline void WithTapCount(int part, Args... args) {
 #if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
 namespace combine_detail {
 
-// CombineK of bf16 sources into a split row (CombineRowsSplit): each pair of source elements widened
-// by one shift and one mask (TierLanes::LoadSplit), the even results stored in the first half, the
-// odd ones in the second; every element takes the same operations as in CombineK.
-template <int K>
-inline void CombineSplitK(float *__restrict dst, const Bf16 *const *src, const float *weights, int64_t n,
-                          bool accumulate) {
+// CombineK of bf16 sources into split rows (CombineRowsSplit): each pair of source elements widened
+// by one shift and one mask (TierLanes::LoadSplit), the even results stored in the first half of a row,
+// the odd ones in the second; every element takes the same operations as in CombineK. `rows` rows, n
+// elements apart in every source and in dst. kPair: a second destination dstB sums the same loads with
+// its own weights (weightsB, from zero or from dstB), so that two sums over the same sources widen each
+// source once.
+template <int K, bool kPair>
+inline void CombineSplitK(float *__restrict dst, float *__restrict dstB, const Bf16 *const *src,
+                          const float *weights, const float *weightsB, int64_t n, int64_t rows,
+                          bool accumulate, bool accumulateB) {
   using L = TierLanes<float>;
   using Vec = typename L::Vec;
   const int64_t half = n / 2;
-  float *__restrict even = dst;
-  float *__restrict odd = dst + half;
-  Vec w[K];
-  const Bf16 *s[K];
+  Vec w[K], v[kPair ? K : 1];
   for (int j = 0; j < K; ++j) {
     w[j] = L::Broadcast(weights[j]);
-    s[j] = src[j];
+    if constexpr (kPair) v[j] = L::Broadcast(weightsB[j]);
   }
-  int64_t k = 0;  // pairs
-  for (; k + L::kLanes <= half; k += L::kLanes) {
-    Vec e, o;
-    L::LoadSplit(s[0] + 2 * k, &e, &o);
-    Vec accE = accumulate ? L::Fma(w[0], e, L::Load(even + k)) : L::Mul(w[0], e);
-    Vec accO = accumulate ? L::Fma(w[0], o, L::Load(odd + k)) : L::Mul(w[0], o);
+  // A chain's first term: tap 0 from zero or onto the row's value.
+  auto firstScalar = [](bool acc, float weight, float x, const float *row) {
+    return acc ? L::Fma(weight, x, *row) : weight * x;
+  };
+  for (int64_t r = 0; r < rows; ++r) {
+    const int64_t at = r * n;
+    float *__restrict even = dst + at;
+    float *__restrict odd = even + half;
+    float *__restrict evenB = kPair ? dstB + at : nullptr;
+    float *__restrict oddB = kPair ? evenB + half : nullptr;
+    int64_t k = 0;  // pairs
+    for (; k + L::kLanes <= half; k += L::kLanes) {
+      Vec e, o, accEB, accOB;
+      L::LoadSplit(src[0] + at + 2 * k, &e, &o);
+      Vec accE = accumulate ? L::Fma(w[0], e, L::Load(even + k)) : L::Mul(w[0], e);
+      Vec accO = accumulate ? L::Fma(w[0], o, L::Load(odd + k)) : L::Mul(w[0], o);
+      if constexpr (kPair) {
+        accEB = accumulateB ? L::Fma(v[0], e, L::Load(evenB + k)) : L::Mul(v[0], e);
+        accOB = accumulateB ? L::Fma(v[0], o, L::Load(oddB + k)) : L::Mul(v[0], o);
+      }
 #pragma GCC unroll 8
-    for (int j = 1; j < K; ++j) {
-      L::LoadSplit(s[j] + 2 * k, &e, &o);
-      accE = L::Fma(w[j], e, accE);
-      accO = L::Fma(w[j], o, accO);
+      for (int j = 1; j < K; ++j) {
+        L::LoadSplit(src[j] + at + 2 * k, &e, &o);
+        accE = L::Fma(w[j], e, accE);
+        accO = L::Fma(w[j], o, accO);
+        if constexpr (kPair) {
+          accEB = L::Fma(v[j], e, accEB);
+          accOB = L::Fma(v[j], o, accOB);
+        }
+      }
+      L::Store(even + k, accE);
+      L::Store(odd + k, accO);
+      if constexpr (kPair) {
+        L::Store(evenB + k, accEB);
+        L::Store(oddB + k, accOB);
+      }
     }
-    L::Store(even + k, accE);
-    L::Store(odd + k, accO);
-  }
-  for (; k < half; ++k) {
-    for (int parity = 0; parity < 2; ++parity) {
-      float *out = (parity == 0 ? even : odd) + k;
-      const int64_t x = 2 * k + parity;
-      float acc = accumulate ? L::Fma(weights[0], ToAcc(s[0][x]), *out) : weights[0] * ToAcc(s[0][x]);
-      for (int j = 1; j < K; ++j) acc = L::Fma(weights[j], ToAcc(s[j][x]), acc);
-      *out = acc;
+    for (; k < half; ++k) {
+      for (int parity = 0; parity < 2; ++parity) {
+        const int64_t x = at + 2 * k + parity, y = (parity == 0 ? 0 : half) + k;
+        float acc = firstScalar(accumulate, weights[0], ToAcc(src[0][x]), even + y);
+        float accB = kPair ? firstScalar(accumulateB, weightsB[0], ToAcc(src[0][x]), evenB + y) : 0.0f;
+        for (int j = 1; j < K; ++j) {
+          acc = L::Fma(weights[j], ToAcc(src[j][x]), acc);
+          if constexpr (kPair) accB = L::Fma(weightsB[j], ToAcc(src[j][x]), accB);
+        }
+        even[y] = acc;
+        if constexpr (kPair) evenB[y] = accB;
+      }
     }
   }
 }
@@ -483,33 +511,52 @@ inline void CubicHalvingLines(A *dst, int64_t dstStride, int rows, const A *firs
 }
 #endif
 
+template <bool kPair>
 struct SplitCombine {
-  template <int K, typename A, typename S>
-  static void Run(A *dst, const S *const *src, const A *w, int64_t n, bool accumulate) {
-    CombineSplitK<K>(dst, src, w, n, accumulate);
+  template <int K, typename... Args>
+  static void Run(Args... args) {
+    CombineSplitK<K, kPair>(args...);
   }
 };
+
+// CombineSplitK over k taps, four at a time (the later parts accumulate).
+template <bool kPair>
+inline void CombineSplitParts(float *dst, float *dstB, const Bf16 *const *src, const float *w,
+                              const float *wB, int k, int64_t n, int64_t rows, bool accumulate,
+                              bool accumulateB) {
+  while (k > 0) {
+    const int part = std::min(k, 4);
+    WithTapCount<SplitCombine<kPair>>(part, dst, dstB, src, w, wB, n, rows, accumulate, accumulateB);
+    src += part;
+    w += part;
+    if constexpr (kPair) wB += part;
+    k -= part;
+    accumulate = accumulateB = true;
+  }
+}
 
 }  // namespace combine_detail
 
 // Whether this tier has CombineRowsSplit.
 constexpr bool kHaveSplitRows = true;
 
-// CombineRows of bf16 sources (n even) into a split row: dst[m] is element 2m of the combination and
-// dst[n / 2 + m] element 2m + 1, each summed exactly as CombineRows sums it. A split row is what the
-// halving W pass reads fastest (HalvingRowsSplit: its operands are plain loads), and the widening
-// takes one shift or one mask per vector of results. CombineRows keeps a split row split (it works
-// element by element), so the D step may split and the H step combine the split slab rows.
-inline void CombineRowsSplit(float *__restrict dst, const Bf16 *const *src, const float *w, int k, int64_t n,
-                             bool accumulate) {
-  while (k > 0) {
-    const int part = std::min(k, 4);
-    combine_detail::WithTapCount<combine_detail::SplitCombine>(part, dst, src, w, n, accumulate);
-    src += part;
-    w += part;
-    k -= part;
-    accumulate = true;
-  }
+// CombineRows of bf16 sources (n even) into split rows: dst[m] is element 2m of the combination and
+// dst[n / 2 + m] element 2m + 1, each summed exactly as CombineRows sums it; `rows` rows, n elements
+// apart in each source and in dst. A split row is what the halving W pass reads fastest
+// (HalvingRowsSplit: its operands are plain loads), and the widening takes one shift or one mask per
+// vector of results. CombineRows keeps a split row split (it works element by element), so the D step
+// may split and the H step combine the split slab rows.
+inline void CombineRowsSplit(float *dst, const Bf16 *const *src, const float *w, int k, int64_t n,
+                             int64_t rows, bool accumulate) {
+  combine_detail::CombineSplitParts<false>(dst, nullptr, src, w, nullptr, k, n, rows, accumulate, false);
+}
+
+// CombineRowsSplit into dst with weights w and into dstB with weights wB from the same k sources, each
+// source loaded and widened once for both: the same sums as two CombineRowsSplit calls.
+inline void CombineRowsSplitPair(float *dst, float *dstB, const Bf16 *const *src, const float *w,
+                                 const float *wB, int k, int64_t n, int64_t rows, bool accumulate,
+                                 bool accumulateB) {
+  combine_detail::CombineSplitParts<true>(dst, dstB, src, w, wB, k, n, rows, accumulate, accumulateB);
 }
 
 // CombineRowsSplit of `rows` (1 to 4) dst rows of a halving run at once: dst row m (at dst + m *
@@ -540,7 +587,9 @@ __attribute__((noinline)) inline void CombineHalvingRowsSplit(float *dst, int64_
 #else
 constexpr bool kHaveSplitRows = false;
 
-inline void CombineRowsSplit(float *, const Bf16 *const *, const float *, int, int64_t, bool) {}
+inline void CombineRowsSplit(float *, const Bf16 *const *, const float *, int, int64_t, int64_t, bool) {}
+inline void CombineRowsSplitPair(float *, float *, const Bf16 *const *, const float *, const float *, int,
+                                 int64_t, int64_t, bool, bool) {}
 inline void CombineHalvingRowsSplit(float *, int64_t, int, const Bf16 *, int64_t, const float *, int64_t,
                                     const Bf16 *) {}
 #endif

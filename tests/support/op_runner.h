@@ -665,6 +665,10 @@ inline constexpr DeterminismCase kDeterminismCases[] = {
     // count, and each starts its cache of W-resampled tap planes empty.
     {"FloatWidthFirstGrowD", ACL_FLOAT, ACL_FORMAT_NCDHW, false, {1, 3, 5, 6, 64}, {17, 5, 8}, false},
     {"Bf16WidthFirstGrowDNdhwc", ACL_BF16, ACL_FORMAT_NDHWC, true, {1, 3, 5, 6, 64}, {17, 5, 8}, false},
+    // bf16 split rows (W exactly halved) under D lists of about fifteen planes: the width-last D step sums
+    // the planes consecutive D indices share into both slabs at once; one core takes all of D in one item,
+    // two and three cores cut D into chunks, whose first index sums its shared planes itself.
+    {"Bf16SplitRowsDeepD", ACL_BF16, ACL_FORMAT_NCDHW, false, {1, 1, 5, 2, 24}, {37, 4, 48}, false},
 };
 
 // A 5-D case's problem for a 2-D / 1-D operator: D (and H) folded into N, so that the work is as large

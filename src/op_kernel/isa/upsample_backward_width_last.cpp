@@ -61,7 +61,9 @@ class BackwardWidthLastRunner : RunnerLaunch {
     const int64_t rowsInFlight = cInner ? 1 : kRowBatch;
     slab_ = scratch;
     const int64_t slabStride = Align64(t_.slabRows * slabRowCap, bytes);
-    hRows_ = slab_ + slabStride;
+    dSlab_ = slab_;
+    carrySlab_ = t_.carrySlab ? slab_ + slabStride : nullptr;
+    hRows_ = slab_ + slabStride * (t_.carrySlab ? 2 : 1);
     wRows_ = hRows_ + rowsInFlight * srcRowStride_;
     tapRows_ = wRows_ + rowsInFlight * dstRowStride_;
     // A direct plane leaves the ring unused (DirectRows): it and the H-step row hold a batch's H-step rows.
@@ -91,7 +93,9 @@ class BackwardWidthLastRunner : RunnerLaunch {
                    w_inner::HalvingSplitApplies(p_.rowW);
       narrowRows_ = w_inner::kHaveHalvingSplitNarrow && dst_.strides[4] == 1 && t_.wChunkCount == 1;
       if (splitRows_ && narrowRows_) splitEnds_ = w_inner::BuildSplitEnds(p_.rowW);
+      if (!splitRows_) carrySlab_ = nullptr;
     }
+    if constexpr (!std::is_same_v<T, Bf16>) carrySlab_ = nullptr;
     if constexpr (std::is_same_v<A, float>) {
       if (!splitRows_ && !cInner && t_.wChunkCount == 1 && p_.rowW.srcLen == t_.w.outSize) {
         rowEnds_ = w_inner::BuildRowEnds(p_.rowW);
@@ -117,6 +121,7 @@ class BackwardWidthLastRunner : RunnerLaunch {
     srcBase_ = PlaneBase<const T>(src_, t_, b.plane) + (colCount_ > 0 ? colFirst_ * src_.strides[4] : 0);
     dstBase_ = PlaneBase<T>(dst_, t_, b.plane) + w0_ * dst_.strides[4];
     std::fill(std::begin(widenedOd_), std::end(widenedOd_), -1);  // the item's slabs are not widened yet
+    carriedId_ = -1;
     for (int64_t id = b.d0; id < b.d1; ++id) {
       const bool reached = p_.colD.begin[id] < p_.colD.begin[id + 1] && slabRowCount_ > 0 && colCount_ > 0;
       out_.Begin(DstRow(id, h0_));
@@ -124,6 +129,7 @@ class BackwardWidthLastRunner : RunnerLaunch {
       if (t_.layout == RowLayout::kCInner) {
         RingRows(id, reached);
       } else {
+        PlanDStep(b, id, reached && directPlane_ == nullptr);
         QueueNextPlanes(b, id, nextItem);
         if (reached && directPlane_ == nullptr) DStep(id);
         for (int64_t ih = h0_; ih < h1_; ih += kRowBatch) {
@@ -208,7 +214,8 @@ class BackwardWidthLastRunner : RunnerLaunch {
         prefetch_.Add(base + p_.colD.src[e] * src_.strides[2] + first * src_.strides[3], count * rowBytes);
       }
     }
-    const int64_t groups = (p_.colD.begin[id + 1] - p_.colD.begin[id] + kSweepTaps - 1) / kSweepTaps;
+    auto sweeps = [](int64_t entries) { return (entries + kSweepTaps - 1) / kSweepTaps; };
+    const int64_t groups = sweeps(entries_.shared - entries_.start) + sweeps(entries_.end - entries_.shared);
     const int64_t pieces = groups * ((slabRowCount_ * srcRowElems_ + kPieceElems - 1) / kPieceElems);
     prefetch_.PlanDoses((directPlane_ != nullptr ? 0 : pieces) + (h1_ - h0_));
   }
@@ -267,8 +274,29 @@ class BackwardWidthLastRunner : RunnerLaunch {
     return std::isfinite(sum);
   }
 
-  // slab_[r] = D pass of gradOut rows ohFirst_ + r for gradInput index id.
+  // The entries of gradInput index id's D list its D step sums: [start, end), those from `shared` on
+  // also into id + 1's slab, whose list begins with their planes in the same order (carrySlab_, a D step
+  // that runs: `runs`). Entries before start are in id's slab already: id - 1's D step summed them.
+  void PlanDStep(const ItemBounds &b, int64_t id, bool runs) {
+    const int64_t e0 = p_.colD.begin[id], e1 = p_.colD.begin[id + 1];
+    entries_ = DStepEntries{carriedId_ == id ? e0 + carriedEntries_ : e0, e1, e1};
+    if (carrySlab_ == nullptr || !runs || id + 1 >= b.d1 || DirectPlane(id + 1) != nullptr) return;
+    const int64_t f0 = p_.colD.begin[id + 1], f1 = p_.colD.begin[id + 2];
+    const auto *src = p_.colD.src.data();
+    for (int64_t s = std::max(entries_.start, e1 - (f1 - f0)); s < e1; ++s) {  // the longest such tail
+      if (std::equal(src + s, src + e1, src + f0)) {
+        entries_.shared = s;
+        return;
+      }
+    }
+  }
+
+  // dSlab_[r] = D pass of gradOut rows ohFirst_ + r for gradInput index id.
   void DStep(int64_t id) {
+    if (splitRows_) {
+      SplitDStep(id);
+      return;
+    }
     if (!denseSlab_) {
       for (int64_t r = 0; r < slabRowCount_; ++r) DStepRow(id, ohFirst_ + r);
       return;
@@ -281,17 +309,13 @@ class BackwardWidthLastRunner : RunnerLaunch {
       for (int j = 0; j < k; ++j) {
         planes[j] = srcBase_ + p_.colD.src[g + j] * src_.strides[2] + ohFirst_ * src_.strides[3];
       }
-      if (splitRows_) {
-        SplitDStepRows(planes, k, p_.colD.w.data() + g, g > e0);
-        continue;
-      }
       if (widened_ != nullptr) {
         const A *rows[kSweepTaps];
         for (int j = 0; j < k; ++j) rows[j] = WidenedSlab(p_.colD.src[g + j], planes[j], n);
         for (int64_t x = 0; x < n; x += kPieceElems) {
           const A *at[kSweepTaps];
           for (int j = 0; j < k; ++j) at[j] = rows[j] + x;
-          CombineRows(slab_ + x, at, p_.colD.w.data() + g, k, std::min(kPieceElems, n - x), g > e0);
+          CombineRows(dSlab_ + x, at, p_.colD.w.data() + g, k, std::min(kPieceElems, n - x), g > e0);
           prefetch_.IssueDose();
         }
         continue;
@@ -299,7 +323,7 @@ class BackwardWidthLastRunner : RunnerLaunch {
       for (int64_t x = 0; x < n; x += kPieceElems) {
         const T *at[kSweepTaps];
         for (int j = 0; j < k; ++j) at[j] = planes[j] + x;
-        CombineRows(slab_ + x, at, p_.colD.w.data() + g, k, std::min(kPieceElems, n - x), g > e0);
+        CombineRows(dSlab_ + x, at, p_.colD.w.data() + g, k, std::min(kPieceElems, n - x), g > e0);
         prefetch_.IssueDose();
       }
     }
@@ -319,18 +343,53 @@ class BackwardWidthLastRunner : RunnerLaunch {
     return slab;
   }
 
-  // One tap group of the dense D step into split slab rows (splitRows_), row by row; the prefetch
-  // doses as the pieces of the long row combination issue them (one per kPieceElems).
-  void SplitDStepRows(const T *const *planes, int k, const A *w, bool accumulate) {
+  // The D step of split slab rows (splitRows_: dense), entries_ of id's list in groups of up to
+  // kSweepTaps: those before entries_.shared into the slab, the others into it and into id + 1's slab
+  // (carrySlab_), which id + 1's D step then takes as its own and completes.
+  void SplitDStep(int64_t id) {
+    if (carriedId_ == id) std::swap(dSlab_, carrySlab_);
+    carriedId_ = -1;
+    const int64_t e0 = p_.colD.begin[id];
+    const DStepEntries e = entries_;
+    const A *w = p_.colD.w.data();
+    for (int64_t g = e.start; g < e.end;) {
+      const bool pair = g >= e.shared;
+      const int k = static_cast<int>(std::min<int64_t>(kSweepTaps, (pair ? e.end : e.shared) - g));
+      const T *planes[kSweepTaps];
+      for (int j = 0; j < k; ++j) {
+        planes[j] = srcBase_ + p_.colD.src[g + j] * src_.strides[2] + ohFirst_ * src_.strides[3];
+      }
+      const A *wNext = pair ? w + p_.colD.begin[id + 1] + (g - e.shared) : nullptr;
+      SplitDStepRows(planes, k, w + g, wNext, g > e0, g > e.shared);
+      g += k;
+    }
+    if (e.shared < e.end) {
+      carriedId_ = id + 1;
+      carriedEntries_ = e.end - e.shared;
+    }
+  }
+
+  // One tap group of the split D step, a piece's rows (about kPieceElems elements) per call; the
+  // prefetch doses as the pieces issue them. wNext (or null): the group's weights in id + 1's list, summed
+  // into carrySlab_ from the same loads (accumulateNext: onto what it holds).
+  void SplitDStepRows(const T *const *planes, int k, const A *w, const A *wNext, bool accumulate,
+                      bool accumulateNext) {
     if constexpr (std::is_same_v<T, Bf16>) {
       const int64_t n = slabRowCount_ * srcRowElems_;
+      const int64_t pieceRows = std::max<int64_t>(1, kPieceElems / srcRowElems_);
       int64_t issued = 0;
-      for (int64_t r = 0; r < slabRowCount_; ++r) {
-        const T *at[kSweepTaps];
-        for (int j = 0; j < k; ++j) at[j] = planes[j] + r * srcRowElems_;
-        CombineRowsSplit(slab_ + r * srcRowElems_, at, w, k, srcRowElems_, accumulate);
-        const int64_t due = r + 1 == slabRowCount_ ? (n + kPieceElems - 1) / kPieceElems
-                                                   : (r + 1) * srcRowElems_ / kPieceElems;
+      for (int64_t r = 0; r < slabRowCount_; r += pieceRows) {
+        const int64_t rows = std::min(pieceRows, slabRowCount_ - r), at = r * srcRowElems_;
+        const T *src[kSweepTaps];
+        for (int j = 0; j < k; ++j) src[j] = planes[j] + at;
+        if (wNext != nullptr) {
+          CombineRowsSplitPair(dSlab_ + at, carrySlab_ + at, src, w, wNext, k, srcRowElems_, rows, accumulate,
+                               accumulateNext);
+        } else {
+          CombineRowsSplit(dSlab_ + at, src, w, k, srcRowElems_, rows, accumulate);
+        }
+        const int64_t due = r + rows == slabRowCount_ ? (n + kPieceElems - 1) / kPieceElems
+                                                      : (r + rows) * srcRowElems_ / kPieceElems;
         for (; issued < due; ++issued) prefetch_.IssueDose();
       }
     }
@@ -341,7 +400,7 @@ class BackwardWidthLastRunner : RunnerLaunch {
   A *SlabRow(int64_t oh) const {
     int64_t r = oh - ohFirst_;
     if (r >= t_.slabRows) r %= t_.slabRows;
-    return slab_ + r * srcRowElems_;
+    return dSlab_ + r * srcRowElems_;
   }
 
   // SlabRow(oh) = the D step of gradOut row oh for gradInput index id.
@@ -370,7 +429,7 @@ class BackwardWidthLastRunner : RunnerLaunch {
         for (int j = 0; j < k; ++j) rows[j] = directPlane_ + p_.colH.src[g + j] * src_.strides[3];
         if constexpr (std::is_same_v<T, Bf16>) {
           if (splitRows_) {
-            CombineRowsSplit(hRow, rows, p_.colH.w.data() + g, k, srcRowElems_, g > e0);
+            CombineRowsSplit(hRow, rows, p_.colH.w.data() + g, k, srcRowElems_, 1, g > e0);
             continue;
           }
         }
@@ -578,6 +637,15 @@ class BackwardWidthLastRunner : RunnerLaunch {
   int64_t srcRowElems_ = 0, srcRowStride_ = 0, dstRowStride_ = 0;
   int64_t hStepElems_ = 0;  // elements the H step from the slab computes per row (kHStepLanes)
   A *slab_ = nullptr, *hRows_ = nullptr, *wRows_ = nullptr, *tapRows_ = nullptr;
+  A *dSlab_ = nullptr;  // the current D index's slab (SlabRow): slab_, or the two slabs in turn (carrySlab_)
+  // bf16 split rows (TilingData::carrySlab): the other slab, where a D step sums the planes its index
+  // shares with the next one into the next one's slab (carriedEntries_ of carriedId_'s list; -1: none).
+  A *carrySlab_ = nullptr;
+  int64_t carriedId_ = -1, carriedEntries_ = 0;
+  struct DStepEntries {
+    int64_t start = 0, shared = 0, end = 0;
+  };
+  DStepEntries entries_;  // PlanDStep's answer for the current D index
   const T *srcBase_ = nullptr;
   const T *directPlane_ = nullptr;  // DirectPlane of the current D index (W-inner rows)
   T *dstBase_ = nullptr;

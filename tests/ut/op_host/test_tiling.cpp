@@ -26,10 +26,12 @@
 //     rows = max(1, B / perRow); hChunk0 = clamp(floor(max(1, rows - 3) / (outH / inH)), 1, dstH), cut
 //     while span > rows (see the code); span(hChunk) = most gradOut H rows one chunk's taps reach;
 //     slabRows = span(final hChunk);
-//     scratch = R(slabRows * srcW * rowWidth * acc) * (1 + widenedPlanes) + R(srcW * rowWidth * acc) *
+//     scratch = R(slabRows * srcW * rowWidth * acc) * (1 + widenedPlanes + carry) + R(srcW * rowWidth * acc)
+//     *
 //               (kRowBatch + kTapGroup) + R(rowElems * acc) * kRowBatch; widenedPlanes (fp16 W-inner rows,
 //               one W chunk) = the most gradOut D planes one gradInput D index's taps span, when that is at
-//               most kMaxWidenedPlanes (16) and as many slabs fit B, else 0.
+//               most kMaxWidenedPlanes (16) and as many slabs fit B, else 0; carry (carrySlab: bf16 W-inner
+//               rows, one W chunk) = 1, else 0.
 //   Backward, width-last, channels inner (the ring kernel): cols = max(1, kRingRowBytes (65536) /
 //     (c * acc)); when srcW > cols, wChunk0 = clamp(floor(max(1, cols - 3) / (outW / inW)), 1, dstW), cut
 //     while spanW > cols, slabCols = spanW(wChunk) if wChunk < dstW; else wChunk = dstW, slabCols = srcW.
@@ -1236,7 +1238,10 @@ TEST(Tiling, InvariantsOnRandomShapes) {
           const bool widens = in.dataType == DataType::kFloat16 && !cInner && t.wChunkCount == 1 &&
                               dSpan <= kMaxWidenedPlanes && dSpan * slabElems * acc <= kCacheBudgetBytes;
           EXPECT_EQ(t.widenedPlanes, widens ? dSpan : 0);
-          const int64_t need = slabElems * (1 + t.widenedPlanes) +
+          // bf16 W-inner rows, whole: a second slab, for the planes consecutive D indices share.
+          const bool carries = in.dataType == DataType::kBFloat16 && !cInner && t.wChunkCount == 1;
+          EXPECT_EQ(t.carrySlab, carries);
+          const int64_t need = slabElems * (1 + t.widenedPlanes + (carries ? 1 : 0)) +
                                Align64Elems(slabRowElems, acc) * (rowsInFlight + kTapGroup) +
                                Align64Elems(t.wChunk * rowWidth, acc) * rowsInFlight;
           EXPECT_LE(need, t.scratchElemsPerCore);

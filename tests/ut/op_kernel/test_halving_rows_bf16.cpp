@@ -7,12 +7,13 @@
 // from 48 outputs the row's ends are vectors too (SplitEnds), 47 is the longest row whose ends are not. Each
 // case matches the float64 reference on fresh data with nothing outside gradInput's view written; ±inf / NaN
 // keep their classes (the narrowing's NaN); a strided gradInput (no straight narrowing), fp16 (no split
-// rows) and a trilinear bf16 case (a D step) take the other paths. TRILINEAR3D_TEST_SAMPLE=k runs every
-// k-th case.
+// rows) and trilinear bf16 cases (a D step, whose D indices share planes in several ways) take the other
+// paths. TRILINEAR3D_TEST_SAMPLE=k runs every k-th case.
 #include <gtest/gtest.h>
 
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "acl_test_environment.h"
@@ -28,12 +29,14 @@ struct HalvingCase {
   aclDataType dtype;
   MemLayout layout;  // of both tensors
   Api api;
+  int64_t d = 3, dOut = 6;  // trilinear: gradInput's D and gradOut's
 };
 
 std::string CaseName(const HalvingCase &c) {
   return std::string(ApiLabel(c.api)) + "_" + DtypeName(c.dtype) + "_" +
          (c.layout == MemLayout::kContiguous ? "Dense" : "Sliced") + "_" + std::to_string(c.planes) + "x" +
-         std::to_string(c.h) + "x" + std::to_string(c.w);
+         std::to_string(c.h) + "x" + std::to_string(c.w) +
+         (c.api == Api::kTrilinear3d ? "_D" + std::to_string(c.d) + "to" + std::to_string(c.dOut) : "");
 }
 
 // gtest prints a parameter it has no printer for as its bytes, the struct's padding included (read
@@ -42,7 +45,8 @@ void PrintTo(const HalvingCase &c, std::ostream *os) { *os << CaseName(c); }
 
 BackwardProblem ProblemOf(const HalvingCase &c) {
   const bool threeD = c.api == Api::kTrilinear3d;
-  BackwardProblem p{{1, c.planes, threeD ? 3 : 1, c.h, c.w}, {threeD ? 6 : 1, 2 * c.h, 2 * c.w}, false};
+  BackwardProblem p{
+      {1, c.planes, threeD ? c.d : 1, c.h, c.w}, {threeD ? c.dOut : 1, 2 * c.h, 2 * c.w}, false};
   p.api = c.api;
   return p;
 }
@@ -61,6 +65,11 @@ std::vector<HalvingCase> Cases() {
     cases.push_back({2, 9, w, ACL_BF16, MemLayout::kSliced, Api::kBilinear2d});
     cases.push_back({2, 9, w, ACL_FLOAT16, MemLayout::kContiguous, Api::kBilinear2d});
     cases.push_back({2, 9, w, ACL_BF16, MemLayout::kContiguous, Api::kTrilinear3d});
+  }
+  // D lists that overlap by one plane or two (D 5 -> 9), by about two (4 -> 17) and by 32 (2 -> 64: lists
+  // longer than a sweep), and a single index (1 -> 7): the D step's planes shared with the next index.
+  for (const auto &[d, dOut] : {std::pair<int64_t, int64_t>{5, 9}, {4, 17}, {2, 64}, {1, 7}}) {
+    cases.push_back({2, 9, 37, ACL_BF16, MemLayout::kContiguous, Api::kTrilinear3d, d, dOut});
   }
   return SampledCases(cases);
 }
