@@ -226,12 +226,12 @@ namespace combine_detail {
 // by one shift and one mask (TierLanes::LoadSplit), the even results stored in the first half of a row,
 // the odd ones in the second; every element takes the same operations as in CombineK. `rows` rows, n
 // elements apart in every source and in dst. kPair: a second destination dstB sums the same loads with
-// its own weights (weightsB, from zero or from dstB), so that two sums over the same sources widen each
-// source once.
-template <int K, bool kPair>
+// its own weights (weightsB), so that two sums over the same sources widen each source once. Each chain
+// starts from zero or, kAccumulate (kAccumulateB), from what dst (dstB) holds: template arguments, which
+// keep the tests out of the loop.
+template <int K, bool kPair, bool kAccumulate, bool kAccumulateB>
 inline void CombineSplitK(float *__restrict dst, float *__restrict dstB, const Bf16 *const *src,
-                          const float *weights, const float *weightsB, int64_t n, int64_t rows,
-                          bool accumulate, bool accumulateB) {
+                          const float *weights, const float *weightsB, int64_t n, int64_t rows) {
   using L = TierLanes<float>;
   using Vec = typename L::Vec;
   const int64_t half = n / 2;
@@ -241,8 +241,9 @@ inline void CombineSplitK(float *__restrict dst, float *__restrict dstB, const B
     if constexpr (kPair) v[j] = L::Broadcast(weightsB[j]);
   }
   // A chain's first term: tap 0 from zero or onto the row's value.
-  auto firstScalar = [](bool acc, float weight, float x, const float *row) {
-    return acc ? L::Fma(weight, x, *row) : weight * x;
+  auto first = [](auto accumulating, float weight, float x, const float *row) {
+    if constexpr (decltype(accumulating)::value) return L::Fma(weight, x, *row);
+    return weight * x;
   };
   for (int64_t r = 0; r < rows; ++r) {
     const int64_t at = r * n;
@@ -254,11 +255,11 @@ inline void CombineSplitK(float *__restrict dst, float *__restrict dstB, const B
     for (; k + L::kLanes <= half; k += L::kLanes) {
       Vec e, o, accEB, accOB;
       L::LoadSplit(src[0] + at + 2 * k, &e, &o);
-      Vec accE = accumulate ? L::Fma(w[0], e, L::Load(even + k)) : L::Mul(w[0], e);
-      Vec accO = accumulate ? L::Fma(w[0], o, L::Load(odd + k)) : L::Mul(w[0], o);
+      Vec accE = kAccumulate ? L::Fma(w[0], e, L::Load(even + k)) : L::Mul(w[0], e);
+      Vec accO = kAccumulate ? L::Fma(w[0], o, L::Load(odd + k)) : L::Mul(w[0], o);
       if constexpr (kPair) {
-        accEB = accumulateB ? L::Fma(v[0], e, L::Load(evenB + k)) : L::Mul(v[0], e);
-        accOB = accumulateB ? L::Fma(v[0], o, L::Load(oddB + k)) : L::Mul(v[0], o);
+        accEB = kAccumulateB ? L::Fma(v[0], e, L::Load(evenB + k)) : L::Mul(v[0], e);
+        accOB = kAccumulateB ? L::Fma(v[0], o, L::Load(oddB + k)) : L::Mul(v[0], o);
       }
 #pragma GCC unroll 8
       for (int j = 1; j < K; ++j) {
@@ -280,8 +281,10 @@ inline void CombineSplitK(float *__restrict dst, float *__restrict dstB, const B
     for (; k < half; ++k) {
       for (int parity = 0; parity < 2; ++parity) {
         const int64_t x = at + 2 * k + parity, y = (parity == 0 ? 0 : half) + k;
-        float acc = firstScalar(accumulate, weights[0], ToAcc(src[0][x]), even + y);
-        float accB = kPair ? firstScalar(accumulateB, weightsB[0], ToAcc(src[0][x]), evenB + y) : 0.0f;
+        float acc = first(std::bool_constant<kAccumulate>{}, weights[0], ToAcc(src[0][x]), even + y);
+        float accB = 0.0f;
+        if constexpr (kPair)
+          accB = first(std::bool_constant<kAccumulateB>{}, weightsB[0], ToAcc(src[0][x]), evenB + y);
         for (int j = 1; j < K; ++j) {
           acc = L::Fma(weights[j], ToAcc(src[j][x]), acc);
           if constexpr (kPair) accB = L::Fma(weightsB[j], ToAcc(src[j][x]), accB);
@@ -513,9 +516,24 @@ inline void CubicHalvingLines(A *dst, int64_t dstStride, int rows, const A *firs
 
 template <bool kPair>
 struct SplitCombine {
-  template <int K, typename... Args>
-  static void Run(Args... args) {
-    CombineSplitK<K, kPair>(args...);
+  template <int K>
+  static void Run(float *dst, float *dstB, const Bf16 *const *src, const float *w, const float *wB, int64_t n,
+                  int64_t rows, bool accumulate, bool accumulateB) {
+    if constexpr (kPair) {
+      if (accumulateB) {
+        if (accumulate) {
+          CombineSplitK<K, true, true, true>(dst, dstB, src, w, wB, n, rows);
+        } else {
+          CombineSplitK<K, true, false, true>(dst, dstB, src, w, wB, n, rows);
+        }
+        return;
+      }
+    }
+    if (accumulate) {
+      CombineSplitK<K, kPair, true, false>(dst, dstB, src, w, wB, n, rows);
+    } else {
+      CombineSplitK<K, kPair, false, false>(dst, dstB, src, w, wB, n, rows);
+    }
   }
 };
 
