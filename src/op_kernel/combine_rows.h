@@ -537,14 +537,17 @@ struct SplitCombine {
   }
 };
 
-// CombineSplitK over k taps, four at a time (the later parts accumulate).
+// CombineSplitK over k taps, four at a time, or eight for a pair (its two chains' stores and reloads
+// then come half as often), the later parts accumulating.
 template <bool kPair>
 inline void CombineSplitParts(float *dst, float *dstB, const Bf16 *const *src, const float *w,
                               const float *wB, int k, int64_t n, int64_t rows, bool accumulate,
                               bool accumulateB) {
   while (k > 0) {
-    const int part = std::min(k, 4);
-    WithTapCount<SplitCombine<kPair>>(part, dst, dstB, src, w, wB, n, rows, accumulate, accumulateB);
+    constexpr int kMaxPart = kPair ? 8 : 4;
+    const int part = std::min(k, kMaxPart);
+    WithTapCount<SplitCombine<kPair>, kMaxPart>(part, dst, dstB, src, w, wB, n, rows, accumulate,
+                                                accumulateB);
     src += part;
     w += part;
     if constexpr (kPair) wB += part;
