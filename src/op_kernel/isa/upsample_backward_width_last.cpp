@@ -13,7 +13,8 @@
 // then the H and W steps kRowBatch rows at a time (W: vector steps), while the gradOut slabs the
 // next D step needs (beyond those it shares with id) are requested in doses (PrefetchQueue), so
 // that reading gradOut overlaps computing. fp16 on a tier without a conversion instruction: each gradOut
-// slab is widened once into scratch (WidenedSlab) for the D indices that share it.
+// slab is widened once into scratch (WidenedSlab) for the D indices that share it. bf16 split rows: the
+// planes id shares with id + 1 are loaded and widened once, summed into both indices' slabs (carrySlab_).
 // Channels-inner rows (long): the slab is a ring of rows, D-stepped just before the first H row
 // that needs them (RingRows), and the W pass sums channel vectors (ResampleRowCInner). A unit D axis
 // (every 2-D operator) needs no ring: the H step reads the gradOut rows themselves (DirectRows).
