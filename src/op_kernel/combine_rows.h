@@ -240,11 +240,6 @@ inline void CombineSplitK(float *__restrict dst, float *__restrict dstB, const B
     w[j] = L::Broadcast(weights[j]);
     if constexpr (kPair) v[j] = L::Broadcast(weightsB[j]);
   }
-  // A chain's first term: tap 0 from zero or onto the row's value.
-  auto first = [](auto accumulating, float weight, float x, const float *row) {
-    if constexpr (decltype(accumulating)::value) return L::Fma(weight, x, *row);
-    return weight * x;
-  };
   for (int64_t r = 0; r < rows; ++r) {
     const int64_t at = r * n;
     float *__restrict even = dst + at;
@@ -281,10 +276,10 @@ inline void CombineSplitK(float *__restrict dst, float *__restrict dstB, const B
     for (; k < half; ++k) {
       for (int parity = 0; parity < 2; ++parity) {
         const int64_t x = at + 2 * k + parity, y = (parity == 0 ? 0 : half) + k;
-        float acc = first(std::bool_constant<kAccumulate>{}, weights[0], ToAcc(src[0][x]), even + y);
+        const float x0 = ToAcc(src[0][x]);
+        float acc = kAccumulate ? L::Fma(weights[0], x0, even[y]) : weights[0] * x0;
         float accB = 0.0f;
-        if constexpr (kPair)
-          accB = first(std::bool_constant<kAccumulateB>{}, weightsB[0], ToAcc(src[0][x]), evenB + y);
+        if constexpr (kPair) accB = kAccumulateB ? L::Fma(weightsB[0], x0, evenB[y]) : weightsB[0] * x0;
         for (int j = 1; j < K; ++j) {
           acc = L::Fma(weights[j], ToAcc(src[j][x]), acc);
           if constexpr (kPair) accB = L::Fma(weightsB[j], ToAcc(src[j][x]), accB);

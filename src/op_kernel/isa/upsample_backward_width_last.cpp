@@ -94,9 +94,8 @@ class BackwardWidthLastRunner : RunnerLaunch {
                    w_inner::HalvingSplitApplies(p_.rowW);
       narrowRows_ = w_inner::kHaveHalvingSplitNarrow && dst_.strides[4] == 1 && t_.wChunkCount == 1;
       if (splitRows_ && narrowRows_) splitEnds_ = w_inner::BuildSplitEnds(p_.rowW);
-      if (!splitRows_) carrySlab_ = nullptr;
     }
-    if constexpr (!std::is_same_v<T, Bf16>) carrySlab_ = nullptr;
+    if (!splitRows_) carrySlab_ = nullptr;  // only the split D step carries
     if constexpr (std::is_same_v<A, float>) {
       if (!splitRows_ && !cInner && t_.wChunkCount == 1 && p_.rowW.srcLen == t_.w.outSize) {
         rowEnds_ = w_inner::BuildRowEnds(p_.rowW);

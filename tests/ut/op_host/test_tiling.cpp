@@ -26,12 +26,11 @@
 //     rows = max(1, B / perRow); hChunk0 = clamp(floor(max(1, rows - 3) / (outH / inH)), 1, dstH), cut
 //     while span > rows (see the code); span(hChunk) = most gradOut H rows one chunk's taps reach;
 //     slabRows = span(final hChunk);
-//     scratch = R(slabRows * srcW * rowWidth * acc) * (1 + widenedPlanes + carry) + R(srcW * rowWidth * acc)
-//     *
-//               (kRowBatch + kTapGroup) + R(rowElems * acc) * kRowBatch; widenedPlanes (fp16 W-inner rows,
-//               one W chunk) = the most gradOut D planes one gradInput D index's taps span, when that is at
-//               most kMaxWidenedPlanes (16) and as many slabs fit B, else 0; carry (carrySlab: bf16 W-inner
-//               rows, one W chunk) = 1, else 0.
+//     scratch = R(slabRows * srcW * rowWidth * acc) * (1 + widenedPlanes + carry) +
+//               R(srcW * rowWidth * acc) * (kRowBatch + kTapGroup) + R(rowElems * acc) * kRowBatch;
+//               widenedPlanes (fp16 W-inner rows, one W chunk) = the most gradOut D planes one gradInput D
+//               index's taps span, when that is at most kMaxWidenedPlanes (16) and as many slabs fit B, else
+//               0; carry (carrySlab: bf16 W-inner rows, one W chunk) = 1, else 0.
 //   Backward, width-last, channels inner (the ring kernel): cols = max(1, kRingRowBytes (65536) /
 //     (c * acc)); when srcW > cols, wChunk0 = clamp(floor(max(1, cols - 3) / (outW / inW)), 1, dstW), cut
 //     while spanW > cols, slabCols = spanW(wChunk) if wChunk < dstW; else wChunk = dstW, slabCols = srcW.
