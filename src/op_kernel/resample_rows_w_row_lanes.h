@@ -41,6 +41,13 @@ inline bool LongLists(const RowGather<A> &g) {
   return g.dstLen > 0 && static_cast<int64_t>(g.src.size()) >= 4 * g.dstLen;
 }
 
+// One row's H list as the gather holds it: its sources' indices and weights, count of them.
+struct TapList {
+  const int32_t *src;
+  const float *w;
+  int count;
+};
+
 // One out row's H taps: its source rows and weights, in BlendOutputTaps' order.
 struct RowLanesTaps {
   const float *row[kRowLanesMaxTaps];
@@ -324,6 +331,132 @@ inline void FourRowsOnLanesW(const RowGather<float> &g, const float *const *src,
   RowLanesW(g, il, dst);
 }
 
+#if defined(TRILINEAR3D_HAVE_AVX2)
+// The backward's W pass on eight rows' lanes (AVX tiers: a 256-bit vector holds element x of eight rows):
+// an output's list is walked once for eight rows, where FourRowLanes walks it once for four, and the
+// H step writes its rows interleaved itself (CombineEightRowsInterleaved), where FourRowsOnLanesW
+// interleaves four rows the H step stored. The sums are FourRowLanes' and CombineRows' (lane-wise
+// operations), so the bits are theirs.
+constexpr bool kEightRowLanes = true;
+
+// The most sources and outputs of a row on eight lanes: the interleaved rows and the outputs live on the
+// core's stack.
+constexpr int64_t kEightRowsMaxSrc = 512;
+constexpr int64_t kEightRowsMaxDst = 256;
+
+namespace row_lanes {
+
+// r[k] becomes the vector of element k of r[0..7] (an 8 x 8 transpose).
+inline void Transpose8(__m256 (&r)[8]) {
+  const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+  const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+  const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
+  const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
+  const __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+  const __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+  const __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+  const __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+  r[0] = _mm256_permute2f128_ps(u0, u4, 0x20);
+  r[1] = _mm256_permute2f128_ps(u1, u5, 0x20);
+  r[2] = _mm256_permute2f128_ps(u2, u6, 0x20);
+  r[3] = _mm256_permute2f128_ps(u3, u7, 0x20);
+  r[4] = _mm256_permute2f128_ps(u0, u4, 0x31);
+  r[5] = _mm256_permute2f128_ps(u1, u5, 0x31);
+  r[6] = _mm256_permute2f128_ps(u2, u6, 0x31);
+  r[7] = _mm256_permute2f128_ps(u3, u7, 0x31);
+}
+
+// FourRowLanes on eight rows: the same FMA per entry, in the same order.
+struct EightRowLanes {
+  using Vec = __m256;
+  static constexpr int64_t kRows = 8;
+  static Vec Zero() { return _mm256_setzero_ps(); }
+  static Vec Step(Vec acc, const float *x, float w) {
+    return _mm256_fmadd_ps(_mm256_loadu_ps(x), _mm256_set1_ps(w), acc);
+  }
+  static void StoreOutputs(Vec (&o)[8], float *const *dst, int64_t j) {
+    Transpose8(o);
+    for (int r = 0; r < 8; ++r) _mm256_storeu_ps(dst[r] + j, o[r]);
+  }
+};
+
+// kU vectors of one row's H step from element x on, into out: CombineRows' chain (w[0] times the first
+// tap's row, then one FMA per further tap, in order); zeros for a row of no taps. Source row i is at
+// rows + (i - first) * stride.
+template <int kU>
+inline void CombineVectors(const TapList &t, const float *rows, int64_t first, int64_t stride, int64_t x,
+                           float *out) {
+  constexpr int64_t V = 8;
+  __m256 acc[kU];
+  if (t.count == 0) {
+    for (int u = 0; u < kU; ++u) acc[u] = _mm256_setzero_ps();
+  } else {
+    const __m256 w0 = _mm256_set1_ps(t.w[0]);
+    const float *p0 = rows + (t.src[0] - first) * stride + x;
+    for (int u = 0; u < kU; ++u) acc[u] = _mm256_mul_ps(w0, _mm256_loadu_ps(p0 + u * V));
+    for (int k = 1; k < t.count; ++k) {
+      const __m256 wk = _mm256_set1_ps(t.w[k]);
+      const float *p = rows + (t.src[k] - first) * stride + x;
+      for (int u = 0; u < kU; ++u) acc[u] = _mm256_fmadd_ps(wk, _mm256_loadu_ps(p + u * V), acc[u]);
+    }
+  }
+  for (int u = 0; u < kU; ++u) _mm256_store_ps(out + u * V, acc[u]);
+}
+
+// CombineVectors of `vectors` (1 to 8) vectors.
+inline void CombineBlock(const TapList &t, const float *rows, int64_t first, int64_t stride, int64_t x,
+                         int vectors, float *out) {
+  switch (vectors) {
+    case 1:
+      return CombineVectors<1>(t, rows, first, stride, x, out);
+    case 2:
+      return CombineVectors<2>(t, rows, first, stride, x, out);
+    case 3:
+      return CombineVectors<3>(t, rows, first, stride, x, out);
+    case 4:
+      return CombineVectors<4>(t, rows, first, stride, x, out);
+    case 5:
+      return CombineVectors<5>(t, rows, first, stride, x, out);
+    case 6:
+      return CombineVectors<6>(t, rows, first, stride, x, out);
+    case 7:
+      return CombineVectors<7>(t, rows, first, stride, x, out);
+    default:
+      return CombineVectors<8>(t, rows, first, stride, x, out);
+  }
+}
+
+}  // namespace row_lanes
+
+// The H step of eight rows (taps[r]: row r's list; source row i at rows + (i - first) * stride) stored
+// interleaved at il (element x of row r at 8 x + r) for EightRowsOnLanesW: n elements a row, a multiple
+// of 8 (the source rows are read that far). Blocks of up to eight vectors: each row's block summed with its
+// accumulators in registers across its taps, stored to a small block in L1, then the eight rows' blocks
+// transposed into il.
+inline void CombineEightRowsInterleaved(const TapList *taps, const float *rows, int64_t first, int64_t stride,
+                                        int64_t n, float *il) {
+  constexpr int64_t V = 8;
+  constexpr int kBlockVectors = 8;
+  alignas(64) float block[8][kBlockVectors * V];
+  for (int64_t x0 = 0; x0 < n; x0 += kBlockVectors * V) {
+    const int vectors = static_cast<int>(std::min<int64_t>(kBlockVectors, (n - x0) / V));
+    for (int q = 0; q < 8; ++q) row_lanes::CombineBlock(taps[q], rows, first, stride, x0, vectors, block[q]);
+    for (int u = 0; u < vectors; ++u) {
+      __m256 r[8];
+      for (int q = 0; q < 8; ++q) r[q] = _mm256_load_ps(block[q] + u * V);
+      row_lanes::Transpose8(r);
+      float *out = il + 8 * (x0 + u * V);
+      for (int k = 0; k < 8; ++k) _mm256_storeu_ps(out + 8 * k, r[k]);
+    }
+  }
+}
+
+// The W pass of the eight rows interleaved at il (g.srcLen <= kEightRowsMaxSrc) into dst[0..7].
+inline void EightRowsOnLanesW(const RowGather<float> &g, const float *il, float *const *dst) {
+  row_lanes::RowLanesWOf<row_lanes::EightRowLanes>(g, il, dst);
+}
+#endif
+
 #if defined(TRILINEAR3D_HAVE_VEC128)
 // The 128-bit tier's W pass of four interleaved rows (as RowLanesW) for a gather whose lists all have
 // one or two entries (the linear filters' W, where the AVX tiers' vector steps permute a window and this
@@ -432,6 +565,17 @@ void RowLanesW(const RowGather<float> &g, const float *il, float *const *dst);
 constexpr int64_t kRowLanesMaxSrc = 0;
 void FourRowsOnLanesW(const RowGather<float> &g, const float *const *src, float *const *dst);
 
+#endif
+
+#if !defined(TRILINEAR3D_HAVE_AVX2)
+constexpr bool kEightRowLanes = false;
+
+// Declared only, for the kernel's `if constexpr (kEightRowLanes)` branches, which this tier discards.
+constexpr int64_t kEightRowsMaxSrc = 0;
+constexpr int64_t kEightRowsMaxDst = 0;
+void CombineEightRowsInterleaved(const TapList *taps, const float *rows, int64_t first, int64_t stride,
+                                 int64_t n, float *il);
+void EightRowsOnLanesW(const RowGather<float> &g, const float *il, float *const *dst);
 #endif
 
 #if !(defined(TRILINEAR3D_HAVE_VEC128) && (defined(TRILINEAR3D_HAVE_AVX2) || defined(__SSE2__)))

@@ -10,7 +10,8 @@
 //   W pass: banded gather of the H step's rows, stored into gradInput.
 // W-inner rows (short): the D step runs over the chunk's whole slab first (a contiguous block of
 // gradOut when rows are dense: one long row combination per kSweepTaps planes, converted on load),
-// then the H and W steps kRowBatch rows at a time (W: vector steps), while the gradOut slabs the
+// then the H and W steps kRowBatch rows at a time (W: vector steps; on the AVX tiers, a W pass on the rows'
+// lanes takes eight rows, their H step written interleaved: EightRowsHAndW), while the gradOut slabs the
 // next D step needs (beyond those it shares with id) are requested in doses (PrefetchQueue), so
 // that reading gradOut overlaps computing. fp16 on a tier without a conversion instruction: each gradOut
 // slab is widened once into scratch (WidenedSlab) for the D indices that share it. bf16 split rows: the
@@ -100,6 +101,12 @@ class BackwardWidthLastRunner : RunnerLaunch {
       if (!splitRows_ && !cInner && t_.wChunkCount == 1 && p_.rowW.srcLen == t_.w.outSize) {
         rowEnds_ = w_inner::BuildRowEnds(p_.rowW);
         rowLanesW_ = w_inner::BackwardRowLanesApplies(p_.rowW);  // no halving run: never with rowEnds_
+        if constexpr (w_inner::kEightRowLanes) {
+          eightRows_ = rowLanesW_ && !rowEnds_.vectors && p_.rowW.srcLen <= w_inner::kEightRowsMaxSrc &&
+                       p_.rowW.dstLen <= w_inner::kEightRowsMaxDst &&
+                       LongestList(p_.colH) <= w_inner::kRowLanesMaxTaps;
+          joinedRows_ = dst_.strides[4] == 1 && dst_.strides[3] == t_.w.inSize;
+        }
       }
     }
   }
@@ -132,7 +139,12 @@ class BackwardWidthLastRunner : RunnerLaunch {
         PlanDStep(b, id, reached && directPlane_ == nullptr);
         QueueNextPlanes(b, id, nextItem);
         if (reached && directPlane_ == nullptr) DStep(id);
-        for (int64_t ih = h0_; ih < h1_; ih += kRowBatch) {
+        int64_t ih = h0_;
+        if (eightRows_ && reached && directPlane_ == nullptr) {
+          for (; ih < h1_; ih += kEightRows)
+            EightRowsHAndW(id, ih, static_cast<int>(std::min(kEightRows, h1_ - ih)));
+        }
+        for (; ih < h1_; ih += kRowBatch) {
           const int count = static_cast<int>(std::min<int64_t>(kRowBatch, h1_ - ih));
           HAndWSteps(id, ih, count, reached);
         }
@@ -594,6 +606,50 @@ class BackwardWidthLastRunner : RunnerLaunch {
     }
   }
 
+  // W-inner rows whose W pass runs on eight rows' lanes (eightRows_), from the slab of a D index that
+  // runs: the H step of gradInput rows ih .. ih + count - 1 (count <= 8; a short batch repeats its last
+  // row in the spare lanes, whose results nothing stores) straight into the interleaved rows, their W pass,
+  // and the store. Each row sums HStep's terms in its order (CombineEightRowsInterleaved), over whole
+  // vectors as the AVX2 H step does (hStepElems_: the lanes past the row read scratch and land in
+  // interleaved positions the W pass does not read); one prefetch dose per row summed, as HStep's caller
+  // issues them.
+  void EightRowsHAndW(int64_t id, int64_t ih, int count) {
+    if constexpr (std::is_same_v<A, float> && w_inner::kEightRowLanes) {
+      w_inner::TapList taps[kEightRows];
+      int summed = 0;
+      for (int r = 0; r < static_cast<int>(kEightRows); ++r) {
+        const int64_t row = ih + std::min(r, count - 1);
+        const int64_t e0 = p_.colH.begin[row], e1 = p_.colH.begin[row + 1];
+        taps[r] = {p_.colH.src.data() + e0, p_.colH.w.data() + e0, static_cast<int>(e1 - e0)};
+        if (r < count && e1 > e0) ++summed;
+      }
+      alignas(64) float il[kEightRows * w_inner::kEightRowsMaxSrc];
+      alignas(64) float wOut[kEightRows * w_inner::kEightRowsMaxDst];
+      // SlabRow's rows (W inner: no ring).
+      w_inner::CombineEightRowsInterleaved(taps, dSlab_, ohFirst_, srcRowElems_, (srcRowElems_ + 7) / 8 * 8,
+                                           il);
+      prefetch_.IssueDoses(summed);
+      // The W-pass rows follow each other whole, as gradInput's rows do when joinedRows_: then one store.
+      const int64_t width = t_.w.inSize;
+      float *rows[kEightRows];
+      for (int r = 0; r < static_cast<int>(kEightRows); ++r) rows[r] = wOut + r * width;
+      w_inner::EightRowsOnLanesW(p_.rowW, il, rows);
+      if (joinedRows_) {
+        out_.Put(wOut, DstRow(id, ih), count * width);
+      } else {
+        for (int k = 0; k < count; ++k) out_.Put(rows[k], DstRow(id, ih + k), width);
+      }
+    }
+  }
+
+  // The most taps a list of `lists` has.
+  static int64_t LongestList(const RowGather<A> &lists) {
+    int64_t longest = 0;
+    for (int64_t i = 0; i < lists.dstLen; ++i)
+      longest = std::max(longest, lists.begin[i + 1] - lists.begin[i]);
+    return longest;
+  }
+
   // The rows [*a, *b) of the batch ih .. ih + count - 1 whose H lists are in colH's halving run (its
   // lists are gradOut rows 2 ih - 1 .. 2 ih + 2 with the run's weights, one tap group); *a = *b = count
   // when none is.
@@ -664,6 +720,10 @@ class BackwardWidthLastRunner : RunnerLaunch {
   w_inner::SplitEnds splitEnds_;  // rowW's ends for HalvingRowsSplitNarrow
   w_inner::RowEnds rowEnds_;      // rowW's ends for HalvingRowsWithEnds (rows not split)
   bool rowLanesW_ = false;  // batches of four whole rows W-resampled on the rows' lanes (FourRowsOnLanesW)
+  // batches of eight whole rows H-stepped and W-resampled on the rows' lanes (EightRowsHAndW)
+  bool eightRows_ = false;
+  bool joinedRows_ = false;  // gradInput's W-inner rows follow each other whole (one store per batch)
+  static constexpr int64_t kEightRows = 8;
   struct Window {
     int64_t h0 = -1, h1 = -1, first = 0, count = 0;
   };

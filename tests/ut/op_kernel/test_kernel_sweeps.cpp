@@ -59,6 +59,10 @@ std::vector<SweepShape> GeneralShapes() {
       {{1, 9, 3, 6, 5}, {5, 3, 11}, {0.0, 0.0, 0.0}},   // mixed, channels-inner rows in NDHWC
       {{1, 2, 4, 6, 6}, {4, 11, 3}, {0.0, 0.0, 0.0}},   // an identity axis
       {{1, 10, 2, 2, 33}, {3, 3, 4}, {0.0, 0.0, 0.0}},  // W shrinks far: the forward's W-first order
+      // W shrinks 4.5x (the backward's W pass on eight rows' lanes) and H with it (lists of seven taps,
+      // a short batch of six rows), or H grows (rows no tap reaches, batches of 8 + 5)
+      {{1, 2, 3, 6, 8}, {5, 21, 36}, {0.0, 0.0, 0.0}},
+      {{1, 2, 3, 13, 8}, {5, 5, 36}, {0.0, 0.0, 0.0}},
   };
 }
 
