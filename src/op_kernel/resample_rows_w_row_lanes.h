@@ -609,13 +609,15 @@ inline bool RowLanesApplies(const RowGather<A> &g) {
 // Whether FourRowsOnLanesW serves the backward's W pass of g's rows: RowLanesApplies' lists (vector steps
 // built: the AVX tiers, whose windowed blocks it replaces; the baseline's scalar lists have their own
 // rows on lanes, ScalarRows), four entries or more per output on average, most of them on consecutive
-// sources, rows of at most kRowLanesMaxSrc, and no halving run (whose kernels take those rows).
+// sources, rows of at most kRowLanesMaxSrc, and no halving run the halving kernels take (four outputs or
+// more: HalvingRows, HalvingRowsSplit; the vectors take V or more). A shorter run (B5's W, 131 -> 64 with
+// align_corners, has one output at a halving position) leaves the rows to the vector steps otherwise.
 template <typename A>
 inline bool BackwardRowLanesApplies(const RowGather<A> &g) {
   if constexpr (std::is_same_v<A, float>) {
     return kRowLanesW && g.lanes != 0 && g.lanes == GatherLanes<float>() && LongLists(g) &&
            2 * (g.consecutiveEnd - g.consecutiveBegin) >= g.dstLen && g.srcLen <= kRowLanesMaxSrc &&
-           g.halving.begin == g.halving.end && g.cubicHalving.begin == g.cubicHalving.end;
+           g.halving.end - g.halving.begin < 4 && g.cubicHalving.begin == g.cubicHalving.end;
   }
   return false;
 }

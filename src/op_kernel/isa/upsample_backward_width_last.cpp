@@ -100,7 +100,8 @@ class BackwardWidthLastRunner : RunnerLaunch {
     if constexpr (std::is_same_v<A, float>) {
       if (!splitRows_ && !cInner && t_.wChunkCount == 1 && p_.rowW.srcLen == t_.w.outSize) {
         rowEnds_ = w_inner::BuildRowEnds(p_.rowW);
-        rowLanesW_ = w_inner::BackwardRowLanesApplies(p_.rowW);  // no halving run: never with rowEnds_
+        rowLanesW_ =
+            w_inner::BackwardRowLanesApplies(p_.rowW);  // a halving run under four: never with rowEnds_
         if constexpr (w_inner::kEightRowLanes) {
           eightRows_ = rowLanesW_ && !rowEnds_.vectors && p_.rowW.srcLen <= w_inner::kEightRowsMaxSrc &&
                        p_.rowW.dstLen <= w_inner::kEightRowsMaxDst &&
