@@ -137,6 +137,44 @@ __attribute__((always_inline)) inline DoublingVec HalvingVector(const float *src
   Deinterleave(L::Load(src + 2 * i + 1), L::Load(src + 2 * i + 1 + kDoublingLanes), &next, &after);
   return L::Fma(after, w[3], L::Fma(next, w[2], L::Fma(at, w[1], L::Fma(before, w[0], L::Zero()))));
 }
+
+// HalvingVector for i, i + V, ... while two vectors of outputs are left before end (the vectors read
+// gradOut up to 2 end - 1), each passed to sink(i, vector); returns the first i not done. Each group's
+// gradOut elements are read once, by two loads at 2i (line-aligned where 2i is: no load that spans two
+// cache lines, where HalvingVector's four loads at 2i -/+ 1 each span two), de-interleaved into the even
+// elements (`at`) and the odd ones (`next`); `before` is the odd ones moved up one lane, the group
+// before's last odd element entering (valignd), and `after` the even ones moved down one, the next
+// group's first even element entering: the same operands and FMAs as HalvingVector, so the same bits.
+template <typename Sink>
+__attribute__((always_inline)) inline int64_t HalvingVectors(const float *src, int64_t i, int64_t end,
+                                                             const DoublingVec w[4], Sink sink) {
+  using L = DoublingLanes;
+  if (i + 2 * kDoublingLanes > end) return i;
+  DoublingVec at, next, nextAt, nextNext;
+  DoublingVec last = _mm512_set1_ps(src[2 * i - 1]);  // lane 15: the odd element before the group
+  Deinterleave(L::Load(src + 2 * i), L::Load(src + 2 * i + kDoublingLanes), &at, &next);
+  for (; i + 2 * kDoublingLanes <= end; i += kDoublingLanes) {
+    const float *ahead = src + 2 * (i + kDoublingLanes);
+    Deinterleave(L::Load(ahead), L::Load(ahead + kDoublingLanes), &nextAt, &nextNext);
+    const DoublingVec before =
+        _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(next), _mm512_castps_si512(last), 15));
+    const DoublingVec after =
+        _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(nextAt), _mm512_castps_si512(at), 1));
+    sink(i, L::Fma(after, w[3], L::Fma(next, w[2], L::Fma(at, w[1], L::Fma(before, w[0], L::Zero())))));
+    last = next;
+    at = nextAt;
+    next = nextNext;
+  }
+  return i;
+}
+
+// The first output from `begin` whose gradOut pair 2i starts a 64-byte line (HalvingVectors' loads
+// then span none), at most V / 2 - 1 further on; begin where the row is not 8-byte aligned.
+inline int64_t LineAlignedHalvingStart(const float *src, int64_t begin) {
+  const auto at = reinterpret_cast<uintptr_t>(src + 2 * begin);
+  if (at % 8 != 0) return begin;
+  return begin + static_cast<int64_t>((64 - at % 64) % 64 / 8);
+}
 #else
 // The even and odd elements of the 2V elements a, b (a first), both in the lane order
 // a0 a2 b0 b2 | a4 a6 b4 b6 (shufps stays within each 128-bit half): the sums are lane-wise, so they
@@ -184,6 +222,13 @@ inline void HalvingRow(const RowGather<float> &g, const float *src, float *dst) 
   for (int64_t j = 0; j < run.begin; ++j) dst[j] = ListOutput(g, src, j);
   const int64_t end = run.end;  // a local: the stores to dst may alias the plan for all the compiler knows
   int64_t i = run.begin;
+#if defined(TRILINEAR3D_HAVE_AVX512)
+  if (i + 2 * kDoublingLanes <= end) {  // the first V outputs, then on from a line-aligned pair
+    StoreVec(dst + i, HalvingVector(src, i, w));
+    i = HalvingVectors(src, LineAlignedHalvingStart(src, i), end, w,
+                       [dst](int64_t at, DoublingVec v) { StoreVec(dst + at, v); });
+  }
+#endif
   for (; i + kDoublingLanes <= end; i += kDoublingLanes) StoreVec(dst + i, HalvingVector(src, i, w));
   if (i < end) {  // the rest as the run's last V outputs: outputs computed twice get the same bits
     i = end - kDoublingLanes;
@@ -220,6 +265,14 @@ inline void HalvingRowTargets(const RowGather<float> &g, const float *src, const
   for (int64_t j = 0; j < run.begin; ++j) ApplyTargetsAt(t, j, ListOutput(g, src, j));
   const int64_t end = run.end;
   int64_t i = run.begin;
+#if defined(TRILINEAR3D_HAVE_AVX512)
+  if (i + 2 * kDoublingLanes <= end) {  // up to a line-aligned pair through the lists (once each)
+    for (const int64_t aligned = LineAlignedHalvingStart(src, i); i < aligned; ++i) {
+      ApplyTargetsAt(t, i, ListOutput(g, src, i));
+    }
+    i = HalvingVectors(src, i, end, w, [&t](int64_t at, DoublingVec v) { ApplyTargetsAt(t, at, v); });
+  }
+#endif
   for (; i + kDoublingLanes <= end; i += kDoublingLanes) ApplyTargetsAt(t, i, HalvingVector(src, i, w));
   for (int64_t j = i; j < g.dstLen; ++j) ApplyTargetsAt(t, j, ListOutput(g, src, j));
 }
@@ -334,6 +387,9 @@ inline void HalvingRowsWithEnds(const RowGather<float> &g, const RowEnds &ends, 
     float *out = dst[row];
     StoreVec(out, RowEndVector(ends.first, in));
     int64_t i = kDoublingLanes;
+#if defined(TRILINEAR3D_HAVE_AVX512)
+    i = HalvingVectors(in, i, last, w, [out](int64_t at, DoublingVec v) { StoreVec(out + at, v); });
+#endif
     for (; i + kDoublingLanes <= last; i += kDoublingLanes) StoreVec(out + i, HalvingVector(in, i, w));
     if (i < last) StoreVec(out + last - kDoublingLanes, HalvingVector(in, last - kDoublingLanes, w));
     StoreVec(out + last, RowEndVector(ends.last, in));

@@ -63,6 +63,9 @@ std::vector<SweepShape> GeneralShapes() {
       // a short batch of six rows), or H grows (rows no tap reaches, batches of 8 + 5)
       {{1, 2, 3, 6, 8}, {5, 21, 36}, {0.0, 0.0, 0.0}},
       {{1, 2, 3, 13, 8}, {5, 5, 36}, {0.0, 0.0, 0.0}},
+      // W exactly halves over long rows (70 <- 140): the halving run's vector loop several times a row,
+      // its rows starting at four alignments (AVX-512: from the row's first line-aligned pair)
+      {{1, 2, 2, 3, 70}, {3, 6, 140}, {0.0, 0.0, 0.0}},
   };
 }
 
