@@ -119,6 +119,16 @@ inline SplitEnds BuildSplitEnds(const RowGather<float> &g) {
 
 #if defined(TRILINEAR3D_HAVE_AVX2)
 
+// Lane m of a halving run's sum: w[0] * before + w[1] * at + w[2] * next + w[3] * after (gradOut 2i - 1,
+// 2i, 2i + 1, 2i + 2 of its output i), FMAs from zero in that order: every vector of the run, however its
+// operands were read, sums through this one chain, so all give the same bits.
+__attribute__((always_inline)) inline DoublingVec HalvingSum(DoublingVec before, DoublingVec at,
+                                                             DoublingVec next, DoublingVec after,
+                                                             const DoublingVec w[4]) {
+  using L = DoublingLanes;
+  return L::Fma(after, w[3], L::Fma(next, w[2], L::Fma(at, w[1], L::Fma(before, w[0], L::Zero()))));
+}
+
 #if defined(TRILINEAR3D_HAVE_AVX512)
 // The even and odd elements of the 2V elements a, b (a first) as two vectors.
 inline void Deinterleave(__m512 a, __m512 b, __m512 *even, __m512 *odd) {
@@ -135,7 +145,7 @@ __attribute__((always_inline)) inline DoublingVec HalvingVector(const float *src
   DoublingVec before, at, next, after;
   Deinterleave(L::Load(src + 2 * i - 1), L::Load(src + 2 * i - 1 + kDoublingLanes), &before, &at);
   Deinterleave(L::Load(src + 2 * i + 1), L::Load(src + 2 * i + 1 + kDoublingLanes), &next, &after);
-  return L::Fma(after, w[3], L::Fma(next, w[2], L::Fma(at, w[1], L::Fma(before, w[0], L::Zero()))));
+  return HalvingSum(before, at, next, after, w);
 }
 
 // HalvingVector for i, i + V, ... while two vectors of outputs are left before end (the vectors read
@@ -160,7 +170,7 @@ __attribute__((always_inline)) inline int64_t HalvingVectors(const float *src, i
         _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(next), _mm512_castps_si512(last), 15));
     const DoublingVec after =
         _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(nextAt), _mm512_castps_si512(at), 1));
-    sink(i, L::Fma(after, w[3], L::Fma(next, w[2], L::Fma(at, w[1], L::Fma(before, w[0], L::Zero())))));
+    sink(i, HalvingSum(before, at, next, after, w));
     last = next;
     at = nextAt;
     next = nextNext;
@@ -198,8 +208,7 @@ __attribute__((always_inline)) inline DoublingVec HalvingVector(const float *src
   DoublingVec before, at, next, after;
   DeinterleaveInLanes(L::Load(src + 2 * i - 1), L::Load(src + 2 * i - 1 + kDoublingLanes), &before, &at);
   DeinterleaveInLanes(L::Load(src + 2 * i + 1), L::Load(src + 2 * i + 1 + kDoublingLanes), &next, &after);
-  return InLaneOrderToRow(
-      L::Fma(after, w[3], L::Fma(next, w[2], L::Fma(at, w[1], L::Fma(before, w[0], L::Zero())))));
+  return InLaneOrderToRow(HalvingSum(before, at, next, after, w));
 }
 #endif
 
@@ -422,9 +431,7 @@ class SplitHalvingReader {
   DoublingVec Vector(const float *src, int64_t i) const {
     using L = DoublingLanes;
     const float *even = src, *odd = src + half_;
-    return L::Fma(L::Load(even + i + 1), w_[3],
-                  L::Fma(L::Load(odd + i), w_[2],
-                         L::Fma(L::Load(even + i), w_[1], L::Fma(L::Load(odd + i - 1), w_[0], L::Zero()))));
+    return HalvingSum(L::Load(odd + i - 1), L::Load(even + i), L::Load(odd + i), L::Load(even + i + 1), w_);
   }
 
  private:
