@@ -265,25 +265,31 @@ class BackwardWidthLastRunner : RunnerLaunch {
   // Whether the item's slab rows of plane (the gradOut rows its H taps span, its columns) hold only
   // finite values, by summing them: an inf or NaN makes the sum non-finite. A sum of finite values that
   // overflows says "no" too, and the D step then runs, which gives the same bits. One read of rows the
-  // H step then reads from cache.
+  // H step then reads from cache. The vector sums run across the rows and are reduced once: a reduction
+  // per row (a chain of V scalar adds through memory) cost more than the row's loads on short rows
+  // (B8's 128 elements, AVX-512 most).
   bool FiniteRows(const A *plane) const {
     A sum = A(0);
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
+    using L = TierLanes<A>;
+    typename L::Vec a = L::Zero(), b = L::Zero();
+#endif
     for (int64_t r = 0; r < slabRowCount_; ++r) {
       const A *row = plane + (ohFirst_ + r) * src_.strides[3];
       int64_t x = 0;
 #if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
-      using L = TierLanes<A>;
-      typename L::Vec a = L::Zero(), b = L::Zero();
       for (; x + 2 * L::kLanes <= srcRowElems_; x += 2 * L::kLanes) {
         a = L::Add(a, L::Load(row + x));
         b = L::Add(b, L::Load(row + x + L::kLanes));
       }
-      alignas(64) A lanes[L::kLanes];
-      L::Store(lanes, L::Add(a, b));
-      for (int64_t k = 0; k < L::kLanes; ++k) sum += lanes[k];
 #endif
       for (; x < srcRowElems_; ++x) sum += row[x];
     }
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
+    alignas(64) A lanes[L::kLanes];
+    L::Store(lanes, L::Add(a, b));
+    for (int64_t k = 0; k < L::kLanes; ++k) sum += lanes[k];
+#endif
     return std::isfinite(sum);
   }
 
