@@ -66,6 +66,10 @@ std::vector<SweepShape> GeneralShapes() {
       // W exactly halves over long rows (70 <- 140): the halving run's vector loop several times a row,
       // its rows starting at four alignments (AVX-512: from the row's first line-aligned pair)
       {{1, 2, 2, 3, 70}, {3, 6, 140}, {0.0, 0.0, 0.0}},
+      // W exactly halves over short rows (8 <- 16, 12 <- 24): a halving run of 6 or 10 outputs, under the
+      // halving vectors' V (both AVX tiers, AVX-512), whose rows the windowed vector steps take
+      {{1, 2, 3, 5, 8}, {5, 9, 16}, {0.0, 0.0, 0.0}},
+      {{1, 2, 3, 5, 12}, {5, 9, 24}, {0.0, 0.0, 0.0}},
   };
 }
 
