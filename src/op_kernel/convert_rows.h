@@ -9,6 +9,7 @@
 #error "an ISA header: include op_kernel/isa_begin.h before it"
 #endif
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -19,34 +20,74 @@
 namespace trilinear3d::kernel::TRILINEAR3D_ISA {
 
 #if defined(TRILINEAR3D_HAVE_VEC128) && defined(__SSE2__)
-// n fp16 at src widened to fp32 with a float multiply when fp32 denormal inputs count (MXCSR's DAZ
-// clear, as by default): each fp16's sign and magnitude bits moved into their fp32 places (the
-// magnitude shifted up by 13) read as a float 2^-112 times the value (an fp16 subnormal reads as an
-// fp32 denormal), times 2^112 exactly. The fp32 bits are built as their 16-bit halves, eight lanes per
-// operation (the high half: the sign and the magnitude's top twelve bits, from one arithmetic shift;
-// the low half: the magnitude's last three bits), then interleaved. An inf or a NaN (a magnitude over
-// 0x7bff) would need the all-ones exponent: the loop only notes whether one was seen. The same bits as
-// Vec128Lanes::Load (HalfToFloat) in about a third of its operations. Returns how many it widened (a
-// multiple of 8), or 0, what it wrote to be overwritten by the caller's exact path (Vec128Lanes::Load),
-// with DAZ set (the denormal would read as zero) or when an inf or a NaN was among them.
-inline int64_t WidenFp16Fast(const Fp16 *src, float *__restrict dst, int64_t n) {
-  constexpr unsigned kDenormalsAreZero = 1u << 6;
-  if ((_mm_getcsr() & kDenormalsAreZero) != 0) return 0;
-  const __m128i magnitude = _mm_set1_epi16(0x7fff), finite = _mm_set1_epi16(0x7bff);
+// MXCSR's denormal modes (both clear by default): DAZ reads a denormal operand as zero, FTZ flushes a
+// denormal result to zero.
+constexpr unsigned kDenormalsAreZero = 1u << 6, kFlushToZero = 1u << 15;
+
+// fp16 widened by integer operations, eight lanes per operation: each fp16's sign and magnitude bits
+// moved into their fp32 places (the magnitude shifted up by 13) read as a float 2^-112 times the value
+// (an fp16 subnormal reads as an fp32 denormal). The fp32 bits are built as their 16-bit halves (the
+// high half: the sign and the magnitude's top twelve bits, from one arithmetic shift; the low half: the
+// magnitude's last three bits), then interleaved. kScaled: times 2^112 (exact), the value itself. An inf
+// or a NaN (a magnitude over 0x7bff) would need the all-ones exponent: the loop only keeps the largest
+// magnitude seen. Returns how many it widened (a multiple of 8), or -1 when an inf or a NaN was among
+// them (what it wrote then to be overwritten).
+template <bool kScaled>
+inline int64_t WidenFp16Lanes(const Fp16 *src, float *__restrict dst, int64_t n) {
+  const __m128i magnitude = _mm_set1_epi16(0x7fff);
   const __m128i signAndTop = _mm_set1_epi16(static_cast<int16_t>(0x8fff));
   const __m128 scale = _mm_set1_ps(0x1p112f);
-  __m128i special = _mm_setzero_si128();
+  __m128i largest = _mm_setzero_si128();  // magnitudes fit int16: a signed maximum
   int64_t i = 0;
   for (; i + 8 <= n; i += 8) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i));
     const __m128i high = _mm_and_si128(_mm_srai_epi16(v, 3), signAndTop);
     const __m128i low = _mm_slli_epi16(v, 13);
-    special = _mm_or_si128(special, _mm_cmpgt_epi16(_mm_and_si128(v, magnitude), finite));
-    _mm_storeu_ps(dst + i, _mm_mul_ps(_mm_castsi128_ps(_mm_unpacklo_epi16(low, high)), scale));
-    _mm_storeu_ps(dst + i + 4, _mm_mul_ps(_mm_castsi128_ps(_mm_unpackhi_epi16(low, high)), scale));
+    largest = _mm_max_epi16(largest, _mm_and_si128(v, magnitude));
+    __m128 first = _mm_castsi128_ps(_mm_unpacklo_epi16(low, high));
+    __m128 second = _mm_castsi128_ps(_mm_unpackhi_epi16(low, high));
+    if constexpr (kScaled) {
+      first = _mm_mul_ps(first, scale);
+      second = _mm_mul_ps(second, scale);
+    }
+    _mm_storeu_ps(dst + i, first);
+    _mm_storeu_ps(dst + i + 4, second);
   }
-  return _mm_movemask_epi8(special) == 0 ? i : 0;
+  const __m128i special = _mm_cmpgt_epi16(largest, _mm_set1_epi16(0x7bff));
+  return _mm_movemask_epi8(special) == 0 ? i : -1;
 }
+
+// n fp16 at src widened to fp32 (WidenFp16Lanes, times 2^112) when DAZ is clear: the same bits as
+// Vec128Lanes::Load (HalfToFloat) in about a third of its operations. Returns how many it widened (a
+// multiple of 8), or 0, what it wrote to be overwritten by the caller's exact path, with DAZ set (the
+// denormal would read as zero) or when an inf or a NaN was among them.
+inline int64_t WidenFp16Fast(const Fp16 *src, float *__restrict dst, int64_t n) {
+  if ((_mm_getcsr() & kDenormalsAreZero) != 0) return 0;
+  return std::max<int64_t>(0, WidenFp16Lanes<true>(src, dst, n));
+}
+
+// All n fp16 at src as 2^-112 times their values (WidenFp16Lanes unscaled, the tail one at a time), for
+// a caller that folds the 2^112 into its weights. A product raw * (w * 2^112), w * 2^112 exact (|w| at
+// most 2^15), is the exact product x * w rounded once: the bits of ToAcc(x) * w; so is the sum of two
+// raw values the sum of the values scaled (exact wherever it is denormal: a multiple of 2^-136), as
+// CombineRows' symmetric pairs add them. False, what it wrote to be overwritten, with DAZ or FTZ set
+// (a raw denormal read as zero or a raw sum flushed) or when an inf or a NaN was among them.
+inline bool WidenFp16Raw(const Fp16 *src, float *__restrict dst, int64_t n) {
+  if ((_mm_getcsr() & (kDenormalsAreZero | kFlushToZero)) != 0) return false;
+  int64_t i = WidenFp16Lanes<false>(src, dst, n);
+  if (i < 0) return false;
+  for (; i < n; ++i) {
+    const uint32_t h = src[i].bits;
+    if ((h & 0x7fffu) > 0x7bffu) return false;
+    const uint32_t bits = ((h & 0x8000u) << 16) | ((h & 0x7fffu) << 13);
+    std::memcpy(dst + i, &bits, sizeof bits);
+  }
+  return true;
+}
+constexpr bool kWidensFp16Raw = true;
+#else
+inline bool WidenFp16Raw(const Fp16 *, float *, int64_t) { return false; }
+constexpr bool kWidensFp16Raw = false;
 #endif
 
 // Converts n elements at src (stride in elements) to the accumulation type.

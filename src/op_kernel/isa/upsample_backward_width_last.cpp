@@ -81,6 +81,9 @@ class BackwardWidthLastRunner : RunnerLaunch {
       if (denseSlab_ && t_.widenedPlanes > 0 && t_.widenedPlanes <= tiling::kMaxWidenedPlanes) {
         widened_ = tapRows_ + kTapGroup * srcRowStride_;
         widenedStride_ = slabStride;
+        // Raw slabs where every D weight times 2^112 is exact and finite.
+        rawWidening_ = kWidensFp16Raw && std::all_of(p_.colD.w.begin(), p_.colD.w.end(),
+                                                     [](A w) { return std::fabs(w) <= A(0x1p15f); });
       }
     }
     if constexpr (std::is_same_v<T, float>) {
@@ -330,11 +333,16 @@ class BackwardWidthLastRunner : RunnerLaunch {
       }
       if (widened_ != nullptr) {
         const A *rows[kSweepTaps];
-        for (int j = 0; j < k; ++j) rows[j] = WidenedSlab(p_.colD.src[g + j], planes[j], n);
+        A w[kSweepTaps];  // a raw slab's weight times 2^112 (WidenedSlab)
+        for (int j = 0; j < k; ++j) {
+          bool raw = false;
+          rows[j] = WidenedSlab(p_.colD.src[g + j], planes[j], n, &raw);
+          w[j] = raw ? p_.colD.w[g + j] * A(0x1p112f) : p_.colD.w[g + j];
+        }
         for (int64_t x = 0; x < n; x += kPieceElems) {
           const A *at[kSweepTaps];
           for (int j = 0; j < k; ++j) at[j] = rows[j] + x;
-          CombineRows(dSlab_ + x, at, p_.colD.w.data() + g, k, std::min(kPieceElems, n - x), g > e0);
+          CombineRows(dSlab_ + x, at, w, k, std::min(kPieceElems, n - x), g > e0);
           prefetch_.IssueDose();
         }
         continue;
@@ -350,15 +358,21 @@ class BackwardWidthLastRunner : RunnerLaunch {
 
   // The slab of gradOut plane od (at plane, n elements) widened to A: slot od mod widenedPlanes,
   // widened when it holds another plane. A D index's planes span at most widenedPlanes, so the slabs it
-  // reads have distinct slots, and one the next index shares is widened once for both. The values are
-  // the ones CombineRows widens on load (exact), so the D step sums the same terms.
-  const A *WidenedSlab(int64_t od, const T *plane, int64_t n) {
+  // reads have distinct slots, and one the next index shares is widened once for both. *raw: whether the
+  // slab holds 2^-112 times the values (WidenFp16Raw, where rawWidening_ allows it and the plane has no
+  // inf or NaN), which the D step multiplies by its weights times 2^112; else the values CombineRows
+  // widens on load (exact). Either way the D step sums the same terms.
+  const A *WidenedSlab(int64_t od, const T *plane, int64_t n, bool *raw) {
     const int64_t slot = od % t_.widenedPlanes;
     A *slab = widened_ + slot * widenedStride_;
     if (widenedOd_[slot] != od) {
-      LoadRow(plane, 1, slab, n);
+      bool rawSlab = false;
+      if constexpr (std::is_same_v<T, Fp16>) rawSlab = rawWidening_ && WidenFp16Raw(plane, slab, n);
+      if (!rawSlab) LoadRow(plane, 1, slab, n);
       widenedOd_[slot] = od;
+      widenedRaw_[slot] = rawSlab;
     }
+    *raw = widenedRaw_[slot];
     return slab;
   }
 
@@ -740,6 +754,8 @@ class BackwardWidthLastRunner : RunnerLaunch {
   A *widened_ = nullptr;
   int64_t widenedStride_ = 0;
   int64_t widenedOd_[tiling::kMaxWidenedPlanes] = {};
+  bool widenedRaw_[tiling::kMaxWidenedPlanes] = {};  // the slot's slab is raw (WidenedSlab)
+  bool rawWidening_ = false;  // the D weights allow raw slabs (times 2^112: exact and finite)
   PrefetchQueue prefetch_;
 };
 
