@@ -132,6 +132,7 @@ class BackwardWidthLastRunner : RunnerLaunch {
     srcBase_ = PlaneBase<const T>(src_, t_, b.plane) + (colCount_ > 0 ? colFirst_ * src_.strides[4] : 0);
     dstBase_ = PlaneBase<T>(dst_, t_, b.plane) + w0_ * dst_.strides[4];
     std::fill(std::begin(widenedOd_), std::end(widenedOd_), -1);  // the item's slabs are not widened yet
+    rawSlabs_ = rawWidening_;
     carriedId_ = -1;
     for (int64_t id = b.d0; id < b.d1; ++id) {
       const bool reached = p_.colD.begin[id] < p_.colD.begin[id + 1] && slabRowCount_ > 0 && colCount_ > 0;
@@ -334,10 +335,18 @@ class BackwardWidthLastRunner : RunnerLaunch {
       if (widened_ != nullptr) {
         const A *rows[kSweepTaps];
         A w[kSweepTaps];  // a raw slab's weight times 2^112 (WidenedSlab)
-        for (int j = 0; j < k; ++j) {
-          bool raw = false;
-          rows[j] = WidenedSlab(p_.colD.src[g + j], planes[j], n, &raw);
-          w[j] = raw ? p_.colD.w[g + j] * A(0x1p112f) : p_.colD.w[g + j];
+        // All of a group's slabs raw or none: CombineRows' path (symmetric pairs or not) follows the
+        // weights, so a group mixing the two could sum in another order. A slab that cannot be raw
+        // turns the item's raw slabs exact (WidenedSlab), and the second round then finds them so.
+        for (int round = 0; round < 2; ++round) {
+          int raws = 0;
+          for (int j = 0; j < k; ++j) {
+            bool raw = false;
+            rows[j] = WidenedSlab(p_.colD.src[g + j], planes[j], n, &raw);
+            w[j] = raw ? p_.colD.w[g + j] * A(0x1p112f) : p_.colD.w[g + j];
+            raws += raw ? 1 : 0;
+          }
+          if (raws == 0 || raws == k) break;
         }
         for (int64_t x = 0; x < n; x += kPieceElems) {
           const A *at[kSweepTaps];
@@ -359,15 +368,25 @@ class BackwardWidthLastRunner : RunnerLaunch {
   // The slab of gradOut plane od (at plane, n elements) widened to A: slot od mod widenedPlanes,
   // widened when it holds another plane. A D index's planes span at most widenedPlanes, so the slabs it
   // reads have distinct slots, and one the next index shares is widened once for both. *raw: whether the
-  // slab holds 2^-112 times the values (WidenFp16Raw, where rawWidening_ allows it and the plane has no
-  // inf or NaN), which the D step multiplies by its weights times 2^112; else the values CombineRows
-  // widens on load (exact). Either way the D step sums the same terms.
+  // slab holds 2^-112 times the values (WidenFp16Raw, while rawSlabs_: rawWidening_ allows it and no
+  // plane of the item has failed it, by an inf or a NaN or MXCSR's modes), which the D step multiplies by
+  // its weights times 2^112; else the values CombineRows widens on load (exact). Either way the D step
+  // sums the same terms. A failure ends the item's raw slabs: those widened are widened again, exactly,
+  // when next asked for.
   const A *WidenedSlab(int64_t od, const T *plane, int64_t n, bool *raw) {
     const int64_t slot = od % t_.widenedPlanes;
     A *slab = widened_ + slot * widenedStride_;
     if (widenedOd_[slot] != od) {
       bool rawSlab = false;
-      if constexpr (std::is_same_v<T, Fp16>) rawSlab = rawWidening_ && WidenFp16Raw(plane, slab, n);
+      if constexpr (std::is_same_v<T, Fp16>) {
+        rawSlab = rawSlabs_ && WidenFp16Raw(plane, slab, n);
+        if (rawSlabs_ && !rawSlab) {
+          rawSlabs_ = false;
+          for (int64_t s = 0; s < t_.widenedPlanes; ++s) {
+            if (widenedRaw_[s]) widenedOd_[s] = -1;
+          }
+        }
+      }
       if (!rawSlab) LoadRow(plane, 1, slab, n);
       widenedOd_[slot] = od;
       widenedRaw_[slot] = rawSlab;
@@ -756,6 +775,7 @@ class BackwardWidthLastRunner : RunnerLaunch {
   int64_t widenedOd_[tiling::kMaxWidenedPlanes] = {};
   bool widenedRaw_[tiling::kMaxWidenedPlanes] = {};  // the slot's slab is raw (WidenedSlab)
   bool rawWidening_ = false;  // the D weights allow raw slabs (times 2^112: exact and finite)
+  bool rawSlabs_ = false;     // the item's slabs may still be raw (WidenedSlab)
   PrefetchQueue prefetch_;
 };
 
