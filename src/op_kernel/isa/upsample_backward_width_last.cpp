@@ -334,20 +334,17 @@ class BackwardWidthLastRunner : RunnerLaunch {
       }
       if (widened_ != nullptr) {
         const A *rows[kSweepTaps];
-        A w[kSweepTaps];  // a raw slab's weight times 2^112 (WidenedSlab)
         // All of a group's slabs raw or none: CombineRows' path (symmetric pairs or not) follows the
-        // weights, so a group mixing the two could sum in another order. A slab that cannot be raw
-        // turns the item's raw slabs exact (WidenedSlab), and the second round then finds them so.
-        for (int round = 0; round < 2; ++round) {
-          int raws = 0;
-          for (int j = 0; j < k; ++j) {
-            bool raw = false;
-            rows[j] = WidenedSlab(p_.colD.src[g + j], planes[j], n, &raw);
-            w[j] = raw ? p_.colD.w[g + j] * A(0x1p112f) : p_.colD.w[g + j];
-            raws += raw ? 1 : 0;
-          }
-          if (raws == 0 || raws == k) break;
+        // weights, so a group mixing the two could sum in another order. A slab that cannot be raw turns
+        // the item's raw slabs exact (WidenedSlab), so a group during which that happened is gathered
+        // again, all exact.
+        const bool rawBefore = rawSlabs_;
+        for (int j = 0; j < k; ++j) rows[j] = WidenedSlab(p_.colD.src[g + j], planes[j], n);
+        if (rawBefore && !rawSlabs_) {
+          for (int j = 0; j < k; ++j) rows[j] = WidenedSlab(p_.colD.src[g + j], planes[j], n);
         }
+        A w[kSweepTaps];  // raw slabs: the weights times 2^112
+        for (int j = 0; j < k; ++j) w[j] = rawSlabs_ ? p_.colD.w[g + j] * A(0x1p112f) : p_.colD.w[g + j];
         for (int64_t x = 0; x < n; x += kPieceElems) {
           const A *at[kSweepTaps];
           for (int j = 0; j < k; ++j) at[j] = rows[j] + x;
@@ -367,31 +364,27 @@ class BackwardWidthLastRunner : RunnerLaunch {
 
   // The slab of gradOut plane od (at plane, n elements) widened to A: slot od mod widenedPlanes,
   // widened when it holds another plane. A D index's planes span at most widenedPlanes, so the slabs it
-  // reads have distinct slots, and one the next index shares is widened once for both. *raw: whether the
-  // slab holds 2^-112 times the values (WidenFp16Raw, while rawSlabs_: rawWidening_ allows it and no
-  // plane of the item has failed it, by an inf or a NaN or MXCSR's modes), which the D step multiplies by
-  // its weights times 2^112; else the values CombineRows widens on load (exact). Either way the D step
-  // sums the same terms. A failure ends the item's raw slabs: those widened are widened again, exactly,
-  // when next asked for.
-  const A *WidenedSlab(int64_t od, const T *plane, int64_t n, bool *raw) {
+  // reads have distinct slots, and one the next index shares is widened once for both. While rawSlabs_
+  // (rawWidening_ allows it and no plane of the item has failed it, by an inf or a NaN or MXCSR's modes)
+  // every slab holds 2^-112 times the values (WidenFp16Raw), which the D step multiplies by its weights
+  // times 2^112; else the values CombineRows widens on load (exact). Either way the D step sums the same
+  // terms. A failure ends the item's raw slabs: those widened are widened again, exactly, when next asked
+  // for, so a slot's slab is raw exactly while rawSlabs_ holds.
+  const A *WidenedSlab(int64_t od, const T *plane, int64_t n) {
     const int64_t slot = od % t_.widenedPlanes;
     A *slab = widened_ + slot * widenedStride_;
     if (widenedOd_[slot] != od) {
-      bool rawSlab = false;
+      bool raw = false;
       if constexpr (std::is_same_v<T, Fp16>) {
-        rawSlab = rawSlabs_ && WidenFp16Raw(plane, slab, n);
-        if (rawSlabs_ && !rawSlab) {
+        raw = rawSlabs_ && WidenFp16Raw(plane, slab, n);
+        if (rawSlabs_ && !raw) {
           rawSlabs_ = false;
-          for (int64_t s = 0; s < t_.widenedPlanes; ++s) {
-            if (widenedRaw_[s]) widenedOd_[s] = -1;
-          }
+          std::fill(std::begin(widenedOd_), std::end(widenedOd_), -1);
         }
       }
-      if (!rawSlab) LoadRow(plane, 1, slab, n);
+      if (!raw) LoadRow(plane, 1, slab, n);
       widenedOd_[slot] = od;
-      widenedRaw_[slot] = rawSlab;
     }
-    *raw = widenedRaw_[slot];
     return slab;
   }
 
@@ -773,7 +766,6 @@ class BackwardWidthLastRunner : RunnerLaunch {
   A *widened_ = nullptr;
   int64_t widenedStride_ = 0;
   int64_t widenedOd_[tiling::kMaxWidenedPlanes] = {};
-  bool widenedRaw_[tiling::kMaxWidenedPlanes] = {};  // the slot's slab is raw (WidenedSlab)
   bool rawWidening_ = false;  // the D weights allow raw slabs (times 2^112: exact and finite)
   bool rawSlabs_ = false;     // the item's slabs may still be raw (WidenedSlab)
   PrefetchQueue prefetch_;
