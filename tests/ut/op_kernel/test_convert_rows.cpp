@@ -34,10 +34,21 @@ uint32_t Bits(float f) {
   return u;
 }
 
+// The non-finite patterns a row's fast path must notice: +inf, -inf, a signalling and a quiet NaN, and the
+// all-ones NaN.
+constexpr uint16_t kSpecials[] = {0x7c00, 0xfc00, 0x7c01, 0x7e00, 0xffff};
+
 // The patterns from `first` on (wrapping), n of them, as a row.
 std::vector<Fp16> PatternRow(uint32_t first, int64_t n) {
   std::vector<Fp16> row(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) row[static_cast<size_t>(i)].bits = static_cast<uint16_t>(first + i);
+  return row;
+}
+
+// A row of 40 finite values with `special` at `position`.
+std::vector<Fp16> RowWithSpecial(uint16_t special, int position) {
+  std::vector<Fp16> row = PatternRow(0x3c00, 40);
+  row[static_cast<size_t>(position)].bits = special;
   return row;
 }
 
@@ -63,9 +74,8 @@ void ExpectLoadRowExact() {
   }
   // One inf or NaN among finite values, at each position of a row of 40: the row widened exactly.
   for (int position = 0; position < 40; ++position) {
-    for (const int special : {0x7c00, 0xfc00, 0x7c01, 0x7e00, 0xffff}) {
-      std::vector<Fp16> row = PatternRow(0x3c00, 40);
-      row[static_cast<size_t>(position)].bits = static_cast<uint16_t>(special);
+    for (const uint16_t special : kSpecials) {
+      const std::vector<Fp16> row = RowWithSpecial(special, position);
       LoadRow(row.data(), 1, out.data(), Opaque(40));
       for (int i = 0; i < 40; ++i) {
         const uint16_t h = row[static_cast<size_t>(i)].bits;
@@ -110,9 +120,8 @@ TEST(ConvertRowsFp16, RawWideningIsExactOrRefused) {
     }
   }
   for (int position = 0; position < 40; ++position) {
-    for (const int special : {0x7c00, 0xfc00, 0x7c01, 0x7e00, 0xffff}) {
-      std::vector<Fp16> row = PatternRow(0x3c00, 40);
-      row[static_cast<size_t>(position)].bits = static_cast<uint16_t>(special);
+    for (const uint16_t special : kSpecials) {
+      const std::vector<Fp16> row = RowWithSpecial(special, position);
       EXPECT_FALSE(WidenFp16Raw(row.data(), out.data(), Opaque(40)))
           << "0x" << std::hex << special << std::dec << " at " << position;
     }
