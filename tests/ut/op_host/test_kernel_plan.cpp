@@ -768,6 +768,16 @@ TEST(RowSteps, UpsamplingBlocksReadHalfWindows) {
   // The last blocks' windows end at the row's end (source 63), their indices raised to match.
   EXPECT_EQ(g.stepBase.back(), 56);
   ReplaySteps(g, 8);
+  // The same axis at V = 16 (AVX-512's FourHalfWindowPairRowsF32): 8 full blocks of 16 outputs (at most
+  // 9 sources each) and a 3-lane last one, all pairs of half-window steps, the last window at 48.
+  RowGather<float> wide = BuildForwardRowGather<float>(math::AxisSpec{64, 131, true, up});
+  BuildRowSteps(&wide, 16);
+  ASSERT_EQ(wide.lanes, 16);
+  EXPECT_EQ(wide.blockLanes.back(), 3);
+  EXPECT_EQ(wide.blockHalfWindow, std::vector<uint8_t>(9, 1));
+  EXPECT_TRUE(wide.allHalfWindowPairs);
+  EXPECT_EQ(wide.stepBase.back(), 48);
+  ReplaySteps(wide, 16);
   // Backward 131 -> 64 (B5's W axis): each block's sources span more than 8 elements.
   RowGather<float> d = BuildBackwardRowGather<float>(math::AxisSpec{64, 131, true, up});
   BuildRowSteps(&d, 8);
