@@ -619,6 +619,12 @@ constexpr int kCombineSweepTaps = 4;
 constexpr int kCombineSweepTaps = 8;
 #endif
 
+// The most sources CombineRowsSplit and CombineRowsSplitPair take in one sweep over dst on every tier
+// (CombineSplitParts: a pair's eight planes at a time, others four), AVX-512 included: its
+// kCombineSweepTaps (4) would store and reload a pair's two slabs twice as often, which a D index of many
+// planes (a large downscale: B4's 64) pays on every plane.
+constexpr int kCombineSplitSweepTaps = 8;
+
 // k >= 1 source rows; dst must not overlap a source. See the top of the file. The sources are summed
 // kCombineSweepTaps at a time (a sweep over dst each), which gives every element the same operations
 // in the same order as any other grouping: the chain w[0] * src[0], then one FMA (baseline: a

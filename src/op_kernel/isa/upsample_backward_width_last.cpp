@@ -164,6 +164,8 @@ class BackwardWidthLastRunner : RunnerLaunch {
   // Taps per CombineRows call of the dense D step and of the H step from the slab: a D index's list
   // (B7: 5 or 6 planes) in one sweep over the slab instead of two.
   static constexpr int kSweepTaps = kCombineSweepTaps;
+  // Taps per call of the split D step (bf16 split rows).
+  static constexpr int kSplitSweepTaps = kCombineSplitSweepTaps;
   // AVX2's CombineRows sums a row's last (srcRowElems mod 8) elements one at a time: on short W-inner
   // rows (36: B7) most of the H step. Its H step from the slab runs whole vectors instead (hStepElems_,
   // the row rounded up): the lanes past the row read the next slab row (the last row: the padding after
@@ -231,7 +233,8 @@ class BackwardWidthLastRunner : RunnerLaunch {
         prefetch_.Add(base + p_.colD.src[e] * src_.strides[2] + first * src_.strides[3], count * rowBytes);
       }
     }
-    auto sweeps = [](int64_t entries) { return (entries + kSweepTaps - 1) / kSweepTaps; };
+    const int64_t perSweep = splitRows_ ? kSplitSweepTaps : kSweepTaps;
+    auto sweeps = [perSweep](int64_t entries) { return (entries + perSweep - 1) / perSweep; };
     const int64_t groups = sweeps(entries_.shared - entries_.start) + sweeps(entries_.end - entries_.shared);
     const int64_t pieces = groups * ((slabRowCount_ * srcRowElems_ + kPieceElems - 1) / kPieceElems);
     prefetch_.PlanDoses((directPlane_ != nullptr ? 0 : pieces) + (h1_ - h0_));
@@ -399,8 +402,8 @@ class BackwardWidthLastRunner : RunnerLaunch {
     const A *w = p_.colD.w.data();
     for (int64_t g = e.start; g < e.end;) {
       const bool pair = g >= e.shared;
-      const int k = static_cast<int>(std::min<int64_t>(kSweepTaps, (pair ? e.end : e.shared) - g));
-      const T *planes[kSweepTaps];
+      const int k = static_cast<int>(std::min<int64_t>(kSplitSweepTaps, (pair ? e.end : e.shared) - g));
+      const T *planes[kSplitSweepTaps];
       for (int j = 0; j < k; ++j) {
         planes[j] = srcBase_ + p_.colD.src[g + j] * src_.strides[2] + ohFirst_ * src_.strides[3];
       }
@@ -425,7 +428,7 @@ class BackwardWidthLastRunner : RunnerLaunch {
       int64_t issued = 0;
       for (int64_t r = 0; r < slabRowCount_; r += pieceRows) {
         const int64_t rows = std::min(pieceRows, slabRowCount_ - r), at = r * srcRowElems_;
-        const T *src[kSweepTaps];
+        const T *src[kSplitSweepTaps];
         for (int j = 0; j < k; ++j) src[j] = planes[j] + at;
         if (wNext != nullptr) {
           CombineRowsSplitPair(dSlab_ + at, carrySlab_ + at, src, w, wNext, k, srcRowElems_, rows, accumulate,
