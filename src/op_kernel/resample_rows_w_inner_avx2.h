@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "op_kernel/kernel_plan.h"
+#include "op_kernel/resample_rows_w_half_pairs.h"
 #include "op_kernel/row_arith.h"
 #include "op_kernel/vector_lanes.h"
 
@@ -303,45 +304,6 @@ __attribute__((noinline)) inline void FourWindowedRowsF32(const RowGather<float>
   }
 }
 
-// FourWindowedRowsF32 of a gather of RowGather::allHalfWindowPairs (linear upsampling): block b's two
-// steps at 2b and 2b + 1, its outputs from 8b on, each row's window one whole load. Per block and row
-// a load, two permutes, two FMAs and a store: the operations of FourWindowedRowsF32's half-window
-// blocks, so their bits, without its per-block walk of the step ranges (or the stack traffic of its
-// eight row pointers).
-__attribute__((noinline)) inline void FourHalfWindowPairRowsF32(const RowGather<float> &g,
-                                                                const float *const *src, float *const *dst) {
-  const float *s0 = src[0], *s1 = src[1], *s2 = src[2], *s3 = src[3];
-  float *d0 = dst[0], *d1 = dst[1], *d2 = dst[2], *d3 = dst[3];
-  const int64_t *__restrict base = g.stepBase.data();
-  const int32_t *__restrict stepIdx = g.stepIdx.data();
-  const float *__restrict stepW = g.stepW.data();
-  const int64_t last = static_cast<int64_t>(g.blockStart.size()) - 1;
-  const __m256 zero = _mm256_setzero_ps();
-  __m256 a0, a1, a2, a3;
-  auto block = [&](int64_t b) {
-    const int64_t at = base[2 * b];
-    const __m256i i0 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(stepIdx + 16 * b));
-    const __m256i i1 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(stepIdx + 16 * b + 8));
-    const __m256 w0 = _mm256_loadu_ps(stepW + 16 * b), w1 = _mm256_loadu_ps(stepW + 16 * b + 8);
-    auto sum = [&](const float *row) {
-      const __m256 x = _mm256_loadu_ps(row + at);
-      return _mm256_fmadd_ps(_mm256_permutevar8x32_ps(x, i1), w1,
-                             _mm256_fmadd_ps(_mm256_permutevar8x32_ps(x, i0), w0, zero));
-    };
-    a0 = sum(s0);
-    a1 = sum(s1);
-    a2 = sum(s2);
-    a3 = sum(s3);
-  };
-  for (int64_t b = 0; b < last; ++b) {
-    block(b);
-    StoreFourRows(d0 + 8 * b, d1 + 8 * b, d2 + 8 * b, d3 + 8 * b, 8, a0, a1, a2, a3);
-  }
-  block(last);
-  const int64_t j0 = 8 * last;
-  StoreFourRows(d0 + j0, d1 + j0, d2 + j0, d3 + j0, g.dstLen - j0, a0, a1, a2, a3);
-}
-
 // Takes 4 rows (no prefetch, no targets) through FourWindowedRowsF32 when it applies; returns false
 // (nothing done) when not.
 template <typename A>
@@ -349,7 +311,7 @@ __attribute__((always_inline)) inline bool FourWindowedRows(const RowGather<A> &
                                                             A *const *dst) {
   if constexpr (std::is_same_v<A, float>) {
     if (g.lanes == 8 && g.allHalfWindowPairs) {
-      FourHalfWindowPairRowsF32(g, src, dst);
+      FourHalfWindowPairRowsF32<Avx2Lanes<float>>(g, src, dst);
       return true;
     }
     if (g.lanes == 8 && g.allWindowed) {

@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "op_kernel/kernel_plan.h"
+#include "op_kernel/resample_rows_w_half_pairs.h"
 #include "op_kernel/row_arith.h"
 #include "op_kernel/vector_lanes.h"
 
@@ -167,57 +168,6 @@ inline void FourWindowedRowsF32(const RowGather<float> &g, const float *const *s
   }
 }
 
-// FourWindowedRowsF32 of a gather of RowGather::allHalfWindowPairs (linear upsampling): block b's two
-// steps at 2b and 2b + 1, its outputs from 16b on, each row's window one whole load (the plan keeps it
-// inside the row). Per block and row a load, two one-source permutes, two FMAs and a store: on these
-// blocks (every lane on, every index in the window's first half) FourWindowedRowsF32's two-source
-// permutes and masked FMAs from zero pick and sum the same values in the same order, so the bits are
-// its bits, without its per-block walk of the step ranges and its second window load.
-__attribute__((noinline)) inline void FourHalfWindowPairRowsF32(const RowGather<float> &g,
-                                                                const float *const *src, float *const *dst) {
-  const float *s0 = src[0], *s1 = src[1], *s2 = src[2], *s3 = src[3];
-  float *d0 = dst[0], *d1 = dst[1], *d2 = dst[2], *d3 = dst[3];
-  const int64_t *__restrict base = g.stepBase.data();
-  const int32_t *__restrict stepIdx = g.stepIdx.data();
-  const float *__restrict stepW = g.stepW.data();
-  const int64_t last = static_cast<int64_t>(g.blockStart.size()) - 1;
-  const __m512 zero = _mm512_setzero_ps();
-  __m512 a0, a1, a2, a3;
-  auto block = [&](int64_t b) {
-    const int64_t at = base[2 * b];
-    const __m512i i0 = _mm512_loadu_si512(stepIdx + 32 * b);
-    const __m512i i1 = _mm512_loadu_si512(stepIdx + 32 * b + 16);
-    const __m512 w0 = _mm512_loadu_ps(stepW + 32 * b), w1 = _mm512_loadu_ps(stepW + 32 * b + 16);
-    // The all-lanes masked permute: GCC 12's plain one-source form trips -Wuninitialized (its
-    // undefined pass-through operand).
-    constexpr __mmask16 kAll = 0xFFFF;
-    auto sum = [&](const float *row) {
-      const __m512 x = _mm512_loadu_ps(row + at);
-      return _mm512_fmadd_ps(_mm512_maskz_permutexvar_ps(kAll, i1, x), w1,
-                             _mm512_fmadd_ps(_mm512_maskz_permutexvar_ps(kAll, i0, x), w0, zero));
-    };
-    a0 = sum(s0);
-    a1 = sum(s1);
-    a2 = sum(s2);
-    a3 = sum(s3);
-  };
-  for (int64_t b = 0; b < last; ++b) {
-    block(b);
-    const int64_t j0 = 16 * b;
-    _mm512_storeu_ps(d0 + j0, a0);
-    _mm512_storeu_ps(d1 + j0, a1);
-    _mm512_storeu_ps(d2 + j0, a2);
-    _mm512_storeu_ps(d3 + j0, a3);
-  }
-  block(last);
-  const int64_t j0 = 16 * last, left = g.dstLen - j0;
-  const __mmask16 keep = left >= 16 ? __mmask16(0xffff) : __mmask16((1u << left) - 1);
-  _mm512_mask_storeu_ps(d0 + j0, keep, a0);
-  _mm512_mask_storeu_ps(d1 + j0, keep, a1);
-  _mm512_mask_storeu_ps(d2 + j0, keep, a2);
-  _mm512_mask_storeu_ps(d3 + j0, keep, a3);
-}
-
 // Takes 4 rows (no prefetch, no targets) through FourHalfWindowPairRowsF32 or FourWindowedRowsF32 when
 // one applies; returns false (nothing done) when neither does.
 template <typename A>
@@ -225,7 +175,7 @@ __attribute__((always_inline)) inline bool FourWindowedRows(const RowGather<A> &
                                                             A *const *dst) {
   if constexpr (std::is_same_v<A, float>) {
     if (g.lanes == 16 && g.allHalfWindowPairs) {
-      FourHalfWindowPairRowsF32(g, src, dst);
+      FourHalfWindowPairRowsF32<Avx512Lanes<float>>(g, src, dst);
       return true;
     }
     if (g.lanes == 16 && g.allWindowed) {

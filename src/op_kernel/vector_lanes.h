@@ -44,6 +44,10 @@ struct Avx512Lanes<float> {
   static Vec Load(const Fp16 *p) {
     return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(p)));
   }
+  // The first n lanes (n <= 0: none, n >= 16: all).
+  static Mask FirstLanes(int64_t n) {
+    return n <= 0 ? Mask(0) : n >= kLanes ? Mask(0xFFFF) : static_cast<Mask>((1u << n) - 1);
+  }
   static Vec Load(const float *p, Mask m) { return _mm512_maskz_loadu_ps(m, p); }
   static Vec Load(const Bf16 *p, Mask m) { return Bf16BitsToFloat(_mm256_maskz_loadu_epi16(m, p)); }
   static Vec Load(const Fp16 *p, Mask m) { return _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(m, p)); }
@@ -58,6 +62,11 @@ struct Avx512Lanes<float> {
   static void Store(float *p, Vec v) { _mm512_storeu_ps(p, v); }
   static void Store(float *p, Vec v, Mask m) { _mm512_mask_storeu_ps(p, m, v); }
   static void Stream(float *p, Vec v) { _mm512_stream_ps(p, v); }  // p 64-byte aligned
+  // Lane i of the result is lane index[i] of x (a one-source permute). The all-lanes masked form: GCC 12's
+  // plain one trips -Wuninitialized (its undefined pass-through operand).
+  using Index = __m512i;
+  static Index LoadIndex(const int32_t *p) { return _mm512_loadu_si512(p); }
+  static Vec Permute(Vec x, Index index) { return _mm512_maskz_permutexvar_ps(Mask(0xFFFF), index, x); }
   static Vec Broadcast(float w) { return _mm512_set1_ps(w); }
   static Vec Add(Vec a, Vec b) { return _mm512_add_ps(a, b); }
   static Vec Mul(Vec a, Vec b) { return _mm512_mul_ps(a, b); }
@@ -112,6 +121,12 @@ struct Avx2Lanes<float> {
   static void Store(float *p, Vec v) { _mm256_storeu_ps(p, v); }
   static void Store(float *p, Vec v, Mask m) { _mm256_maskstore_ps(p, m, v); }
   static void Stream(float *p, Vec v) { _mm256_stream_ps(p, v); }  // p 32-byte aligned
+  // Lane i of the result is lane index[i] of x (a one-source permute).
+  using Index = __m256i;
+  static Index LoadIndex(const int32_t *p) {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p));
+  }
+  static Vec Permute(Vec x, Index index) { return _mm256_permutevar8x32_ps(x, index); }
   static Vec Broadcast(float w) { return _mm256_set1_ps(w); }
   static Vec Add(Vec a, Vec b) { return _mm256_add_ps(a, b); }
   static Vec Mul(Vec a, Vec b) { return _mm256_mul_ps(a, b); }
