@@ -619,8 +619,8 @@ constexpr int kCombineSweepTaps = 4;
 constexpr int kCombineSweepTaps = 8;
 #endif
 
-// The most sources CombineRowsSplit and CombineRowsSplitPair take in one sweep over dst on every tier
-// (CombineSplitParts: a pair's eight planes at a time, others four), AVX-512 included: its
+// Sources per CombineRowsSplit / CombineRowsSplitPair call of a split D step, on every tier: a pair's
+// eight planes then sum in one part (CombineSplitParts; others in parts of four). AVX-512 included: its
 // kCombineSweepTaps (4) would store and reload a pair's two slabs twice as often, which a D index of many
 // planes (a large downscale: B4's 64) pays on every plane.
 constexpr int kCombineSplitSweepTaps = 8;
