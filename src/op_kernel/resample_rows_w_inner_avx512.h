@@ -159,8 +159,7 @@ inline void FourWindowedRowsF32(const RowGather<float> &g, const float *const *s
       }
     }
     const int64_t j0 = g.blockStart[b];
-    const int left = g.blockLanes[b];
-    const __mmask16 keep = left >= 16 ? __mmask16(0xffff) : __mmask16((1u << left) - 1);
+    const __mmask16 keep = Avx512Lanes<float>::FirstLanes(g.blockLanes[b]);
     _mm512_mask_storeu_ps(dst[0] + j0, keep, a0);
     _mm512_mask_storeu_ps(dst[1] + j0, keep, a1);
     _mm512_mask_storeu_ps(dst[2] + j0, keep, a2);
