@@ -229,6 +229,15 @@ namespace combine_detail {
 // its own weights (weightsB), so that two sums over the same sources widen each source once. Each chain
 // starts from zero or, kAccumulate (kAccumulateB), from what dst (dstB) holds: template arguments, which
 // keep the tests out of the loop.
+//
+// The sources are gradOut rows on their one way from memory (a D step's planes, an H step's rows read
+// in place), a few streams at once between stores of the accumulators, which the hardware prefetcher
+// alone leaves waiting on DRAM: each source is requested kSplitAheadElems elements ahead of its loads,
+// once per 64-byte line, into L1. Past a row's end that is the source's next rows, which the next call
+// reads, or after a slab's last row up to 4 KB read for nothing; a request never faults.
+constexpr int64_t kSplitAheadElems = 2048;  // 4 KB of bf16
+constexpr int64_t kPairsPerLine = 64 / (2 * sizeof(Bf16));
+
 template <int K, bool kPair, bool kAccumulate, bool kAccumulateB>
 inline void CombineSplitK(float *__restrict dst, float *__restrict dstB, const Bf16 *const *src,
                           const float *weights, const float *weightsB, int64_t n, int64_t rows) {
@@ -249,6 +258,9 @@ inline void CombineSplitK(float *__restrict dst, float *__restrict dstB, const B
     int64_t k = 0;  // pairs
     for (; k + L::kLanes <= half; k += L::kLanes) {
       Vec e, o, accEB, accOB;
+      if (k % kPairsPerLine == 0) {
+        for (int j = 0; j < K; ++j) __builtin_prefetch(src[j] + at + 2 * k + kSplitAheadElems, 0, 3);
+      }
       L::LoadSplit(src[0] + at + 2 * k, &e, &o);
       Vec accE = kAccumulate ? L::Fma(w[0], e, L::Load(even + k)) : L::Mul(w[0], e);
       Vec accO = kAccumulate ? L::Fma(w[0], o, L::Load(odd + k)) : L::Mul(w[0], o);
