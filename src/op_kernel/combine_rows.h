@@ -59,7 +59,7 @@ inline void CombineK(A *__restrict dst, const S *const *src, const A *weights, i
     L::Store(dst + x + kLanes, b);
   }
   for (; x < n; x += kLanes) {
-    const Mask m = n - x >= kLanes ? Mask(~Mask(0)) : static_cast<Mask>((1u << (n - x)) - 1);
+    const Mask m = L::FirstLanes(n - x);
     L::Store(dst + x, CombineLanes<K>(dst, s, w, x, accumulate, m), m);
   }
 }

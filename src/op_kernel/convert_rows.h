@@ -115,7 +115,7 @@ inline void LoadRow(const T *src, int64_t stride, Acc<T> *__restrict dst, int64_
       using L = Avx512Lanes<float>;
       for (; i + 16 <= n; i += 16) L::Store(dst + i, L::Load(src + i));
       if (i < n) {  // the tail with masks: nothing past the row is read
-        const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
+        const __mmask16 m = L::FirstLanes(n - i);
         L::Store(dst + i, L::Load(src + i, m), m);
         return;
       }
@@ -287,7 +287,7 @@ inline void StoreRow(const Acc<T> *__restrict src, T *dst, int64_t stride, int64
                             FloatToHalfLanes<T>(_mm512_loadu_ps(src + i)));
       }
       if (i < n) {  // the tail with masks: short rows (a few elements) would go scalar
-        const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
+        const __mmask16 m = Avx512Lanes<float>::FirstLanes(n - i);
         _mm256_mask_storeu_epi16(dst + i, m, FloatToHalfLanes<T>(_mm512_maskz_loadu_ps(m, src + i)));
         return;
       }

@@ -40,7 +40,7 @@ inline void Chunk(const A *__restrict src, int64_t srcFirst, const int32_t *__re
   Mask mask[4];
   for (int v = 0; v < 4; ++v) {
     const int64_t left = width - v * kLanes;
-    mask[v] = left >= kLanes ? Mask(~Mask(0)) : (left > 0 ? Mask((1u << left) - 1) : Mask(0));
+    mask[v] = L::FirstLanes(left);
     acc[v] = L::Zero();
   }
   const int vectors = static_cast<int>((width + kLanes - 1) / kLanes);
@@ -135,8 +135,7 @@ inline void Chunk(const A *__restrict src, int64_t srcFirst, const int32_t *__re
 constexpr int kRunVectors = 4;  // Chunk's: 4 vectors of channels
 template <typename L>
 inline typename L::Mask RunTailMask(int64_t n) {  // the first n lanes (0 < n <= kLanes)
-  using Mask = typename L::Mask;
-  return Mask((1u << n) - 1);
+  return L::FirstLanes(n);
 }
 #else
 constexpr int kRunVectors = 8;  // Chunk's: 8 vectors of channels

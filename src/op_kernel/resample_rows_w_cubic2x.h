@@ -65,10 +65,8 @@ inline void WindowedBlock(const RowGather<float> &g, int64_t b, const float *src
   if (s0 < s1) {
     const int64_t base = g.stepBase[s0];
     const int64_t avail = g.srcLen - base;  // nothing past the row end is read
-    const __mmask16 mlo = avail >= 16 ? __mmask16(0xffff) : __mmask16((1u << avail) - 1);
-    const __mmask16 mhi = avail >= 32  ? __mmask16(0xffff)
-                          : avail > 16 ? __mmask16((1u << (avail - 16)) - 1)
-                                       : __mmask16(0);
+    const __mmask16 mlo = Avx512Lanes<float>::FirstLanes(avail);
+    const __mmask16 mhi = Avx512Lanes<float>::FirstLanes(avail - 16);
     const __m512 lo = _mm512_maskz_loadu_ps(mlo, src + base),
                  hi = _mm512_maskz_loadu_ps(mhi, src + base + 16);
     for (int64_t s = s0; s < s1; ++s) {
@@ -79,8 +77,7 @@ inline void WindowedBlock(const RowGather<float> &g, int64_t b, const float *src
     }
   }
   const int left = g.blockLanes[b];
-  _mm512_mask_storeu_ps(dst + g.blockStart[b], left >= 16 ? __mmask16(0xffff) : __mmask16((1u << left) - 1),
-                        acc);
+  _mm512_mask_storeu_ps(dst + g.blockStart[b], Avx512Lanes<float>::FirstLanes(left), acc);
 }
 
 // Outputs [j0, j1) of a row of g (the ends of a run): the windowed blocks that hold them through their

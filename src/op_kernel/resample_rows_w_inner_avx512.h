@@ -55,8 +55,7 @@ __attribute__((always_inline)) inline bool VectorRows(const RowGather<A> &g, con
   auto loadWindows = [&](int64_t base) {
     const int64_t avail = srcLen - base;
     const bool full = avail >= 2 * kLanes;
-    const Mask mlo = full || avail >= kLanes ? Mask(~Mask(0)) : Mask((1u << avail) - 1);
-    const Mask mhi = full ? Mask(~Mask(0)) : (avail > kLanes ? Mask((1u << (avail - kLanes)) - 1) : Mask(0));
+    const Mask mlo = L::FirstLanes(avail), mhi = L::FirstLanes(avail - kLanes);
 #pragma GCC unroll 8
     for (int r = 0; r < kRows; ++r) {
       lo[r] = full ? L::Load(rows[r] + base) : L::Load(rows[r] + base, mlo);
@@ -101,7 +100,7 @@ __attribute__((always_inline)) inline bool VectorRows(const RowGather<A> &g, con
     }
     const int64_t j0 = g.blockStart[b];
     const int left = g.blockLanes[b];
-    const Mask keep = left >= kLanes ? Mask(~Mask(0)) : Mask((1u << left) - 1);
+    const Mask keep = L::FirstLanes(left);
     for (int r = 0; r < kRows; ++r) {
       EmitLanes(acc[r], dst[r] + j0, keep, targets == nullptr ? nullptr : targets + r, j0);
     }
@@ -137,8 +136,8 @@ inline void FourWindowedRowsF32(const RowGather<float> &g, const float *const *s
         lo3 = _mm512_loadu_ps(r3 + base);
         hi3 = _mm512_loadu_ps(r3 + base + 16);
       } else {  // near the row end: nothing past it is read
-        const __mmask16 mlo = avail >= 16 ? __mmask16(0xffff) : __mmask16((1u << avail) - 1);
-        const __mmask16 mhi = avail > 16 ? __mmask16((1u << (avail - 16)) - 1) : __mmask16(0);
+        const __mmask16 mlo = Avx512Lanes<float>::FirstLanes(avail);
+        const __mmask16 mhi = Avx512Lanes<float>::FirstLanes(avail - 16);
         lo0 = _mm512_maskz_loadu_ps(mlo, r0 + base);
         hi0 = _mm512_maskz_loadu_ps(mhi, r0 + base + 16);
         lo1 = _mm512_maskz_loadu_ps(mlo, r1 + base);

@@ -31,7 +31,7 @@ inline void AxpyRow(A *__restrict dst, const A *__restrict src, A w, int64_t n, 
                        assign ? _mm512_mul_ps(wv, x) : _mm512_fmadd_ps(wv, x, _mm512_loadu_ps(dst + i)));
     }
     if (i < n) {
-      const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
+      const __mmask16 m = Avx512Lanes<float>::FirstLanes(n - i);
       const __m512 x = _mm512_maskz_loadu_ps(m, src + i);
       _mm512_mask_storeu_ps(
           dst + i, m,

@@ -251,9 +251,8 @@ class Stencil2xWStep {
     // The row's last vector: its gradOut elements (masks of its two loads) and its last output.
     const int64_t inW = t.w.inSize;
     const int64_t left = 2 * inW - 32 * ((inW - 1) / 16);  // 1 .. 32
-    lastLo_ = left >= 16 ? __mmask16(0xffff) : __mmask16((1u << left) - 1);
-    lastHi_ =
-        left >= 32 ? __mmask16(0xffff) : (left > 16 ? __mmask16((1u << (left - 16)) - 1) : __mmask16(0));
+    lastLo_ = Avx512Lanes<float>::FirstLanes(left);
+    lastHi_ = Avx512Lanes<float>::FirstLanes(left - 16);
     lastLane_ = __mmask16(1u << ((inW - 1) % 16));
     partialEnd_ = inW % 16 != 0;
     zeroTapLane_ = __mmask16(inW > 1 ? 2 : 1);

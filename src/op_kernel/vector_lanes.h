@@ -78,6 +78,10 @@ struct Avx512Lanes<double> {
   using Vec = __m512d;
   using Mask = __mmask8;
   static constexpr int64_t kLanes = 8;
+  // The first n lanes (n <= 0: none, n >= 8: all).
+  static Mask FirstLanes(int64_t n) {
+    return n <= 0 ? Mask(0) : n >= kLanes ? Mask(0xFF) : static_cast<Mask>((1u << n) - 1);
+  }
   static Vec Zero() { return _mm512_setzero_pd(); }
   static Vec Load(const double *p) { return _mm512_loadu_pd(p); }
   static Vec Load(const double *p, Mask m) { return _mm512_maskz_loadu_pd(m, p); }
