@@ -359,9 +359,22 @@ class BackwardWidthLastRunner : RunnerLaunch {
       for (int64_t x = 0; x < n; x += kPieceElems) {
         const T *at[kSweepTaps];
         for (int j = 0; j < k; ++j) at[j] = planes[j] + x;
+        RequestNextPiece(at, k, n - x);
         CombineRows(dSlab_ + x, at, p_.colD.w.data() + g, k, std::min(kPieceElems, n - x), g > e0);
         prefetch_.IssueDose();
       }
+    }
+  }
+
+  // The next piece of each of the k planes at `at` (left: the elements from `at` to the slab's end),
+  // requested into L1 before this piece is combined: the planes are read once, a few streams at a time
+  // between the slab's stores, which the hardware prefetcher alone leaves waiting on DRAM (the split D
+  // step requests its sources the same distance ahead inside CombineSplitK).
+  static void RequestNextPiece(const T *const *at, int k, int64_t left) {
+    const int64_t bytes = std::min(kPieceElems, left - kPieceElems) * static_cast<int64_t>(sizeof(T));
+    for (int j = 0; j < k; ++j) {
+      const char *next = reinterpret_cast<const char *>(at[j] + kPieceElems);
+      for (int64_t b = 0; b < bytes; b += PrefetchQueue::kLineBytes) __builtin_prefetch(next + b, 0, 3);
     }
   }
 
