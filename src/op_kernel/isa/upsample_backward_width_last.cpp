@@ -369,7 +369,7 @@ class BackwardWidthLastRunner : RunnerLaunch {
   // The next piece of each of the k planes at `at` (left: the elements from `at` to the slab's end),
   // requested into L1 before this piece is combined: the planes are read once, a few streams at a time
   // between the slab's stores, which the hardware prefetcher alone leaves waiting on DRAM (the split D
-  // step requests its sources the same distance ahead inside CombineSplitK).
+  // step requests its sources 4 KB ahead inside CombineSplitK).
   static void RequestNextPiece(const T *const *at, int k, int64_t left) {
     const int64_t bytes = std::min(kPieceElems, left - kPieceElems) * static_cast<int64_t>(sizeof(T));
     for (int j = 0; j < k; ++j) {
