@@ -236,7 +236,7 @@ namespace combine_detail {
 // once per 64-byte line, into L1. Past a row's end that is the source's next rows, which the next call
 // reads, or after a slab's last row up to 4 KB read for nothing; a request never faults.
 constexpr int64_t kSplitAheadElems = 2048;  // 4 KB of bf16
-constexpr int64_t kPairsPerLine = 64 / (2 * sizeof(Bf16));
+constexpr int64_t kPairsPerLine = PrefetchQueue::kLineBytes / (2 * sizeof(Bf16));
 
 template <int K, bool kPair, bool kAccumulate, bool kAccumulateB>
 inline void CombineSplitK(float *__restrict dst, float *__restrict dstB, const Bf16 *const *src,

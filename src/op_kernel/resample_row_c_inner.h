@@ -133,16 +133,8 @@ inline void Chunk(const A *__restrict src, int64_t srcFirst, const int32_t *__re
 #if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
 #if defined(TRILINEAR3D_HAVE_AVX512)
 constexpr int kRunVectors = 4;  // Chunk's: 4 vectors of channels
-template <typename L>
-inline typename L::Mask RunTailMask(int64_t n) {  // the first n lanes (0 < n <= kLanes)
-  return L::FirstLanes(n);
-}
 #else
 constexpr int kRunVectors = 8;  // Chunk's: 8 vectors of channels
-template <typename L>
-inline typename L::Mask RunTailMask(int64_t n) {
-  return L::FirstLanes(n);
-}
 #endif
 
 // The halving run's results for one vector v of channels: stored at out, or applied to the targets (w *
@@ -213,7 +205,7 @@ inline void HalvingOutputs(const A *runW, int64_t jb, int64_t je, int64_t j0, co
   }
   const int64_t tail = c % kChunkC;  // channels of the last, partial chunk
   const int tailVectors = static_cast<int>((tail + kL - 1) / kL);
-  const typename L::Mask tailMask = RunTailMask<L>(tail % kL == 0 ? kL : tail % kL);
+  const typename L::Mask tailMask = L::FirstLanes(tail % kL == 0 ? kL : tail % kL);
   // kFmaIsMulAdd: symmetric weights (an exact 2x cubic axis) sum w[e] (x_e + x_(kTaps-1-e)) instead.
   constexpr bool kMayPair = kFmaIsMulAdd && kTaps == 8;
   bool paired = false;
