@@ -237,6 +237,7 @@ namespace combine_detail {
 // reads, or after a slab's last row up to 4 KB read for nothing; a request never faults.
 constexpr int64_t kSplitAheadElems = 2048;  // 4 KB of bf16
 constexpr int64_t kPairsPerLine = PrefetchQueue::kLineBytes / (2 * sizeof(Bf16));
+static_assert(kPairsPerLine % TierLanes<float>::kLanes == 0, "a line holds whole vectors of pairs");
 
 template <int K, bool kPair, bool kAccumulate, bool kAccumulateB>
 inline void CombineSplitK(float *__restrict dst, float *__restrict dstB, const Bf16 *const *src,
@@ -255,12 +256,9 @@ inline void CombineSplitK(float *__restrict dst, float *__restrict dstB, const B
     float *__restrict odd = even + half;
     float *__restrict evenB = kPair ? dstB + at : nullptr;
     float *__restrict oddB = kPair ? evenB + half : nullptr;
-    int64_t k = 0;  // pairs
-    for (; k + L::kLanes <= half; k += L::kLanes) {
+    // One vector of pairs from pair k on.
+    const auto pairs = [&](int64_t k) {
       Vec e, o, accEB, accOB;
-      if (k % kPairsPerLine == 0) {
-        for (int j = 0; j < K; ++j) __builtin_prefetch(src[j] + at + 2 * k + kSplitAheadElems, 0, 3);
-      }
       L::LoadSplit(src[0] + at + 2 * k, &e, &o);
       Vec accE = kAccumulate ? L::Fma(w[0], e, L::Load(even + k)) : L::Mul(w[0], e);
       Vec accO = kAccumulate ? L::Fma(w[0], o, L::Load(odd + k)) : L::Mul(w[0], o);
@@ -284,7 +282,19 @@ inline void CombineSplitK(float *__restrict dst, float *__restrict dstB, const B
         L::Store(evenB + k, accEB);
         L::Store(oddB + k, accOB);
       }
+    };
+    const auto request = [&](int64_t k) {
+      for (int j = 0; j < K; ++j) __builtin_prefetch(src[j] + at + 2 * k + kSplitAheadElems, 0, 3);
+    };
+    // A line of pairs per iteration, its vectors unrolled, so that the requests need no test of k.
+    int64_t k = 0;  // pairs
+    for (; k + kPairsPerLine <= half; k += kPairsPerLine) {
+      request(k);
+#pragma GCC unroll 4
+      for (int64_t u = 0; u < kPairsPerLine; u += L::kLanes) pairs(k + u);
     }
+    if (k + L::kLanes <= half) request(k);
+    for (; k + L::kLanes <= half; k += L::kLanes) pairs(k);
     for (; k < half; ++k) {
       for (int parity = 0; parity < 2; ++parity) {
         const int64_t x = at + 2 * k + parity, y = (parity == 0 ? 0 : half) + k;
