@@ -24,25 +24,45 @@ namespace trilinear3d::kernel::TRILINEAR3D_ISA {
 // denormal result to zero.
 constexpr unsigned kDenormalsAreZero = 1u << 6, kFlushToZero = 1u << 15;
 
-// fp16 widened by integer operations, eight lanes per operation: each fp16's sign and magnitude bits
-// moved into their fp32 places (the magnitude shifted up by 13) read as a float 2^-112 times the value
-// (an fp16 subnormal reads as an fp32 denormal). The fp32 bits are built as their 16-bit halves (the
+// fp16 widened by integer operations, eight lanes per operation ("raw"): each fp16's sign and magnitude
+// bits moved into their fp32 places (the magnitude shifted up by 13) read as a float 2^-112 times the
+// value (an fp16 subnormal reads as an fp32 denormal). The fp32 bits are built as their 16-bit halves (the
 // high half: the sign and the magnitude's top twelve bits, from one arithmetic shift; the low half: the
-// magnitude's last three bits), then interleaved. kScaled: times 2^112 (exact), the value itself. An inf
-// or a NaN (a magnitude over 0x7bff) would need the all-ones exponent: the loop only keeps the largest
-// magnitude seen. Returns how many it widened (a multiple of 8), or -1 when an inf or a NaN was among
-// them (what it wrote then to be overwritten).
+// magnitude's last three bits), then interleaved; lanes 0-3 into *first, 4-7 into *second. An inf or a
+// NaN (a magnitude over 0x7bff) would need the all-ones exponent: a caller keeps the largest magnitude
+// it saw (HasInfOrNan).
+inline void RawFp16Lanes(__m128i v, __m128 *first, __m128 *second) {
+  const __m128i high = _mm_and_si128(_mm_srai_epi16(v, 3), _mm_set1_epi16(static_cast<int16_t>(0x8fff)));
+  const __m128i low = _mm_slli_epi16(v, 13);
+  *first = _mm_castsi128_ps(_mm_unpacklo_epi16(low, high));
+  *second = _mm_castsi128_ps(_mm_unpackhi_epi16(low, high));
+}
+
+// One fp16 (bits h, not an inf or a NaN) so widened.
+inline float RawFp16(uint32_t h) {
+  const uint32_t bits = ((h & 0x8000u) << 16) | ((h & 0x7fffu) << 13);
+  float f;
+  std::memcpy(&f, &bits, sizeof bits);
+  return f;
+}
+
+// Whether the largest magnitude of eight fp16 (largest, kept by _mm_max_epi16 over v & 0x7fff) is an inf's
+// or a NaN's.
+inline bool HasInfOrNan(__m128i largest) {
+  return _mm_movemask_epi8(_mm_cmpgt_epi16(largest, _mm_set1_epi16(0x7bff))) != 0;
+}
+
+// n fp16 at src widened raw (RawFp16Lanes), kScaled: times 2^112 (exact), the value itself. Returns how
+// many it widened (a multiple of 8), or -1 when an inf or a NaN was among them (what it wrote then to be
+// overwritten).
 template <bool kScaled>
 inline int64_t WidenFp16Lanes(const Fp16 *src, float *__restrict dst, int64_t n) {
   const __m128i magnitude = _mm_set1_epi16(0x7fff);
-  const __m128i signAndTop = _mm_set1_epi16(static_cast<int16_t>(0x8fff));
   const __m128 scale = _mm_set1_ps(0x1p112f);
   __m128i largest = _mm_setzero_si128();  // magnitudes fit int16: a signed maximum
   const auto widen = [&](__m128i v, float *out) {
-    const __m128i high = _mm_and_si128(_mm_srai_epi16(v, 3), signAndTop);
-    const __m128i low = _mm_slli_epi16(v, 13);
-    __m128 first = _mm_castsi128_ps(_mm_unpacklo_epi16(low, high));
-    __m128 second = _mm_castsi128_ps(_mm_unpackhi_epi16(low, high));
+    __m128 first, second;
+    RawFp16Lanes(v, &first, &second);
     if constexpr (kScaled) {
       first = _mm_mul_ps(first, scale);
       second = _mm_mul_ps(second, scale);
@@ -65,8 +85,7 @@ inline int64_t WidenFp16Lanes(const Fp16 *src, float *__restrict dst, int64_t n)
     largest = _mm_max_epi16(largest, _mm_and_si128(v, magnitude));
     widen(v, dst + i);
   }
-  const __m128i special = _mm_cmpgt_epi16(largest, _mm_set1_epi16(0x7bff));
-  return _mm_movemask_epi8(special) == 0 ? i : -1;
+  return HasInfOrNan(largest) ? -1 : i;
 }
 
 // n fp16 at src widened to fp32 (WidenFp16Lanes, times 2^112) when DAZ is clear: the same bits as
@@ -91,8 +110,7 @@ inline bool WidenFp16Raw(const Fp16 *src, float *__restrict dst, int64_t n) {
   for (; i < n; ++i) {
     const uint32_t h = src[i].bits;
     if ((h & 0x7fffu) > 0x7bffu) return false;
-    const uint32_t bits = ((h & 0x8000u) << 16) | ((h & 0x7fffu) << 13);
-    std::memcpy(dst + i, &bits, sizeof bits);
+    dst[i] = RawFp16(h);
   }
   return true;
 }

@@ -13,9 +13,11 @@
 // then the H and W steps kRowBatch rows at a time (W: vector steps; on the AVX tiers, a W pass on the rows'
 // lanes takes eight rows, their H step written interleaved: EightRowsHAndW), while the gradOut slabs the
 // next D step needs (beyond those it shares with id) are requested in doses (PrefetchQueue), so
-// that reading gradOut overlaps computing. fp16 on a tier without a conversion instruction: each gradOut
-// slab is widened once into scratch (WidenedSlab) for the D indices that share it. bf16 split rows: the
-// planes id shares with id + 1 are loaded and widened once, summed into both indices' slabs (carrySlab_).
+// that reading gradOut overlaps computing. fp16 on a tier without a conversion instruction: on SSE2 the D
+// step widens the planes raw as it loads them, those id shares with id + 1 summed into both indices'
+// slabs (RawDStep); else (NEON, or an inf or a NaN met) each gradOut slab is widened once into scratch
+// (WidenedSlab) for the D indices that share it. bf16 split rows: the planes id shares with id + 1 are
+// loaded and widened once, summed into both indices' slabs (carrySlab_).
 // Channels-inner rows (long): the slab is a ring of rows, D-stepped just before the first H row
 // that needs them (RingRows), and the W pass sums channel vectors (ResampleRowCInner). A unit D axis
 // (every 2-D operator) needs no ring: the H step reads the gradOut rows themselves (DirectRows).
@@ -33,6 +35,7 @@
 #include "op_kernel/isa_begin.h"
 
 #include "op_kernel/combine_rows.h"
+#include "op_kernel/combine_rows_fp16_raw.h"
 #include "op_kernel/item_loop.h"
 #include "op_kernel/resample_row_c_inner.h"
 #include "op_kernel/resample_rows_w_inner.h"
@@ -84,6 +87,7 @@ class BackwardWidthLastRunner : RunnerLaunch {
         // Raw slabs where every D weight times 2^112 is exact and finite.
         rawWidening_ = kWidensFp16Raw && std::all_of(p_.colD.w.begin(), p_.colD.w.end(),
                                                      [](A w) { return std::fabs(w) <= A(0x1p15f); });
+        rawPairs_ = kHaveFp16RawRows && rawWidening_ && !SymmetricFirstSweep();
       }
     }
     if constexpr (std::is_same_v<T, float>) {
@@ -99,7 +103,8 @@ class BackwardWidthLastRunner : RunnerLaunch {
       narrowRows_ = w_inner::kHaveHalvingSplitNarrow && dst_.strides[4] == 1 && t_.wChunkCount == 1;
       if (splitRows_ && narrowRows_) splitEnds_ = w_inner::BuildSplitEnds(p_.rowW);
     }
-    if (!splitRows_) carrySlab_ = nullptr;  // only the split D step carries
+    if (!splitRows_) carrySlab_ = nullptr;  // only the split D step carries, and the raw fp16 one:
+    if (rawPairs_) carrySlab_ = widened_;   // its carried slab is the first widened slab's room
     if constexpr (std::is_same_v<A, float>) {
       if (!splitRows_ && !cInner && t_.wChunkCount == 1 && p_.rowW.srcLen == t_.w.outSize) {
         rowEnds_ = w_inner::BuildRowEnds(p_.rowW);
@@ -134,6 +139,10 @@ class BackwardWidthLastRunner : RunnerLaunch {
     std::fill(std::begin(widenedOd_), std::end(widenedOd_), -1);  // the item's slabs are not widened yet
     rawSlabs_ = rawWidening_;
     carriedId_ = -1;
+    if (rawPairs_) {  // the slabs' places as the constructor set them (RawDStep swaps them)
+      dSlab_ = slab_;
+      carrySlab_ = widened_;
+    }
     for (int64_t id = b.d0; id < b.d1; ++id) {
       const bool reached = p_.colD.begin[id] < p_.colD.begin[id + 1] && slabRowCount_ > 0 && colCount_ > 0;
       out_.Begin(DstRow(id, h0_));
@@ -327,6 +336,7 @@ class BackwardWidthLastRunner : RunnerLaunch {
       for (int64_t r = 0; r < slabRowCount_; ++r) DStepRow(id, ohFirst_ + r);
       return;
     }
+    if (rawPairs_ && rawSlabs_ && RawDStep(id)) return;
     const int64_t e0 = p_.colD.begin[id], e1 = p_.colD.begin[id + 1];
     const int64_t n = slabRowCount_ * srcRowElems_;
     for (int64_t g = e0; g < e1; g += kSweepTaps) {
@@ -402,6 +412,75 @@ class BackwardWidthLastRunner : RunnerLaunch {
       widenedOd_[slot] = od;
     }
     return slab;
+  }
+
+  // The D step of raw fp16 slabs (rawPairs_, while rawSlabs_), entries_ of id's list in groups of up to
+  // kSweepTaps read from gradOut and widened as they are loaded (CombineRowsFp16Raw), those from
+  // entries_.shared on also summed into id + 1's slab (carrySlab_), as the split D step does. Each
+  // element's sum is the chain over id's whole list in order, as the widened slabs' D step sums it when
+  // its first sweep is not a symmetric one (SymmetricFirstSweep): the same bits. False when an inf or a
+  // NaN was among the planes, or MXCSR's modes forbid the raw values: then the item's slabs are exact
+  // from here on, id's D step is to be run again from its first entry, and nothing is carried.
+  bool RawDStep(int64_t id) {
+    if (carriedId_ == id) std::swap(dSlab_, carrySlab_);
+    carriedId_ = -1;
+    const int64_t e0 = p_.colD.begin[id];
+    const DStepEntries e = entries_;
+    const int64_t n = slabRowCount_ * srcRowElems_;
+    bool raw = true;
+    for (int64_t g = e.start; g < e.end;) {
+      const bool pair = g >= e.shared;
+      const int k = static_cast<int>(std::min<int64_t>(kSweepTaps, (pair ? e.end : e.shared) - g));
+      const int64_t gNext = pair ? p_.colD.begin[id + 1] + (g - e.shared) : 0;
+      const T *planes[kSweepTaps];
+      A w[kSweepTaps], wNext[kSweepTaps];
+      for (int j = 0; j < k; ++j) {
+        planes[j] = srcBase_ + p_.colD.src[g + j] * src_.strides[2] + ohFirst_ * src_.strides[3];
+        w[j] = p_.colD.w[g + j] * A(0x1p112f);
+        wNext[j] = pair ? p_.colD.w[gNext + j] * A(0x1p112f) : A(0);
+      }
+      for (int64_t x = 0; x < n; x += kPieceElems) {
+        const T *at[kSweepTaps];
+        for (int j = 0; j < k; ++j) at[j] = planes[j] + x;
+        RequestNextPiece(at, k, n - x);
+        if constexpr (std::is_same_v<T, Fp16>) {
+          raw = CombineRowsFp16Raw(dSlab_ + x, pair ? carrySlab_ + x : nullptr, at, w, wNext, k,
+                                   std::min(kPieceElems, n - x), g > e0, g > e.shared) &&
+                raw;
+        }
+        prefetch_.IssueDose();
+      }
+      g += k;
+    }
+    if (!raw) {
+      dSlab_ = slab_;
+      carrySlab_ = widened_;
+      rawSlabs_ = false;
+      std::fill(std::begin(widenedOd_), std::end(widenedOd_), -1);
+      return false;
+    }
+    if (e.shared < e.end) {
+      carriedId_ = id + 1;
+      carriedEntries_ = e.end - e.shared;
+    }
+    return true;
+  }
+
+  // Whether some D index's first sweep of the widened slabs' D step (its first kSweepTaps entries) has an
+  // even count of symmetric weights: CombineRows then adds symmetric pairs of rows first (the 128-bit
+  // tier's CombineSymmetricK), a sum RawDStep's chains would not give bit for bit.
+  bool SymmetricFirstSweep() const {
+    for (int64_t id = 0; id < t_.d.inSize; ++id) {
+      const int64_t e0 = p_.colD.begin[id];
+      const int64_t k = std::min<int64_t>(kSweepTaps, p_.colD.begin[id + 1] - e0);
+      if (k == 0 || k % 2 != 0) continue;
+      bool symmetric = true;
+      for (int64_t j = 0; j < k / 2 && symmetric; ++j) {
+        symmetric = std::memcmp(&p_.colD.w[e0 + j], &p_.colD.w[e0 + k - 1 - j], sizeof(A)) == 0;
+      }
+      if (symmetric) return true;
+    }
+    return false;
   }
 
   // The D step of split slab rows (splitRows_: dense), entries_ of id's list in groups of up to
@@ -784,6 +863,7 @@ class BackwardWidthLastRunner : RunnerLaunch {
   int64_t widenedOd_[tiling::kMaxWidenedPlanes] = {};
   bool rawWidening_ = false;  // the D weights allow raw slabs (times 2^112: exact and finite)
   bool rawSlabs_ = false;     // the item's slabs may still be raw (WidenedSlab)
+  bool rawPairs_ = false;     // fp16 planes widened raw as the D step loads them (RawDStep)
   PrefetchQueue prefetch_;
 };
 
