@@ -159,6 +159,12 @@ class Stencil2xLockstep : public Stencil2xStrips {
     constexpr int S = kQuadBlock<V>, kBlocks = V / S;
     static_assert(V % S == 0, "whole blocks");
     const int64_t rowStride = src_.strides[3];
+    // Each plane's two D weights (the targets it finishes or adds to, and the one it starts or adds to).
+    Vec w[4][2];
+    for (int p = 0; p < 4; ++p) {
+      w[p][0] = L::Set1(d[p].target[0].w[0]);
+      w[p][1] = L::Set1(d[p].target[1].w[0]);
+    }
     for (int64_t k = k0; k < k1; ++k) {
       const float *src[4] = {};
       for (int p = 0; p < n; ++p) src[p] = strips[p] + 2 * k * rowStride;
@@ -168,11 +174,11 @@ class Stencil2xLockstep : public Stencil2xStrips {
       }
       const int64_t row = k - 1 - h0_;  // the finished H index k - 1, as a row of the chunk
       if constexpr (kBlocks == 1) {
-        QuadBlock<S, true, true>(d, src, row, 0);
+        QuadBlock<S, true, true>(d, w, src, row, 0);
       } else {
-        QuadBlock<S, true, false>(d, src, row, 0);
-        for (int c = 1; c + 1 < kBlocks; ++c) QuadBlock<S, false, false>(d, src, row, c);
-        QuadBlock<S, false, true>(d, src, row, kBlocks - 1);
+        QuadBlock<S, true, false>(d, w, src, row, 0);
+        for (int c = 1; c + 1 < kBlocks; ++c) QuadBlock<S, false, false>(d, w, src, row, c);
+        QuadBlock<S, false, true>(d, w, src, row, kBlocks - 1);
       }
     }
   }
@@ -226,13 +232,19 @@ class Stencil2xLockstep : public Stencil2xStrips {
 
   // Block c (vectors S c .. S c + S - 1) of one row step of QuadSteadyRows; src: row 2k of each plane.
   template <int S, bool kFirst, bool kLast>
-  __attribute__((always_inline)) void QuadBlock(const DPlan (&d)[4], const float *const (&src)[4],
-                                                int64_t row, int c) {
+  __attribute__((always_inline)) void QuadBlock(const DPlan (&d)[4], const Vec (&w)[4][2],
+                                                const float *const (&src)[4], int64_t row, int c) {
     const int64_t outStride = dst_.strides[3];
     const int64_t col = kL * S * c;  // the block's first gradInput column
     Vec a[S], b[S];                  // the sums of m and m + 1
+    // Unrolled on the tiers of blocks smaller than a row (AVX2, 128-bit): each plane's branch below is
+    // then known where it is compiled, and its pointers and weights need no reloading between the
+    // planes. AVX-512's block is the whole row, four copies of which ran slower.
+#if !defined(TRILINEAR3D_HAVE_AVX512)
+#pragma GCC unroll 4
+#endif
     for (int p = 0; p < 4; ++p) {
-      const Vec w0 = L::Set1(d[p].target[0].w[0]), w1 = L::Set1(d[p].target[1].w[0]);
+      const Vec w0 = w[p][0], w1 = w[p][1];
       Vec h[S];
       HStepBlock<S, kFirst, kLast>(src[p] + 2 * col, p, col, h);
       if (p == 0) {  // finishes m - 1 (streamed), adds to m
