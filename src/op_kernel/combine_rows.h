@@ -531,26 +531,26 @@ inline void CubicHalvingLines(A *dst, int64_t dstStride, int rows, const A *firs
 }
 #endif
 
+// f(accumulate, accumulateB) with the two flags as std::bool_constant arguments, so that a kernel takes them
+// as template arguments (accumulateB only where kPair: else false). Always inlined: out of line, the
+// kernels compiled into its copies took more instructions.
+template <bool kPair, typename F>
+__attribute__((always_inline)) inline auto WithAccumulation(bool accumulate, bool accumulateB, F &&f) {
+  if constexpr (kPair) {
+    if (accumulateB)
+      return accumulate ? f(std::true_type{}, std::true_type{}) : f(std::false_type{}, std::true_type{});
+  }
+  return accumulate ? f(std::true_type{}, std::false_type{}) : f(std::false_type{}, std::false_type{});
+}
+
 template <bool kPair>
 struct SplitCombine {
   template <int K>
   static void Run(float *dst, float *dstB, const Bf16 *const *src, const float *w, const float *wB, int64_t n,
                   int64_t rows, bool accumulate, bool accumulateB) {
-    if constexpr (kPair) {
-      if (accumulateB) {
-        if (accumulate) {
-          CombineSplitK<K, true, true, true>(dst, dstB, src, w, wB, n, rows);
-        } else {
-          CombineSplitK<K, true, false, true>(dst, dstB, src, w, wB, n, rows);
-        }
-        return;
-      }
-    }
-    if (accumulate) {
-      CombineSplitK<K, kPair, true, false>(dst, dstB, src, w, wB, n, rows);
-    } else {
-      CombineSplitK<K, kPair, false, false>(dst, dstB, src, w, wB, n, rows);
-    }
+    WithAccumulation<kPair>(accumulate, accumulateB, [&](auto a, auto b) {
+      CombineSplitK<K, kPair, decltype(a)::value, decltype(b)::value>(dst, dstB, src, w, wB, n, rows);
+    });
   }
 };
 

@@ -100,19 +100,9 @@ struct Fp16RawCombine {
   template <int K>
   static void Run(float *dst, float *dstB, const Fp16 *const *src, const float *w, const float *wB, int64_t n,
                   bool accumulate, bool accumulateB, bool *finite) {
-    bool ok;
-    if constexpr (kPair) {
-      if (accumulateB) {
-        ok = accumulate ? CombineFp16RawK<K, true, true, true>(dst, dstB, src, w, wB, n)
-                        : CombineFp16RawK<K, true, false, true>(dst, dstB, src, w, wB, n);
-      } else {
-        ok = accumulate ? CombineFp16RawK<K, true, true, false>(dst, dstB, src, w, wB, n)
-                        : CombineFp16RawK<K, true, false, false>(dst, dstB, src, w, wB, n);
-      }
-    } else {
-      ok = accumulate ? CombineFp16RawK<K, false, true, false>(dst, dstB, src, w, wB, n)
-                      : CombineFp16RawK<K, false, false, false>(dst, dstB, src, w, wB, n);
-    }
+    const bool ok = WithAccumulation<kPair>(accumulate, accumulateB, [&](auto a, auto b) {
+      return CombineFp16RawK<K, kPair, decltype(a)::value, decltype(b)::value>(dst, dstB, src, w, wB, n);
+    });
     *finite = *finite && ok;
   }
 };
