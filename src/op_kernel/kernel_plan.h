@@ -106,9 +106,11 @@ struct RowGather {
   // Every list's entries are consecutive sources in increasing order (the forward's filter supports):
   // a list is then its first source, its length and its weights.
   bool consecutiveLists = false;
-  // The longest run [consecutiveBegin, consecutiveEnd) of outputs whose lists are so (the whole row when
-  // consecutiveLists; a backward enlargement's lists but the last, where the last outputs' two taps are
-  // both the last source and repeat their gradOut positions).
+  // The longest run [consecutiveBegin, consecutiveEnd) of outputs whose lists are so and not empty (the
+  // whole row when consecutiveLists; a backward enlargement's lists but the last, where the last outputs'
+  // two taps are both the last source and repeat their gradOut positions). A backward shrink's gradInput
+  // positions that no tap reaches have empty lists: they end a run, so that a kernel may read a run's
+  // first source without looking at its length.
   int64_t consecutiveBegin = 0, consecutiveEnd = 0;
 
   int lanes = 0;  // V; 0 when no vector steps were built (the scalar lists are used)
@@ -295,6 +297,7 @@ HalvingRun<Acc> FindHalvingRun(const RowGather<Acc> &g) {
 template <typename Acc>
 void FindConsecutiveLists(RowGather<Acc> &g) {
   const auto consecutive = [&](int64_t o) {
+    if (g.begin[static_cast<size_t>(o)] == g.begin[static_cast<size_t>(o) + 1]) return false;
     for (int64_t e = g.begin[static_cast<size_t>(o)] + 1; e < g.begin[static_cast<size_t>(o) + 1]; ++e) {
       const size_t k = static_cast<size_t>(e);
       if (g.src[k] != g.src[k - 1] + 1) return false;

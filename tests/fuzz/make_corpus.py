@@ -337,6 +337,12 @@ SEEDS = {
     "bilinear2d_aa_empty_h_lists": bytes.fromhex(
         "00f104040201023205048004020102110c3500002000000000003f3f3f3f010000033f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f"
         "3f3f3f000000"),
+    # Found by the fuzzer (ASan, CI's seed-1 run): a cubic backward whose user scale (W 8 -> 36 at a scale
+    # factor of 100) leaves gradInput positions 2..7 reached by no tap: their W lists are empty, and the
+    # rows-on-lanes W pass read the first source of the empty last list, one past the gather's sources.
+    "bicubic2d_backward_w_unreached_sources": header(backward=True, op=BICUBIC2D) + tensor([1, 3, 4, 36], FLOAT, NCHW) +
+        tensor([1, 3, 4, 8], FLOAT, NCHW, copy_nc=True) + derived() + derived() +
+        scales("none", "none", "raw", raw=100.0),
 }
 
 # Inputs that expose open bugs (reported, not fixed yet), written to known_bugs/ rather than to the

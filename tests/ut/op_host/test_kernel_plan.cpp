@@ -366,8 +366,9 @@ bool TapsAre(const math::AxisSpec &axis, int64_t o, int64_t first, const float w
   return same && taps == 4;
 }
 
-// Whether list j of g has its sources one after another.
+// Whether list j of g is not empty and has its sources one after another.
 bool ListConsecutive(const kernel::RowGather<float> &g, int64_t j) {
+  if (g.begin[static_cast<size_t>(j)] == g.begin[static_cast<size_t>(j) + 1]) return false;
   for (int64_t e = g.begin[static_cast<size_t>(j)] + 1; e < g.begin[static_cast<size_t>(j) + 1]; ++e) {
     if (g.src[static_cast<size_t>(e)] != g.src[static_cast<size_t>(e) - 1] + 1) return false;
   }
@@ -454,6 +455,24 @@ TEST(BackwardRowGather, ConsecutiveListsRun) {
   }
   EXPECT_GT(flagged, 0);
   EXPECT_LT(flagged, total);
+}
+
+// A user scale can leave gradInput positions that no tap reaches (W 8 -> 36 at a scale factor of 100: every
+// output's coordinate is in [-0.5, -0.1], so the taps reach positions 0 and 1 only). Their lists are empty
+// and end the run: a kernel reads a run list's first source without looking at its length (the
+// rows-on-lanes W pass read one past the sources at the empty last list).
+TEST(BackwardRowGather, EmptyListsEndTheRun) {
+  for (const math::Filter f : {math::Filter::kLinear, math::Filter::kCubic}) {
+    SCOPED_TRACE("filter " + std::to_string(static_cast<int>(f)));
+    const kernel::RowGather<float> g =
+        kernel::BuildBackwardRowGather<float>(math::MakeAxis(8, 36, false, 100.0, f));
+    ASSERT_EQ(g.dstLen, 8);
+    for (int64_t i = 2; i < 8; ++i) EXPECT_EQ(g.begin[static_cast<size_t>(i)], g.begin[8]) << i;
+    EXPECT_GT(g.begin[2], 0);
+    EXPECT_LE(g.consecutiveEnd, 2);
+    EXPECT_FALSE(g.consecutiveLists);
+    ExpectConsecutiveRun(g);
+  }
 }
 
 TEST(ForwardRowGather, CubicDoublingRunHandWorked) {
