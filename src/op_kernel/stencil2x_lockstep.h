@@ -139,19 +139,14 @@ class Stencil2xLockstep : public Stencil2xStrips {
     return done;
   }
 
-  // Rows k0 .. k1 - 1 of the planes: SteadyRow's W and H steps on blocks of kQuadBlock vectors
-  // (AVX-512: the whole row; AVX2: 2 of 16 or 8, as 16 ymm hold the sums of a block and its W and H
-  // results, not of a row). kQuad: block after block, each of the four planes, with DStepFixed's
-  // kStreamAdd, kAddAssign, kStreamAdd, kAddAssign and the sums of m and m + 1 in registers between
-  // the planes; else plane after plane, each a whole row (PlaneRow).
-#if defined(TRILINEAR3D_HAVE_AVX512)
+  // Rows k0 .. k1 - 1 of the planes: SteadyRow's W and H steps on blocks of kQuadBlock vectors, two
+  // (the registers hold the sums of a block and its W and H results, not of a row: with a whole row of
+  // eight zmm a block, AVX-512's sums went through the stack). kQuad: block after
+  // block, each of the four planes, with DStepFixed's kStreamAdd, kAddAssign, kStreamAdd, kAddAssign and
+  // the sums of m and m + 1 in registers between the planes; else plane after plane, each a whole row
+  // (PlaneRow).
   template <int V>
-  static constexpr int kQuadBlock = V;
-#endif
-#if (defined(TRILINEAR3D_HAVE_AVX2) && !defined(TRILINEAR3D_HAVE_AVX512)) || defined(TRILINEAR3D_HAVE_VEC128)
-  template <int V>
-  static constexpr int kQuadBlock = 2;
-#endif
+  static constexpr int kQuadBlock = V < 2 ? V : 2;
 
   template <int V, bool kQuad>
   __attribute__((noinline)) void QuadSteadyRows(const DPlan (&d)[4], int n, const float *const (&strips)[4],
@@ -237,12 +232,9 @@ class Stencil2xLockstep : public Stencil2xStrips {
     const int64_t outStride = dst_.strides[3];
     const int64_t col = kL * S * c;  // the block's first gradInput column
     Vec a[S], b[S];                  // the sums of m and m + 1
-    // Unrolled on the tiers of blocks smaller than a row (AVX2, 128-bit): each plane's branch below is
-    // then known where it is compiled, and its pointers and weights need no reloading between the
-    // planes. AVX-512's block is the whole row, four copies of which ran slower.
-#if !defined(TRILINEAR3D_HAVE_AVX512)
+    // Unrolled: each plane's branch below is then known where it is compiled, and its pointers and
+    // weights need no reloading between the planes.
 #pragma GCC unroll 4
-#endif
     for (int p = 0; p < 4; ++p) {
       const Vec w0 = w[p][0], w1 = w[p][1];
       Vec h[S];

@@ -108,7 +108,7 @@ inline __m512 ShiftIn(__m512i a, __m512i b) {
   return _mm512_castsi512_ps(_mm512_mask_alignr_epi32(a, __mmask16(0xffff), a, b, kShift));
 }
 
-// The W step's pieces, shared by Stencil2xRunner::WStep and WStepWholeRow so that both give the
+// The W step's pieces, shared by Stencil2xRunner::WStep and WBlock so that both give the
 // same bits (which of them runs for a plane follows the D chunks, i.e. the core count). EvenOdd:
 // the even and odd elements of 32 consecutive gradOut elements (lo, hi). WRight: g[2k + 2] per
 // output lane (nextEven's lane 0 shifted in; WStep blends the row's last element into a partial
@@ -318,29 +318,27 @@ class Stencil2xWStep {
     }
   }
 
-  // WStep for a whole row of 16 V gradInput columns (V whole vectors: no masks, edges at the row's
-  // ends, the zero-weight tap on lane 1): the same operations, with nothing left to decide at run
-  // time: in Quad's row loop, WStep's checks of partialEnd_ and of the edges cost a fifth of B1's time.
-  template <int V>
-  __attribute__((always_inline)) static void WStepWholeRow(const float *row, Vec (&r)[V]) {
-    Vec even[V], odd[V];
-#pragma GCC unroll 8
-    for (int j = 0; j < V; ++j)
-      EvenOdd(_mm512_loadu_ps(row + 32 * j), _mm512_loadu_ps(row + 32 * j + 16), &even[j], &odd[j]);
-    const Vec first = L::Set1(row[0]), last = L::Set1(row[32 * V - 1]);
-#pragma GCC unroll 8
-    for (int j = 0; j < V; ++j) {
-      r[j] = WOutput(even[j], odd[j], j == 0 ? first : odd[j - 1],
-                     WRight(even[j], j == V - 1 ? last : even[j + 1]));
-    }
-    r[0] = _mm512_mask3_fmadd_ps(L::Zero(), first, r[0], __mmask16(2));  // 0 * g[0] into output 1
-  }
-
-  // A block of S whole vectors of a row at `at` (Quad's strips; here the whole row, kFirst and kLast).
+  // WStep for S whole vectors at `at` of a row of whole vectors (kFirst: at starts the row, whose
+  // zero-weight tap is then on lane 1; kLast: the block ends it): the same operations, with nothing left
+  // to decide at run time (in Quad's row loop, WStep's checks of partialEnd_ and of the edges cost a fifth
+  // of B1's time). The elements beside the block, g[-1] and g[32 S], are the only lanes WOutput and WRight
+  // take from the neighbouring vectors: broadcast, they give the bits of the whole row's step.
   template <int S, bool kFirst, bool kLast>
   __attribute__((always_inline)) static void WBlock(const float *at, Vec (&r)[S]) {
-    static_assert(kFirst && kLast, "AVX-512 blocks are whole rows");
-    WStepWholeRow<S>(at, r);
+    Vec even[S], odd[S];
+#pragma GCC unroll 8
+    for (int j = 0; j < S; ++j)
+      EvenOdd(_mm512_loadu_ps(at + 32 * j), _mm512_loadu_ps(at + 32 * j + 16), &even[j], &odd[j]);
+    const Vec first = L::Set1(at[0]);
+    const Vec before = kFirst ? first : L::Set1(at[-1]);
+    const Vec after = L::Set1(kLast ? at[32 * S - 1] : at[32 * S]);
+#pragma GCC unroll 8
+    for (int j = 0; j < S; ++j) {
+      r[j] = WOutput(even[j], odd[j], j == 0 ? before : odd[j - 1],
+                     WRight(even[j], j == S - 1 ? after : even[j + 1]));
+    }
+    if constexpr (kFirst)
+      r[0] = _mm512_mask3_fmadd_ps(L::Zero(), first, r[0], __mmask16(2));  // 0 * g[0] into output 1
   }
 #endif
 #if defined(TRILINEAR3D_HAVE_AVX2) && !defined(TRILINEAR3D_HAVE_AVX512)
