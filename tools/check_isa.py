@@ -35,12 +35,28 @@ def strip_templates(name):
     return "".join(out)
 
 
+def strip_decltypes(name):
+    """The name without its decltype(...) groups (nested parentheses included): a return type such as
+    decltype(auto) stands before the qualified name, and its parenthesis is not the parameter list."""
+    out, i = [], 0
+    while i < len(name):
+        if name.startswith("decltype(", i):
+            depth, i = 1, i + len("decltype(")
+            while i < len(name) and depth > 0:
+                depth += {"(": 1, ")": -1}.get(name[i], 0)
+                i += 1
+            continue
+        out.append(name[i])
+        i += 1
+    return "".join(out)
+
+
 def owner(name):
     """The function's qualified name without return type, template arguments or parameters: a lambda
     or local class is owned by the function it is defined in."""
     name = re.sub(r" \[clone [^\]]*\]", "", name)
     name = name.replace("(anonymous namespace)", "{anonymous}")
-    name = strip_templates(name).split("(", 1)[0]
+    name = strip_decltypes(strip_templates(name)).split("(", 1)[0]
     return name.split(" ")[-1]
 
 

@@ -17,8 +17,16 @@ BUILD_DIR="${BUILD_DIR:-build-bench}"
 JOBS="${JOBS:-$(nproc)}"
 RESULTS="bench/results"
 
+# The rival torch is picked here on every run, not left to the build directory's cache: a directory first
+# configured before the venv existed would otherwise keep Debian's libtorch (1.13) once the venv is there.
+# Without the venv, bench/CMakeLists.txt's default (Debian's) or the cache's choice stands.
+VENV="${TRILINEAR3D_VENV:-${HOME}/.cache/trilinear3d/venv-torch}"
+torch_args=()
+for dir in "${VENV}"/lib/python3*/site-packages/torch/share/cmake/Torch; do
+  [[ -f "${dir}/TorchConfig.cmake" ]] && torch_args=("-DTRILINEAR3D_TORCH_DIR=${dir}") && break
+done
 cmake -S . -B "${BUILD_DIR}" -DCMAKE_BUILD_TYPE=Release -DTRILINEAR3D_BUILD_BENCH=ON \
-  -DTRILINEAR3D_BUILD_TESTS=OFF -DTRILINEAR3D_BUILD_EXAMPLES=OFF
+  -DTRILINEAR3D_BUILD_TESTS=OFF -DTRILINEAR3D_BUILD_EXAMPLES=OFF "${torch_args[@]}"
 cmake --build "${BUILD_DIR}" -j "${JOBS}" --target trilinear3d_bench
 
 mkdir -p "${RESULTS}"
