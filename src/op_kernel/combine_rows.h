@@ -439,6 +439,78 @@ inline void CubicHalvingK(A *dst, int64_t dstStride, const S *first, int64_t str
   }
 }
 
+// kRows dst rows of a linear halving run at once: dst row m (at dst + m * dstStride) combines the four
+// source rows 2m .. 2m + 3 (row q at first + q * stride) with w[0..3], each sum CombineK's for that list
+// (w[0] times the first row, then an FMA per row) or, kSymmetric, CombineSymmetricK's (w[0] (r0 + r3) +
+// w[1] (r1 + r2)). Each source vector is loaded once for the (up to two) dst rows it feeds, where a
+// CombineRows per dst row loads it twice and pays a call and its pointer set-up per row. ahead (or null):
+// eight rows of n elements, one block, that a later call reads, requested over the loop (eight times the
+// bytes each step combines).
+template <int kRows, bool kSymmetric, typename A, typename S>
+inline void LinearHalvingK(A *dst, int64_t dstStride, const S *first, int64_t stride, const A *weights,
+                           int64_t n, const S *ahead) {
+  using L = TierLanes<A>;
+  using Vec = typename L::Vec;
+  constexpr int kTaps = 4;
+  constexpr int kSources = 2 * (kRows - 1) + kTaps;
+  Vec w[kTaps];
+  for (int t = 0; t < kTaps; ++t) w[t] = L::Broadcast(weights[t]);
+  // kV vectors of each row per step, loaded back to back.
+  auto step = [&](auto vectors, int64_t x) {
+    constexpr int kV = decltype(vectors)::value;
+    if (ahead != nullptr) {
+      constexpr int64_t kBytes = 8 * kV * L::kLanes * static_cast<int64_t>(sizeof(S));
+      const char *line = reinterpret_cast<const char *>(ahead + 8 * x);
+#pragma GCC unroll 16
+      for (int64_t b = 0; b < kBytes; b += 64) __builtin_prefetch(line + b, 0, 1);
+    }
+    const S *row = first + x;
+    Vec acc[kRows][kV], outer[kRows][kV], inner[kRows][kV];
+#pragma GCC unroll 16
+    for (int q = 0; q < kSources; ++q) {
+      Vec v[kV];
+#pragma GCC unroll 4
+      for (int j = 0; j < kV; ++j) v[j] = L::Load(row + j * L::kLanes);
+#pragma GCC unroll 4
+      for (int m = 0; m < kRows; ++m) {
+        const int t = q - 2 * m;  // the tap of dst row m that source row q is
+#pragma GCC unroll 4
+        for (int j = 0; j < kV; ++j) {
+          if constexpr (kSymmetric) {
+            if (t == 0) outer[m][j] = v[j];
+            if (t == 1) inner[m][j] = v[j];
+            if (t == 2) inner[m][j] = L::Add(inner[m][j], v[j]);
+            if (t == 3) acc[m][j] = L::Fma(w[1], inner[m][j], L::Mul(w[0], L::Add(outer[m][j], v[j])));
+          } else if (t == 0) {
+            acc[m][j] = L::Mul(w[0], v[j]);
+          } else if (t > 0 && t < kTaps) {
+            acc[m][j] = L::Fma(w[t], v[j], acc[m][j]);
+          }
+          if (t == kTaps - 1) L::Store(dst + m * dstStride + x + j * L::kLanes, acc[m][j]);
+        }
+      }
+      if (q + 1 < kSources) row = NextRow(row, stride);
+    }
+  };
+  int64_t x = 0;
+  for (; x + 2 * L::kLanes <= n; x += 2 * L::kLanes) step(std::integral_constant<int, 2>{}, x);
+  for (; x + L::kLanes <= n; x += L::kLanes) step(std::integral_constant<int, 1>{}, x);
+  for (; x < n; ++x) {
+    for (int m = 0; m < kRows; ++m) {
+      const S *s = first + 2 * m * stride + x;
+      A acc;
+      if constexpr (kSymmetric) {
+        acc = weights[0] * (ToAcc(s[0]) + ToAcc(s[3 * stride]));
+        acc = L::Fma(weights[1], ToAcc(s[stride]) + ToAcc(s[2 * stride]), acc);
+      } else {
+        acc = weights[0] * ToAcc(s[0]);
+        for (int t = 1; t < kTaps; ++t) acc = L::Fma(weights[t], ToAcc(s[t * stride]), acc);
+      }
+      dst[m * dstStride + x] = acc;
+    }
+  }
+}
+
 #if defined(TRILINEAR3D_HAVE_VEC128)
 // CubicHalvingK for the 128-bit tier from sources of the accumulation type, a whole 64-byte line (four
 // vectors) at a time: for each line position, dst row 0's line from its eight source lines, then row
@@ -725,6 +797,51 @@ inline void CombineCubicHalvingRows(A *dst, int64_t dstStride, int rows, const S
     const S *src[8];
     for (int t = 0; t < 8; ++t) src[t] = first + (2 * m + t) * stride;
     CombineRows(dst + m * dstStride, src, w, 8, n, false);
+  }
+#endif
+}
+
+// CombineRows of `rows` (1 to 4) dst rows of a linear halving run at once (its lists are four
+// consecutive source rows, two further on per dst row, with the same weights): dst row m (at dst + m *
+// dstStride) is w[0] * row(2m) + ... + w[3] * row(2m + 3), row(q) = first + q * stride, summed exactly as
+// CombineRows sums that 4-tap list (on the 128-bit tier of x86-64, symmetric weights in pairs, as
+// CombineK does). Consecutive dst rows share two source rows, which this loads once. ahead (or null):
+// LinearHalvingK's, eight rows of n elements requested for a later call.
+template <typename A, typename S>
+inline void CombineLinearHalvingRows(A *dst, int64_t dstStride, int rows, const S *first, int64_t stride,
+                                     const A *w, int64_t n, const S *ahead) {
+#if defined(TRILINEAR3D_HAVE_AVX2) || defined(TRILINEAR3D_HAVE_VEC128)
+  bool symmetric = false;
+#if defined(TRILINEAR3D_HAVE_VEC128)
+  symmetric = kFmaIsMulAdd && SymmetricWeights<4>(w);
+#endif
+  auto run = [&](auto pairs) {
+    constexpr bool kPairs = decltype(pairs)::value;
+    switch (rows) {
+      case 1:
+        combine_detail::LinearHalvingK<1, kPairs>(dst, dstStride, first, stride, w, n, ahead);
+        break;
+      case 2:
+        combine_detail::LinearHalvingK<2, kPairs>(dst, dstStride, first, stride, w, n, ahead);
+        break;
+      case 3:
+        combine_detail::LinearHalvingK<3, kPairs>(dst, dstStride, first, stride, w, n, ahead);
+        break;
+      default:
+        combine_detail::LinearHalvingK<4, kPairs>(dst, dstStride, first, stride, w, n, ahead);
+        break;
+    }
+  };
+  if (symmetric) {
+    run(std::true_type{});
+  } else {
+    run(std::false_type{});
+  }
+#else
+  for (int m = 0; m < rows; ++m) {
+    const S *src[4];
+    for (int t = 0; t < 4; ++t) src[t] = first + (2 * m + t) * stride;
+    CombineRows(dst + m * dstStride, src, w, 4, n, false);
   }
 #endif
 }

@@ -669,6 +669,9 @@ inline constexpr DeterminismCase kDeterminismCases[] = {
     // the planes consecutive D indices share into both slabs at once; one core takes all of D in one item,
     // two and three cores cut D into chunks, whose first index sums its shared planes itself.
     {"Bf16SplitRowsDeepD", ACL_BF16, ACL_FORMAT_NCDHW, false, {1, 1, 5, 2, 24}, {37, 4, 48}, false},
+    // An identity D axis under H and W halved (the backward's width-last kernel reads the planes' rows
+    // directly and H-steps batches of rows at once); two cores cut H, not planes.
+    {"FloatIdentityDHalvedHW", ACL_FLOAT, ACL_FORMAT_NCDHW, false, {1, 2, 3, 21, 13}, {3, 42, 26}, false},
 };
 
 // A 5-D case's problem for a 2-D / 1-D operator: D (and H) folded into N, so that the work is as large

@@ -147,6 +147,8 @@ class BackwardWidthLastRunner : RunnerLaunch {
       const bool reached = p_.colD.begin[id] < p_.colD.begin[id + 1] && slabRowCount_ > 0 && colCount_ > 0;
       out_.Begin(DstRow(id, h0_));
       directPlane_ = reached ? DirectPlane(id) : nullptr;
+      // An identity D axis's plane (two entries) is direct once FiniteRows has read the item's rows of it.
+      directRowsRead_ = directPlane_ != nullptr && p_.colD.begin[id + 1] - p_.colD.begin[id] == 2;
       if (t_.layout == RowLayout::kCInner) {
         RingRows(id, reached);
       } else {
@@ -226,10 +228,11 @@ class BackwardWidthLastRunner : RunnerLaunch {
     if (!denseSlab_) return;
     const int64_t slabBytes = slabRowCount_ * srcRowElems_ * static_cast<int64_t>(sizeof(T));
     if (id + 1 < b.d1) {
-      const int64_t lastOd =
+      int64_t lastOd =
           p_.colD.begin[id] < p_.colD.begin[id + 1] ? p_.colD.src[p_.colD.begin[id + 1] - 1] : -1;
       for (int64_t e = p_.colD.begin[id + 1]; e < p_.colD.begin[id + 2]; ++e) {
         if (p_.colD.src[e] <= lastOd) continue;
+        lastOd = p_.colD.src[e];  // an identity D axis lists its plane twice: requested once
         prefetch_.Add(srcBase_ + p_.colD.src[e] * src_.strides[2] + ohFirst_ * src_.strides[3], slabBytes);
       }
     } else if (nextItem < t_.itemCount) {
@@ -239,6 +242,7 @@ class BackwardWidthLastRunner : RunnerLaunch {
       const T *base = PlaneBase<const T>(src_, t_, n.plane);
       const int64_t rowBytes = srcRowElems_ * static_cast<int64_t>(sizeof(T));
       for (int64_t e = p_.colD.begin[n.d0]; e < p_.colD.begin[n.d0 + 1]; ++e) {
+        if (e > p_.colD.begin[n.d0] && p_.colD.src[e] == p_.colD.src[e - 1]) continue;  // requested once
         prefetch_.Add(base + p_.colD.src[e] * src_.strides[2] + first * src_.strides[3], count * rowBytes);
       }
     }
@@ -685,9 +689,9 @@ class BackwardWidthLastRunner : RunnerLaunch {
       hRows[k] = hRows_ + k * srcRowStride_;
       wRows[k] = wRows_ + k * dstRowStride_;
     }
-    // The batch's rows [a, b) in colH's halving run, split from a direct plane: their H steps at once.
+    // The batch's rows [a, b) in colH's halving run, from a direct plane: their H steps at once.
     int a = count, b = count;
-    if (splitRows_ && reached && directPlane_ != nullptr) HalvingRunRows(ih, count, &a, &b);
+    if (reached && directPlane_ != nullptr) HalvingRunRows(ih, count, &a, &b);
     for (int k = 0; k < count; ++k) {
       if (k == a) {
         HalvingHSteps(ih + a, b - a, hRows_ + a * srcRowStride_);
@@ -791,27 +795,34 @@ class BackwardWidthLastRunner : RunnerLaunch {
   }
 
   // HStep of gradInput rows ih .. ih + rows - 1 of colH's halving run from the direct plane into the
-  // split rows at hOut (srcRowStride_ apart): each one CombineRowsSplit of its four gradOut rows (the sums
-  // HStep makes), the gradOut rows they share widened once. One prefetch dose per row, as HStep's callers
-  // issue them (the next item's rows). A whole batch also requests, as it combines, the eight gradOut
-  // rows new to the batch kAheadBatches later (rows 2 ih + 8 kAheadBatches + 1 on), when the item's window
-  // holds them: the queue's doses run an item ahead, and the hardware prefetchers do not follow ten short
-  // rows read side by side, so without these the item's own rows come from memory as they are read.
+  // rows at hOut (srcRowStride_ apart), the sums HStep makes, each gradOut row loaded once for the rows it
+  // feeds (CombineLinearHalvingRows; split rows: CombineHalvingRowsSplit, each one widened once). One
+  // prefetch dose per row, as HStep's callers issue them (the next item's rows). A whole batch also
+  // requests, as it combines, the eight gradOut rows new to the batch kAheadBatches later (rows 2 ih + 8
+  // kAheadBatches + 1 on), when the item's window holds them: the queue's doses run an item ahead, and the
+  // hardware prefetchers do not follow ten short rows read side by side, so without these the item's own
+  // rows come from memory as they are read. Not when FiniteRows has just read them (directRowsRead_).
   void HalvingHSteps(int64_t ih, int rows, A *hOut) {
     static_assert(kTapGroup >= 4, "a halving list is one tap group");
-    if constexpr (std::is_same_v<T, Bf16>) {
-      constexpr int64_t kAheadBatches = 2;
-      const int64_t stride = src_.strides[3];
-      const Bf16 *first = directPlane_ + (2 * ih - 1) * stride;
-      const int64_t aheadRow = 2 * ih + 2 * kRowBatch * kAheadBatches + 1;
-      const bool dense = stride == srcRowElems_;  // eight rows one contiguous block (splitRows_ has it)
-      const Bf16 *ahead = rows == kRowBatch && dense && aheadRow + 2 * kRowBatch <= ohFirst_ + slabRowCount_
-                              ? directPlane_ + aheadRow * stride
-                              : nullptr;
-      CombineHalvingRowsSplit(hOut, srcRowStride_, rows, first, stride, p_.colH.halving.w, srcRowElems_,
-                              ahead);
-      prefetch_.IssueDoses(rows);
+    constexpr int64_t kAheadBatches = 2;
+    const int64_t stride = src_.strides[3];
+    const T *first = directPlane_ + (2 * ih - 1) * stride;
+    const int64_t aheadRow = 2 * ih + 2 * kRowBatch * kAheadBatches + 1;
+    const bool dense = stride == srcRowElems_;  // eight rows one contiguous block
+    const T *ahead =
+        rows == kRowBatch && dense && !directRowsRead_ && aheadRow + 2 * kRowBatch <= ohFirst_ + slabRowCount_
+            ? directPlane_ + aheadRow * stride
+            : nullptr;
+    if (splitRows_) {
+      if constexpr (std::is_same_v<T, Bf16>) {
+        CombineHalvingRowsSplit(hOut, srcRowStride_, rows, first, stride, p_.colH.halving.w, srcRowElems_,
+                                ahead);
+      }
+    } else {
+      CombineLinearHalvingRows(hOut, srcRowStride_, rows, first, stride, p_.colH.halving.w, srcRowElems_,
+                               ahead);
     }
+    prefetch_.IssueDoses(rows);
   }
 
   T *DstRow(int64_t id, int64_t ih) const { return dstBase_ + id * dst_.strides[2] + ih * dst_.strides[3]; }
@@ -832,6 +843,7 @@ class BackwardWidthLastRunner : RunnerLaunch {
   DStepEntries entries_;  // PlanDStep's answer for the current D index
   const T *srcBase_ = nullptr;
   const T *directPlane_ = nullptr;  // DirectPlane of the current D index (W-inner rows)
+  bool directRowsRead_ = false;     // FiniteRows has read the item's rows of directPlane_
   T *dstBase_ = nullptr;
   int64_t h0_ = 0, h1_ = 0, ohFirst_ = 0, slabRowCount_ = 0;
   int64_t w0_ = 0, w1_ = 0, colFirst_ = 0, colCount_ = 0;  // the W chunk and the gradOut columns it spans
